@@ -1,0 +1,109 @@
+import CFormwork
+import Glibc
+
+/// The host's drawing surface for one `render` call.
+///
+/// Wraps the `fw_canvas` vtable; every string is passed for the call only and
+/// the host copies it. A function the host's canvas does not have (an older
+/// host, smaller `struct_size`) is skipped.
+public struct Canvas {
+    public enum LabelStyle: UInt32, Sendable { case body = 0, title = 1, caption = 2, emphasis = 3 }
+    public enum ButtonRole: UInt32, Sendable { case `default` = 0, primary = 1, cancel = 2, destructive = 3 }
+    public enum ChoiceStyle: UInt32, Sendable { case menu = 0, segments = 1 }
+    public enum MessageKind: UInt32, Sendable { case hint = 0, error = 1, warning = 2 }
+    public struct Flags: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let disabled = Flags(rawValue: UInt32(FW_CONTROL_DISABLED))
+        public static let required = Flags(rawValue: UInt32(FW_CONTROL_REQUIRED))
+        public static let multiline = Flags(rawValue: UInt32(FW_CONTROL_MULTILINE))
+    }
+
+    let vtable: fw_canvas
+    let context: UnsafeMutableRawPointer?
+
+    init(_ pointer: UnsafePointer<fw_canvas>, context: UnsafeMutableRawPointer?) {
+        // Copy no more than the host declared.
+        var local = fw_canvas()
+        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<fw_canvas>.size)
+        withUnsafeMutableBytes(of: &local) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
+        vtable = local
+        self.context = context
+    }
+
+    /// Draws `content` inside a group (a row, a stack).
+    public func group(_ role: String = "stack", title: String? = nil, _ content: () -> Void) {
+        withOptionalCString(role) { role in
+            withOptionalCString(title) { title in vtable.begin_group?(context, role, title) }
+        }
+        content()
+        vtable.end_group?(context)
+    }
+
+    public func label(_ text: String, style: LabelStyle = .body) {
+        text.withCString { vtable.label?(context, $0, style.rawValue) }
+    }
+
+    public func value(label: String, text: String) {
+        label.withCString { l in text.withCString { t in vtable.value?(context, l, t) } }
+    }
+
+    public func textInput(field: String, label: String?, text: String?, placeholder: String?, flags: Flags = []) {
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                withOptionalCString(text) { t in
+                    withOptionalCString(placeholder) { p in vtable.text_input?(context, f, l, t, p, flags.rawValue) }
+                }
+            }
+        }
+    }
+
+    public func toggle(field: String, label: String, isOn: Bool, flags: Flags = []) {
+        field.withCString { f in label.withCString { l in vtable.toggle?(context, f, l, isOn, flags.rawValue) } }
+    }
+
+    public func button(field: String?, title: String, role: ButtonRole = .default, flags: Flags = []) {
+        withOptionalCString(field) { f in title.withCString { t in vtable.button?(context, f, t, role.rawValue, flags.rawValue) } }
+    }
+
+    public func choice(field: String, label: String?, choices: [(value: String, label: String)], selected: String?,
+                       style: ChoiceStyle = .menu, flags: Flags = []) {
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        defer { owned.forEach { free($0) } }
+        func copy(_ s: String) -> UnsafePointer<CChar> {
+            let c = strdup(s)!
+            owned.append(c)
+            return UnsafePointer(c)
+        }
+        let array = choices.map {
+            fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: copy($0.value), label: copy($0.label))
+        }
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                withOptionalCString(selected) { s in
+                    array.withUnsafeBufferPointer {
+                        vtable.choice?(context, f, l, $0.baseAddress, UInt32($0.count), s, style.rawValue, flags.rawValue)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A date input; `seconds` since 1970-01-01T00:00:00Z, nil when empty.
+    public func date(field: String, label: String?, seconds: Double?, mode: TextTraits.DateMode? = nil, flags: Flags = []) {
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                vtable.date?(context, f, l, seconds != nil, seconds ?? 0, mode?.rawValue ?? 0, flags.rawValue)
+            }
+        }
+    }
+
+    public func message(_ text: String, kind: MessageKind = .hint) {
+        text.withCString { vtable.message?(context, kind.rawValue, $0) }
+    }
+}
+
+func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let s else { return body(nil) }
+    return s.withCString { body($0) }
+}

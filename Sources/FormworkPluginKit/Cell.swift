@@ -1,0 +1,55 @@
+import CFormwork
+
+/// A cell type written in Swift: an identifiable, model-configurable view.
+///
+///     final class RatingCell: Cell {
+///         struct Model: CellModel { ... }
+///         static let identifier = "com.example.rating"
+///         static let displayName = "Rating"
+///         init() {}
+///         func configure(model: Model) throws { ... }
+///         func render(into canvas: Canvas) { ... }
+///     }
+public protocol Cell: AnyObject {
+    associatedtype Model: CellModel
+    /// Reverse-DNS identifier, unique across every loaded pack.
+    static var identifier: String { get }
+    static var displayName: String { get }
+    static var summary: String? { get }
+    /// How the cell takes text input; `.none` by default.
+    static var textInput: TextInput { get }
+    /// Whether instances may be used on different threads at once.
+    static var isThreadSafe: Bool { get }
+    init()
+    /// Replaces the whole model (instances are pooled and reused across fields).
+    func configure(model: Model) throws
+    /// Draws the cell; never writes output itself.
+    func render(into canvas: Canvas)
+}
+
+extension Cell {
+    public static var summary: String? { nil }
+    public static var textInput: TextInput { .none }
+    public static var isThreadSafe: Bool { false }
+}
+
+/// A cell that reacts to selection (SelectableView).
+public protocol SelectableCell: Cell {
+    func setSelected(_ selected: Bool)
+}
+
+/// A cell that reacts to highlighting (HighlightableView).
+public protocol HighlightableCell: Cell {
+    func setHighlighted(_ highlighted: Bool)
+}
+
+/// The answer to a user's edit.
+public enum ValueChange: Sendable, Equatable {
+    case accept
+    case reject(String)
+}
+
+/// A cell that vets edits of its fields.
+public protocol ValueObservingCell: Cell {
+    func valueChanged(field: String, to value: ModelValue?) -> ValueChange
+}

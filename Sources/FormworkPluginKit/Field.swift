@@ -1,0 +1,143 @@
+import CFormwork
+
+/// One field of a model schema, declared in Swift.
+///
+///     static let fields: [Field] = [
+///         .string("title", label: "Title", required: true),
+///         .bool("enabled", default: true),
+///     ]
+public struct Field: Sendable {
+    public enum Kind: Sendable { case string, text, bool, integer, number, date, choice, stringList }
+
+    public var name: String
+    public var kind: Kind
+    public var label: String?
+    public var doc: String?
+    public var required: Bool = false
+    public var defaultValue: ModelValue?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var minLength: Int?
+    public var maxLength: Int?
+    public var choices: [(value: String, label: String)] = []
+    public var optionsField: String?
+
+    public static func string(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                              default value: String? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+                              options: String? = nil) -> Field {
+        Field(name: name, kind: .string, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
+              minLength: minLength, maxLength: maxLength, optionsField: options)
+    }
+
+    public static func text(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                            default value: String? = nil, maxLength: Int? = nil) -> Field {
+        Field(name: name, kind: .text, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
+              maxLength: maxLength)
+    }
+
+    public static func bool(_ name: String, label: String? = nil, doc: String? = nil, default value: Bool? = nil) -> Field {
+        Field(name: name, kind: .bool, label: label, doc: doc, defaultValue: value.map(ModelValue.bool))
+    }
+
+    public static func integer(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                               default value: Int64? = nil, minimum: Int64? = nil, maximum: Int64? = nil) -> Field {
+        Field(name: name, kind: .integer, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.integer),
+              minimum: minimum.map(Double.init), maximum: maximum.map(Double.init))
+    }
+
+    public static func number(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                              default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil) -> Field {
+        Field(name: name, kind: .number, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.number),
+              minimum: minimum, maximum: maximum)
+    }
+
+    /// A date: seconds since 1970-01-01T00:00:00Z.
+    public static func date(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                            minimum: Double? = nil, maximum: Double? = nil) -> Field {
+        Field(name: name, kind: .date, label: label, doc: doc, required: required, minimum: minimum, maximum: maximum)
+    }
+
+    public static func choice(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                              choices: [(value: String, label: String)], default value: String? = nil) -> Field {
+        Field(name: name, kind: .choice, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
+              choices: choices)
+    }
+
+    public static func stringList(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                                  default value: [String]? = nil, minItems: Int? = nil, maxItems: Int? = nil) -> Field {
+        Field(name: name, kind: .stringList, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.stringList),
+              minLength: minItems, maxLength: maxItems)
+    }
+
+    var cType: fw_field_type {
+        switch kind {
+        case .string: fw_field_type(FW_FIELD_STRING)
+        case .text: fw_field_type(FW_FIELD_TEXT)
+        case .bool: fw_field_type(FW_FIELD_BOOL)
+        case .integer: fw_field_type(FW_FIELD_INTEGER)
+        case .number: fw_field_type(FW_FIELD_NUMBER)
+        case .date: fw_field_type(FW_FIELD_DATE)
+        case .choice: fw_field_type(FW_FIELD_CHOICE)
+        case .stringList: fw_field_type(FW_FIELD_STRING_LIST)
+        }
+    }
+}
+
+/// A value passed to a cell. Dates are `.number` (seconds since 1970), choices `.string`.
+public enum ModelValue: Sendable, Equatable {
+    case string(String)
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case stringList([String])
+}
+
+/// The values of one configure call, by field name. Absent values are nil.
+public struct ModelValues: Sendable {
+    public var values: [String: ModelValue]
+
+    public init(_ values: [String: ModelValue]) { self.values = values }
+
+    public subscript(name: String) -> ModelValue? { values[name] }
+
+    public func string(_ name: String) -> String? {
+        if case .string(let s)? = values[name] { return s }
+        return nil
+    }
+    public func bool(_ name: String) -> Bool? {
+        if case .bool(let b)? = values[name] { return b }
+        return nil
+    }
+    public func integer(_ name: String) -> Int64? {
+        if case .integer(let i)? = values[name] { return i }
+        return nil
+    }
+    public func number(_ name: String) -> Double? {
+        switch values[name] {
+        case .number(let d)?: return d
+        case .integer(let i)?: return Double(i)
+        default: return nil
+        }
+    }
+    /// A date field, in seconds since 1970-01-01T00:00:00Z.
+    public func date(_ name: String) -> Double? { number(name) }
+    public func stringList(_ name: String) -> [String]? {
+        if case .stringList(let l)? = values[name] { return l }
+        return nil
+    }
+}
+
+/// A cell's model: its schema and how to build it from values.
+public protocol CellModel {
+    /// The schema, in order.
+    static var fields: [Field] { get }
+    /// Builds the model; throw `CellError` to refuse the values.
+    init(_ values: ModelValues) throws
+}
+
+/// An error a cell reports; its message reaches the host's log.
+public struct CellError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

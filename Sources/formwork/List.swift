@@ -1,0 +1,15 @@
+import ArgumentParser
+import Formwork
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List packs and their cell types; broken packs are listed with the reason.")
+
+    @OptionGroup var packs: PackOptions
+    @Flag(help: "Print the stable JSON contract described in docs/cli.md.") var json = false
+
+    func run() throws {
+        let registry = packs.registry()
+        Console.out(json ? Reports.listJSON(registry).serialized() + "\n" : Reports.listText(registry))
+    }
+}
