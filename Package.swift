@@ -40,6 +40,6 @@ let package = Package(
         .testTarget(
             name: "FormworkTests",
             dependencies: ["Formwork", "CFormwork"],
-            resources: [.copy("Golden"), .copy("Fixtures")]),
+            exclude: ["Golden", "Fixtures"]),
     ]
 )

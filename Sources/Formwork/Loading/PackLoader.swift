@@ -19,7 +19,8 @@ enum PackLoader {
         guard magic == [0x7F, 0x45, 0x4C, 0x46] else { throw fail(.notELF) }
 
         let library: DynamicLibrary
-        do { library = try DynamicLibrary.open(path) } catch { throw fail(.openFailed(error.message)) }
+        // An absolute path: a bare "libx.so" would make dlopen search the library path instead.
+        do { library = try DynamicLibrary.open(FileSystem.realPath(path) ?? path) } catch { throw fail(.openFailed(error.message)) }
 
         guard let entry = library.symbol(FW_PACK_ENTRY_SYMBOL) else {
             let others = ([0] + Array(2...9)).filter { library.symbol("formwork_pack_v\($0)") != nil }

@@ -17,7 +17,7 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         var text = "no cell type '\(id)' is registered"
         if !nearMatches.isEmpty {
             text += "; did you mean " + nearMatches.map { "'\($0)'" }.joined(separator: " or ") + "?"
-        }
+        } else { text += "." }
         text += " Searched: " + (searched.isEmpty ? "nothing" : searched.joined(separator: ", "))
         text += ". Install the pack that provides it into one of these directories, or pass --pack-path."
         return text

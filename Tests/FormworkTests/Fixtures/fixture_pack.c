@@ -1,0 +1,197 @@
+/*
+ * One pack source, compiled at test time with -D flags into good, broken and
+ * version-skewed packs (cc -shared -fPIC -fvisibility=hidden, header only).
+ *
+ *   FIXTURE_PACK_ID="..."  FIXTURE_CELL_ID="..."   identifiers
+ *   FIXTURE_ABI_MAJOR=n / FIXTURE_ABI_MINOR=n      claimed ABI version
+ *   FIXTURE_PACK_SIZE=n / FIXTURE_CELL_SIZE=n      claimed struct_size
+ *   FIXTURE_ENTRY_NULL, FIXTURE_NO_ENTRY, FIXTURE_ONLY_V2
+ *   FIXTURE_DUPLICATE_FIELD, FIXTURE_UNKNOWN_TYPE, FIXTURE_MIN_GT_MAX,
+ *   FIXTURE_DEFAULT_OUT_OF_RANGE, FIXTURE_EMPTY_CHOICES,
+ *   FIXTURE_TEXT_INPUT_MISSING, FIXTURE_TYPED_SIZE_MISMATCH, FIXTURE_INVALID_UTF8
+ *   FIXTURE_GROWN: append fields to every struct, as a future minor would
+ */
+#include "formwork.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FIXTURE_PACK_ID
+#define FIXTURE_PACK_ID "com.example.fixture"
+#endif
+#ifndef FIXTURE_CELL_ID
+#define FIXTURE_CELL_ID "com.example.fixture.counter"
+#endif
+#ifndef FIXTURE_ABI_MAJOR
+#define FIXTURE_ABI_MAJOR FW_ABI_VERSION_MAJOR
+#endif
+#ifndef FIXTURE_ABI_MINOR
+#define FIXTURE_ABI_MINOR FW_ABI_VERSION_MINOR
+#endif
+
+#ifdef FIXTURE_GROWN
+/* A future minor appends members; a 1.0 host must never read them. */
+typedef struct grown_field { fw_field base; uint64_t future[4]; } grown_field;
+typedef struct grown_cell { fw_cell_type base; uint64_t future[4]; } grown_cell;
+typedef struct grown_pack { fw_pack base; uint64_t future[4]; } grown_pack;
+#define FIELD_T grown_field
+#define FIELD(...) { .base = { __VA_ARGS__ } }
+#else
+#define FIELD_T fw_field
+#define FIELD(...) { __VA_ARGS__ }
+#endif
+
+/* The typed model: title (string), count (integer), mood (choice). */
+typedef struct counter_model {
+    const char *title;
+    int64_t count;
+    const char *mood;
+} counter_model;
+
+typedef struct counter { int64_t count; int configured; } counter;
+
+static const fw_choice moods[] = {
+    { sizeof(fw_choice), 0, "happy", "Happy" },
+    { sizeof(fw_choice), 0, "sad", "Sad" },
+};
+
+#ifdef FIXTURE_UNKNOWN_TYPE
+#define COUNT_TYPE 99
+#else
+#define COUNT_TYPE FW_FIELD_INTEGER
+#endif
+#ifdef FIXTURE_MIN_GT_MAX
+#define COUNT_MIN 10
+#define COUNT_MAX 1
+#else
+#define COUNT_MIN 0
+#define COUNT_MAX 10
+#endif
+#ifdef FIXTURE_DEFAULT_OUT_OF_RANGE
+#define COUNT_DEFAULT 12
+#else
+#define COUNT_DEFAULT 1
+#endif
+#ifdef FIXTURE_DUPLICATE_FIELD
+#define MOOD_NAME "count"
+#else
+#define MOOD_NAME "mood"
+#endif
+#ifdef FIXTURE_EMPTY_CHOICES
+#define MOOD_CHOICES .choices = NULL, .choice_count = 0
+#else
+#define MOOD_CHOICES .choices = moods, .choice_count = 2
+#endif
+#ifdef FIXTURE_INVALID_UTF8
+#define TITLE_LABEL "Ti\xC3\x28tle"
+#else
+#define TITLE_LABEL "Title"
+#endif
+
+static const FIELD_T fields[] = {
+    FIELD(.struct_size = sizeof(FIELD_T), .type = FW_FIELD_STRING, .name = "title", .label = TITLE_LABEL,
+          .flags = FW_FIELD_REQUIRED),
+    FIELD(.struct_size = sizeof(FIELD_T), .type = COUNT_TYPE, .name = "count",
+          .flags = FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM, .minimum = COUNT_MIN, .maximum = COUNT_MAX,
+          .default_value = { .type = FW_FIELD_INTEGER, .as.integer = COUNT_DEFAULT }),
+    FIELD(.struct_size = sizeof(FIELD_T), .type = FW_FIELD_CHOICE, .name = MOOD_NAME, MOOD_CHOICES),
+};
+
+static void *counter_create(const fw_cell_type *type, const fw_host *host) {
+    (void)type; (void)host;
+    return calloc(1, sizeof(counter));
+}
+static void counter_destroy(void *cell) { free(cell); }
+static fw_status counter_configure(void *cell, const fw_value *values, uint32_t count) {
+    if (count != 3) return FW_INVALID_ARGUMENT;
+    ((counter *)cell)->count = values[1].type == FW_FIELD_INTEGER ? values[1].as.integer : 0;
+    ((counter *)cell)->configured = 1;
+    return FW_OK;
+}
+static fw_status counter_configure_typed(void *cell, const counter_model *model) {
+    ((counter *)cell)->count = model->count;
+    ((counter *)cell)->configured = 2;
+    return FW_OK;
+}
+static fw_status counter_render(void *cell, const fw_canvas *canvas, void *ctx) {
+    char text[32];
+    int64_t n = ((counter *)cell)->count;
+    int i = 0;
+    if (n < 0) n = 0;
+    if (n > 20) n = 20;
+    for (; i < n; i++) text[i] = '#';
+    text[i] = 0;
+    canvas->value(ctx, "Count", text);
+    return FW_OK;
+}
+
+#ifdef FIXTURE_TEXT_INPUT_MISSING
+#define TEXT_INPUT FW_TEXT_INPUT_TEXT_FIELD, "subtitle"
+#else
+#define TEXT_INPUT FW_TEXT_INPUT_TEXT_FIELD, "title"
+#endif
+#ifdef FIXTURE_TYPED_SIZE_MISMATCH
+#define MODEL_SIZE (sizeof(counter_model) + 8)
+#else
+#define MODEL_SIZE sizeof(counter_model)
+#endif
+
+#ifdef FIXTURE_GROWN
+#define CELL_T grown_cell
+#define CELL(...) { .base = { __VA_ARGS__ } }
+#else
+#define CELL_T fw_cell_type
+#define CELL(...) { __VA_ARGS__ }
+#endif
+#ifndef FIXTURE_CELL_SIZE
+#define FIXTURE_CELL_SIZE sizeof(CELL_T)
+#endif
+
+static const CELL_T cells[] = {
+    CELL(.struct_size = FIXTURE_CELL_SIZE,
+         .flags = FW_CELL_TYPED_CONFIGURE,
+         .id = FIXTURE_CELL_ID,
+         .name = "Counter",
+         .summary = "A test cell.",
+         .fields = (const fw_field *)fields,
+         .field_count = 3,
+         .text_input_kind = TEXT_INPUT,
+         .create = counter_create,
+         .destroy = counter_destroy,
+         .configure = counter_configure,
+         .render = counter_render,
+         .typed_convention = FW_TYPED_BY_POINTER,
+         .model_alignment = _Alignof(counter_model),
+         .model_size = MODEL_SIZE,
+         .typed_configure = (fw_typed_configure_fn)counter_configure_typed),
+};
+
+#ifdef FIXTURE_GROWN
+#define PACK_T grown_pack
+#define PACK(...) { .base = { __VA_ARGS__ } }
+#else
+#define PACK_T fw_pack
+#define PACK(...) { __VA_ARGS__ }
+#endif
+#ifndef FIXTURE_PACK_SIZE
+#define FIXTURE_PACK_SIZE sizeof(PACK_T)
+#endif
+
+static const PACK_T pack = PACK(
+    .abi = { FIXTURE_ABI_MAJOR, FIXTURE_ABI_MINOR, 0 },
+    .struct_size = FIXTURE_PACK_SIZE,
+    .id = FIXTURE_PACK_ID,
+    .name = "Fixture",
+    .version = "1.0.0",
+    .cell_types = (const fw_cell_type *)cells,
+    .cell_type_count = 1);
+
+#if defined(FIXTURE_NO_ENTRY)
+FW_EXPORT int not_a_formwork_entry(void) { return 42; }
+#elif defined(FIXTURE_ONLY_V2)
+FW_EXPORT const fw_pack *formwork_pack_v2(void) { return (const fw_pack *)&pack; }
+#elif defined(FIXTURE_ENTRY_NULL)
+FW_EXPORT const fw_pack *formwork_pack_v1(void) { return NULL; }
+#else
+FW_EXPORT const fw_pack *formwork_pack_v1(void) { return (const fw_pack *)&pack; }
+#endif

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import Formwork
+
+@Suite("Registry and discovery")
+struct RegistryTests {
+    @Test("search order: options, FORMWORK_PACK_PATH, XDG data home, system directories, the executable's directory")
+    func order() {
+        let locations = Discovery.locations(
+            packPaths: ["/a", "/b.so"], environment: ["FORMWORK_PACK_PATH": "/c:/d", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
+            executableDirectory: "/bin/dir")
+        #expect(locations.map(\.path) == ["/a", "/b.so", "/c", "/d", "/xdg/formwork/packs", "/usr/local/lib/formwork/packs",
+                                          "/usr/lib/formwork/packs", "/bin/dir"])
+        #expect(locations.map(\.origin) == [.option, .option, .environment, .environment, .standard, .standard, .standard, .executable])
+        let home = Discovery.locations(packPaths: [], environment: ["HOME": "/home/u"], executableDirectory: nil)
+        #expect(home.first?.path == "/home/u/.local/share/formwork/packs")
+    }
+
+    @Test("an unknown identifier names near matches, the searched paths and what to do")
+    func unknownCell() {
+        let registry = firstPartyRegistry()
+        #expect(throws: RegistryError.self) { try registry.cellType("org.formwork.textfield") }
+        do {
+            _ = try registry.cellType("org.formwork.textfield")
+        } catch {
+            #expect(error.nearMatches.first == "org.formwork.text-field")
+            #expect(error.description.hasPrefix("no cell type 'org.formwork.textfield' is registered; did you mean 'org.formwork.text-field'"))
+            #expect(error.description.contains(Build.directory))
+            #expect(error.description.hasSuffix("Install the pack that provides it into one of these directories, or pass --pack-path."))
+        }
+    }
+
+    @Test("list --json and inspect --json match their golden files")
+    func goldenJSON() throws {
+        let registry = firstPartyRegistry()
+        try Golden.check(Golden.normalize(Reports.listJSON(registry).serialized()) + "\n", against: "list.json")
+        for id in ["org.formwork.text-field", "org.formwork.date-picker", "org.formwork.c.rating"] {
+            try Golden.check(Golden.normalize(Reports.inspectJSON(try registry.cellType(id)).serialized()) + "\n",
+                             against: "inspect-\(id).json")
+        }
+    }
+
+    @Test("list --json keeps DESIGN.md's keys")
+    func listContract() throws {
+        let json = Reports.listJSON(firstPartyRegistry())
+        guard case .array(let packs)? = json["packs"], case .array(let cells)? = packs.first?["cells"] else {
+            Issue.record("no packs in \(json.serialized())")
+            return
+        }
+        for key in ["path", "id", "name", "version", "abi", "cells"] { #expect(packs[0][key] != nil, "pack key \(key)") }
+        for key in ["id", "name", "textInput", "configure", "fields"] { #expect(cells[0][key] != nil, "cell key \(key)") }
+        #expect(json["errors"] == .array([]))
+    }
+}
