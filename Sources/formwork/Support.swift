@@ -54,3 +54,14 @@ enum Console {
         write(2, "formwork: warning: \(text)\n")
     }
 }
+
+/// Terminal queries. The corresponding C functions are `isatty` and `ioctl(TIOCGWINSZ)`.
+enum Terminal {
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    static func columns(_ fd: Int32) -> Int? {
+        var size = winsize()
+        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

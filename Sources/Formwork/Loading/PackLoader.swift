@@ -73,23 +73,23 @@ struct DescriptorValidator {
         guard d.cell_type_count <= 10_000 else {
             throw DescriptorProblem("pack '\(id)' declares \(d.cell_type_count) cell types; the limit is 10000")
         }
+        let lifecycle = PackLifecycle(initialize: d.`init`, deinitialize: d.deinit)
         let cellTypes = try array(UnsafeRawPointer(cells), count: Int(d.cell_type_count),
                                   minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types") {
             (element, elementSize) throws(DescriptorProblem) in
-            try cellType(at: element, size: elementSize, packID: id)
+            try cellType(at: element, size: elementSize, packID: id, lifecycle: lifecycle)
         }
         var seen: Set<String> = []
         for cell in cellTypes where !seen.insert(cell.id).inserted {
             throw DescriptorProblem("cell type '\(cell.id)' is declared twice in pack '\(id)'; give each cell type its own identifier")
         }
-        let lifecycle = PackLifecycle(initialize: d.`init`, deinitialize: d.deinit)
         return Pack(path: path, id: id, name: name, version: version, vendor: vendor, license: license,
                     description: description, abi: abi, cellTypes: cellTypes, lifecycle: lifecycle)
     }
 
     // MARK: cell types
 
-    func cellType(at raw: UnsafeRawPointer, size: Int, packID: String) throws(DescriptorProblem) -> CellType {
+    func cellType(at raw: UnsafeRawPointer, size: Int, packID: String, lifecycle: PackLifecycle) throws(DescriptorProblem) -> CellType {
         let d = DescriptorReader.copy(fw_cell_type.self, from: raw, declaredSize: size)
         let id = try requiredString(d.id, "pack '\(packID)': fw_cell_type.id")
         try checkIdentifier(id, what: "cell type identifier")
@@ -141,7 +141,7 @@ struct DescriptorValidator {
         let entry = CellEntry(
             descriptor: raw, create: create, destroy: destroy, configure: configure, render: render,
             didSetSelected: d.did_set_selected, didSetHighlighted: d.did_set_highlighted,
-            valueChanged: d.value_changed, typedConfigure: d.typed_configure, typedLayout: layout)
+            valueChanged: d.value_changed, typedConfigure: d.typed_configure, typedLayout: layout, lifecycle: lifecycle)
         return CellType(id: id, name: name, summary: summary, fields: fields, textInput: textInput,
                         capabilities: capabilities, configure: configureStyle, packID: packID, packPath: path,
                         packABI: abi, entry: entry)

@@ -99,6 +99,8 @@ struct CellEntry: @unchecked Sendable {
         UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> fw_status)?
     let typedConfigure: fw_typed_configure_fn?
     let typedLayout: TypedModelLayout?
+    /// The pack's init/deinit, retained while instances of the cell type exist.
+    let lifecycle: PackLifecycle
 }
 
 /// A pack as the host sees it after loading and validation.

@@ -1,0 +1,81 @@
+/// A values file: one JSON object keyed by field id (the input of `--values`,
+/// the output of `fill`).
+public enum ValuesFile {
+    /// Reads `path` and applies its values to `form`'s value fields, collecting every problem.
+    public static func apply(path: String, to form: inout Form) throws(FormError) {
+        let root = try SourceFile.read(path)
+        try apply(root, to: &form, file: path)
+    }
+
+    static func apply(_ root: SourceNode, to form: inout Form, file: String?) throws(FormError) {
+        var diagnostics: [Diagnostic] = []
+        func report(_ pointer: String, _ node: SourceNode?, _ message: String) {
+            diagnostics.append(Diagnostic(kind: .invalid, file: file, pointer: pointer, line: node?.line, message: message))
+        }
+        guard let members = root.members else {
+            report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
+            throw .invalid(diagnostics)
+        }
+        let ids = form.fields.map(\.id)
+        for (key, node) in members {
+            let pointer = "/" + Pointer.escape(key)
+            guard let (s, f) = form.locate(key) else {
+                var message = "no field '\(key)' in form '\(form.id)'"
+                if let suggestion = EditDistance.suggestion(for: key, in: ids) { message += "; did you mean '\(suggestion)'?" }
+                report(pointer, node, message)
+                continue
+            }
+            let field = form.sections[s].fields[f]
+            guard let name = field.valueField, let schema = field.cell.field(named: name) else {
+                report(pointer, node, "field '\(key)' (cell '\(field.cell.id)') holds no value")
+                continue
+            }
+            if case .null = node.kind {
+                form.sections[s].fields[f].model[name] = nil
+                continue
+            }
+            switch ValueCoercion.value(node, as: schema) {
+            case .failure(let problem): report(pointer, node, "\(key) \(problem.text)")
+            case .success(let value):
+                if let problem = SchemaValidator.problem(with: value, for: schema, model: field.model) {
+                    report(pointer, node, "\(key) \(problem)")
+                } else {
+                    if !field.valuesFromFile.contains(name) { form.sections[s].fields[f].documentModel[name] = field.model[name] }
+                    form.sections[s].fields[f].model[name] = value
+                    form.sections[s].fields[f].valuesFromFile.insert(name)
+                }
+            }
+        }
+        // A field the document marks required must have a value once values are given.
+        for section in form.sections {
+            for field in section.fields where field.required {
+                guard let name = field.valueField else { continue }
+                let missing: Bool = switch field.model[name] {
+                case nil: true
+                case .string(let s)?: s.isEmpty
+                default: false
+                }
+                if missing { report("/" + Pointer.escape(field.id), nil, "required field '\(field.id)' has no value") }
+            }
+        }
+        if !diagnostics.isEmpty { throw .invalid(diagnostics) }
+    }
+}
+
+extension Form {
+    /// Section and field index of the field with `id`.
+    func locate(_ id: String) -> (Int, Int)? {
+        for (s, section) in sections.enumerated() {
+            if let f = section.fields.firstIndex(where: { $0.id == id }) { return (s, f) }
+        }
+        return nil
+    }
+
+    /// The form's values keyed by field id (the `fill` output format).
+    public var values: JSON {
+        .object(fields.compactMap { field in
+            guard let name = field.valueField, let schema = field.cell.field(named: name), let value = field.model[name] else { return nil }
+            return (field.id, Reports.valueJSON(value, type: schema.type))
+        })
+    }
+}

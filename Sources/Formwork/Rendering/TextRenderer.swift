@@ -1,0 +1,277 @@
+/// Plain text and ANSI: one layout (width-aware wrapping, aligned labels,
+/// required markers, messages under their field); ANSI adds styles on top.
+struct TextRenderer {
+    let width: Int
+    let ansi: Bool
+
+    init(width: Int, ansi: Bool) {
+        self.width = max(24, min(width, 1000))
+        self.ansi = ansi
+    }
+
+    enum Style { case plain, title, header, footer, label, required, placeholder, value, error, hint, warning, button, primary, destructive, selected, disabled, emphasis, caption }
+
+    /// A run of text with one style; lines are built from segments so padding is computed on plain widths.
+    struct Segment {
+        var text: String
+        var style: Style = .plain
+    }
+    typealias Line = [Segment]
+
+    func render(_ tree: ViewTree) -> String {
+        var lines: [Line] = []
+        if let title = tree.title, !title.isEmpty {
+            for line in wrap(title, width) { lines.append([Segment(text: line, style: .title)]) }
+            lines.append([Segment(text: String(repeating: "=", count: min(width, tree.title!.count)), style: .title)])
+        }
+        for section in tree.sections {
+            if !lines.isEmpty { lines.append([]) }
+            if let header = section.header, !header.isEmpty {
+                for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
+                lines.append([Segment(text: String(repeating: "-", count: min(width, header.count)), style: .header)])
+            }
+            lines += renderFields(section.fields)
+            if let footer = section.footer, !footer.isEmpty {
+                for line in wrap(footer, width - 2) { lines.append([Segment(text: "  "), Segment(text: line, style: .footer)]) }
+            }
+        }
+        return lines.map(join).joined(separator: "\n") + "\n"
+    }
+
+    // MARK: fields
+
+    func renderFields(_ fields: [FieldView]) -> [Line] {
+        let labelWidth = min(max(12, width / 3), fields.flatMap { labels(in: $0.nodes) }.map { $0.count }.max() ?? 0)
+        var lines: [Line] = []
+        for field in fields {
+            for node in field.nodes { lines += render(node, labelWidth: labelWidth, field: field) }
+        }
+        return lines
+    }
+
+    /// Labels that go in the label column (with their required marker).
+    func labels(in nodes: [ViewNode]) -> [String] {
+        nodes.flatMap { node -> [String] in
+            switch node {
+            case .group(_, _, let children): return labels(in: children)
+            case .value(let label, _): return [label]
+            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _):
+                return [(c.label ?? "") + (c.required ? " *" : "")]
+            default: return []
+            }
+        }
+    }
+
+    var indent: String { "  " }
+
+    func row(label: String?, required: Bool, labelWidth: Int, value: [Line]) -> [Line] {
+        let text = label ?? ""
+        let wrapped = text.count + (required ? 2 : 0) > labelWidth ? wrap(text, labelWidth) : [text]
+        var lines: [Line] = []
+        let count = max(wrapped.count, value.count)
+        for i in 0..<count {
+            var line: Line = [Segment(text: indent)]
+            var used = 0
+            if i < wrapped.count {
+                line.append(Segment(text: wrapped[i], style: .label))
+                used = wrapped[i].count
+                if required && i == wrapped.count - 1 {
+                    line.append(Segment(text: " *", style: .required))
+                    used += 2
+                }
+            }
+            if i < value.count {
+                line.append(Segment(text: String(repeating: " ", count: max(0, labelWidth - used) + 2)))
+                line += value[i]
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    var valueWidth: Int { max(10, width - 4) }
+
+    func columnWidth(_ labelWidth: Int) -> Int { max(10, width - indent.count - labelWidth - 2) }
+
+    func render(_ node: ViewNode, labelWidth: Int, field: FieldView) -> [Line] {
+        let column = columnWidth(labelWidth)
+        switch node {
+        case .group(_, let title, let children):
+            var lines: [Line] = []
+            if let title, !title.isEmpty { lines += wrap(title, width - 2).map { [Segment(text: indent), Segment(text: $0, style: .emphasis)] } }
+            for child in children { lines += render(child, labelWidth: labelWidth, field: field) }
+            return lines
+        case .label(let text, let style):
+            let s: Style = switch style {
+            case .title: .emphasis
+            case .caption: .caption
+            case .emphasis: .emphasis
+            case .body: .plain
+            }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
+                wrap(String(paragraph), width - 2).map { [Segment(text: indent), Segment(text: $0, style: s)] }
+            }
+        case .value(let label, let text):
+            return row(label: label, required: false, labelWidth: labelWidth,
+                       value: wrap(text, column).map { [Segment(text: $0, style: .value)] })
+        case .textInput(let control, let text, let placeholder):
+            let box = max(8, min(column - 2, 40))
+            var value: [Line]
+            if control.multiline {
+                let content = text.flatMap { $0.isEmpty ? nil : $0 }
+                let body = content.map { t in t.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), column - 2) } }
+                    ?? [placeholder.map { "‹\($0)›" } ?? ""]
+                value = body.map { [Segment(text: "│ ", style: .disabled), Segment(text: $0, style: content == nil ? .placeholder : .value)] }
+                while value.count < 2 { value.append([Segment(text: "│", style: .disabled)]) }
+            } else {
+                let secure = field.textInput.traits.secureEntry == true
+                var shown: String
+                var style: Style = .value
+                if let text, !text.isEmpty {
+                    shown = secure ? String(repeating: "•", count: min(text.count, box)) : text
+                } else {
+                    shown = placeholder.map { "‹\($0)›" } ?? ""
+                    style = .placeholder
+                }
+                if shown.count > box { shown = String(shown.prefix(box - 1)) + "…" }
+                value = [[Segment(text: "["), Segment(text: shown, style: style),
+                          Segment(text: String(repeating: " ", count: box - shown.count) + "]")]]
+            }
+            if control.disabled { value[value.count - 1].append(Segment(text: " (read-only)", style: .disabled)) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+        case .toggle(let control, let isOn):
+            var value: Line = [Segment(text: isOn ? "[x]" : "[ ]", style: .value), Segment(text: isOn ? " on" : " off", style: .hint)]
+            if control.disabled { value.append(Segment(text: " (read-only)", style: .disabled)) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: [value])
+        case .button(let control, let role):
+            let title = control.label ?? ""
+            let (text, style): (String, Style) = switch role {
+            case .primary: ("[[ \(title) ]]", .primary)
+            case .cancel: ("( \(title) )", .button)
+            case .destructive: ("[! \(title) !]", .destructive)
+            case .default: ("[ \(title) ]", .button)
+            }
+            var line: Line = [Segment(text: indent), Segment(text: text, style: control.disabled ? .disabled : style)]
+            if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
+            return [line]
+        case .choice(let control, let choices, let selected, let style):
+            var value: [Line]
+            if style == .segments {
+                var line: Line = []
+                var used = 0
+                value = []
+                for choice in choices {
+                    let isSelected = choice.value == selected
+                    let text = isSelected ? "[\(choice.label)]" : " \(choice.label) "
+                    if used > 0 && used + text.count + 1 > column { value.append(line); line = []; used = 0 }
+                    if used > 0 { line.append(Segment(text: " ")); used += 1 }
+                    line.append(Segment(text: text, style: isSelected ? .selected : .value))
+                    used += text.count
+                }
+                value.append(line)
+            } else {
+                let label = choices.first { $0.value == selected }?.label ?? selected
+                let box = max(6, min(column - 2, 40) - 2)
+                var shown = label ?? "‹choose›"
+                if shown.count > box { shown = String(shown.prefix(box - 1)) + "…" }
+                value = [[Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
+                          Segment(text: String(repeating: " ", count: box - shown.count) + " ▾]")]]
+                if choices.count > 1 && choices.count <= 12 {
+                    value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
+                }
+            }
+            if control.disabled { value[0].append(Segment(text: " (read-only)", style: .disabled)) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+        case .date(let control, let seconds, let mode):
+            let shown = seconds.map { DateText.format($0, mode: mode) }
+            var value: Line = [Segment(text: "["), Segment(text: shown ?? "‹no date›", style: shown == nil ? .placeholder : .value),
+                               Segment(text: " ▾]")]
+            if field.minimum != nil || field.maximum != nil {
+                let range = "\(field.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
+                value.append(Segment(text: "  " + range, style: .hint))
+            }
+            if control.disabled { value.append(Segment(text: " (read-only)", style: .disabled)) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: [value])
+        case .message(let kind, let text):
+            let hasColumn = labels(in: field.nodes).contains { !$0.isEmpty }
+            let pad = hasColumn ? String(repeating: " ", count: indent.count + labelWidth + 2) : indent
+            let prefix = switch kind {
+            case .error: "! "
+            case .warning: "⚠ "
+            case .hint: ""
+            }
+            let style: Style = switch kind {
+            case .error: .error
+            case .warning: .warning
+            case .hint: .hint
+            }
+            return wrap(prefix + text, max(10, width - pad.count)).map { [Segment(text: pad), Segment(text: $0, style: style)] }
+        }
+    }
+
+    // MARK: output
+
+    func join(_ line: Line) -> String {
+        var out = ""
+        for segment in line {
+            if ansi, let code = code(segment.style) { out += "\u{1B}[\(code)m\(segment.text)\u{1B}[0m" } else { out += segment.text }
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out
+    }
+
+    func code(_ style: Style) -> String? {
+        switch style {
+        case .plain, .value, .label: nil
+        case .title: "1"
+        case .header: "1;34"
+        case .footer, .hint, .placeholder, .caption, .disabled: "2"
+        case .required, .error: "31"
+        case .warning: "33"
+        case .button: "1"
+        case .primary: "1;7"
+        case .destructive: "1;31"
+        case .selected: "7"
+        case .emphasis: "1"
+        }
+    }
+
+    /// Word-wraps to `width` columns, breaking words longer than a line.
+    func wrap(_ text: String, _ width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = Substring(word)
+            while word.count > width {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= width { line += " " + word } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+}
+
+/// Dates for people: a day, a time, or both, in UTC.
+enum DateText {
+    static func format(_ seconds: Double, mode: DatePickerMode) -> String {
+        let iso = DateFormat.iso8601(seconds)
+        let day = String(iso.prefix(10))
+        let full = iso.count > 10 ? iso : iso + "T00:00:00Z"
+        let time = String(full.dropFirst(11).prefix(5))
+        switch mode {
+        case .date: return day
+        case .time: return time
+        case .countdown:
+            let minutes = Int(seconds) / 60
+            return "\(minutes / 60)h \(minutes % 60)m"
+        case .dateAndTime, .default: return "\(day) \(time) UTC"
+        }
+    }
+}

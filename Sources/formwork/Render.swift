@@ -1,0 +1,161 @@
+import ArgumentParser
+import Formwork
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// Options shared by the commands that print a rendered form.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "text, ansi, html or json. Default: ansi on a terminal (unless NO_COLOR), else text.")
+    var format: OutputFormat?
+
+    @Option(help: "Line width for text and ansi. Default: the terminal's width, else 80.")
+    var width: Int?
+
+    @Option(name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.",
+            completion: .file())
+    var output: String?
+
+    func validate() throws {
+        if let width, width < 24 || width > 1000 { throw ValidationError("--width must be between 24 and 1000, not \(width)") }
+    }
+
+    /// Colour only on a terminal, and never with NO_COLOR.
+    var resolvedFormat: OutputFormat {
+        let noColor = ProcessEnvironment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
+        switch format {
+        case .ansi? where noColor: return .text
+        case let format?: return format
+        case nil: return output == nil && Terminal.isTerminal(1) && !noColor ? .ansi : .text
+        }
+    }
+
+    var resolvedWidth: Int { width ?? (output == nil ? Terminal.columns(1) : nil) ?? 80 }
+
+    func emit(_ tree: ViewTree) throws {
+        let text = Renderer.render(tree, as: resolvedFormat, width: resolvedWidth)
+        if let output {
+            do { try OutputFile.write(text, to: output) } catch {
+                Console.error(error.description)
+                throw Exit.noInput
+            }
+        } else {
+            Console.out(text)
+        }
+    }
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Render a form document as text, ANSI, HTML or JSON.")
+
+    @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
+    var form: String
+    @Option(help: "A JSON object of values keyed by field id.", completion: .file(extensions: ["json"]))
+    var values: String?
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var packs: PackOptions
+
+    func run() throws {
+        let registry = packs.registry()
+        let loaded = try FormLoading.load(form, values: values, registry: registry)
+        let runtime = FormRuntime()
+        let tree: ViewTree
+        do { tree = try runtime.render(loaded) } catch {
+            Console.error(error.description)
+            throw Exit.software
+        }
+        for rejection in runtime.rejections {
+            Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
+        }
+        try outputOptions.emit(tree)
+    }
+}
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a form document (and values) against the installed cell types; exits 0 or 65 (69 when a cell type is missing).")
+
+    @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
+    var form: String
+    @Option(help: "A JSON object of values keyed by field id.", completion: .file(extensions: ["json"]))
+    var values: String?
+    @OptionGroup var packs: PackOptions
+
+    func run() throws {
+        let registry = packs.registry()
+        let loaded = try FormLoading.load(form, values: values, registry: registry)
+        if values != nil {
+            // Values also pass through each cell's value_changed.
+            let runtime = FormRuntime()
+            do { _ = try runtime.render(loaded) } catch {
+                Console.error(error.description)
+                throw Exit.software
+            }
+            if !runtime.rejections.isEmpty {
+                for rejection in runtime.rejections { Console.error("\(values!): \(rejection.pointer): \(rejection.message)") }
+                throw Exit.dataError
+            }
+        }
+        Console.out("\(form): valid (\(loaded.fields.count) fields in \(loaded.sections.count) sections)\n")
+    }
+}
+
+/// Loading a document (and values), with every error printed and mapped to its exit code.
+enum FormLoading {
+    static func load(_ path: String, values: String?, registry: Registry) throws -> Form {
+        do {
+            var form = try FormDecoder.load(path: path, registry: registry)
+            if let values { try ValuesFile.apply(path: values, to: &form) }
+            return form
+        } catch {
+            report(error)
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    static func report(_ error: FormError) {
+        if case .invalid(let diagnostics) = error {
+            for d in diagnostics { Console.error(d.description) }
+            let noun = diagnostics.count == 1 ? "problem" : "problems"
+            Console.write(2, "formwork: \(diagnostics.count) \(noun) found\n")
+        } else {
+            Console.error(error.description)
+        }
+    }
+}
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Render one cell type with its defaults.")
+
+    @Argument(help: "The cell type identifier.") var cellID: String
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var packs: PackOptions
+
+    func run() throws {
+        let registry = packs.registry()
+        let cell: CellType
+        do { cell = try registry.cellType(cellID) } catch {
+            Console.error(error.description)
+            throw Exit.unavailable
+        }
+        do { try outputOptions.emit(try FormRuntime().render(Samples.previewForm(for: cell))) } catch let error as RuntimeError {
+            Console.error(error.description)
+            throw Exit.software
+        }
+    }
+}
+
+struct Gallery: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Render every installed cell type with its defaults: a catalog for pack authors.")
+
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var packs: PackOptions
+
+    func run() throws {
+        let registry = packs.registry()
+        for failure in registry.failures { Console.warning(failure.description) }
+        do { try outputOptions.emit(try FormRuntime().render(Samples.galleryForm(registry))) } catch let error as RuntimeError {
+            Console.error(error.description)
+            throw Exit.software
+        }
+    }
+}
