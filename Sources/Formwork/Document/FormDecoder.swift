@@ -210,6 +210,9 @@ public struct FormDecoder {
             model["required"] = .bool(true)
         }
         let textInput = textInput(node["textInput"], "\(pointer)/textInput", cell: cell)
+        if let problem = DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field) {
+            report("\(pointer)/model/\(problem.field)", node["model"]?[problem.field] ?? node, problem.message)
+        }
         guard let id else { return nil }
         let valueField = cell.textInput.field ?? (cell.field(named: "value") != nil ? "value" : nil)
         return FormField(id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
@@ -439,5 +442,27 @@ extension String {
     var dropLastComponent: String {
         guard let slash = lastIndex(of: "/") else { return "" }
         return String(self[..<slash])
+    }
+}
+
+/// A date picker's value must lie within its model's minimum / maximum dates.
+enum DateBounds {
+    static func problem(model: [String: Value], traits: TextInputTraits, field: String?) -> (field: String, message: String)? {
+        func date(_ name: String?) -> Double? {
+            guard let name, case .number(let d)? = model[name] else { return nil }
+            return d
+        }
+        let minimum = date(traits.minimumField), maximum = date(traits.maximumField)
+        if let minimum, let maximum, minimum > maximum {
+            return (traits.minimumField!, "\(traits.minimumField!) \(DateFormat.iso8601(minimum)) is after \(traits.maximumField!) \(DateFormat.iso8601(maximum))")
+        }
+        guard let field, let value = date(field) else { return nil }
+        if let minimum, value < minimum {
+            return (field, "\(field) \(DateFormat.iso8601(value)) is before the earliest date \(DateFormat.iso8601(minimum)) (\(traits.minimumField!))")
+        }
+        if let maximum, value > maximum {
+            return (field, "\(field) \(DateFormat.iso8601(value)) is after the latest date \(DateFormat.iso8601(maximum)) (\(traits.maximumField!))")
+        }
+        return nil
     }
 }

@@ -37,8 +37,12 @@ public enum ValuesFile {
             switch ValueCoercion.value(node, as: schema) {
             case .failure(let problem): report(pointer, node, "\(key) \(problem.text)")
             case .success(let value):
+                var updated = field.model
+                updated[name] = value
                 if let problem = SchemaValidator.problem(with: value, for: schema, model: field.model) {
                     report(pointer, node, "\(key) \(problem)")
+                } else if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {
+                    report(pointer, node, "\(key): \(problem.message)")
                 } else {
                     if !field.valuesFromFile.contains(name) { form.sections[s].fields[f].documentModel[name] = field.model[name] }
                     form.sections[s].fields[f].model[name] = value

@@ -66,6 +66,14 @@ struct TextRenderer {
 
     func row(label: String?, required: Bool, labelWidth: Int, value: [Line]) -> [Line] {
         let text = label ?? ""
+        let column = columnWidth(labelWidth)
+        // Too wide beside the label: stack the value under it.
+        if value.contains(where: { lineWidth($0) > column }) {
+            var lines: [Line] = wrap(text, width - indent.count).map { [Segment(text: indent), Segment(text: $0, style: .label)] }
+            if required { lines[lines.count - 1].append(Segment(text: " *", style: .required)) }
+            let pad = indent + "  "
+            return lines + value.map { [Segment(text: pad)] + fit($0, width - pad.count) }
+        }
         let wrapped = text.count + (required ? 2 : 0) > labelWidth ? wrap(text, labelWidth) : [text]
         var lines: [Line] = []
         let count = max(wrapped.count, value.count)
@@ -87,6 +95,32 @@ struct TextRenderer {
             lines.append(line)
         }
         return lines
+    }
+
+    func lineWidth(_ line: Line) -> Int { line.reduce(0) { $0 + $1.text.count } }
+
+    /// Cuts a line to `width` columns, ending with "…" when it had to cut.
+    func fit(_ line: Line, _ width: Int) -> Line {
+        guard lineWidth(line) > width else { return line }
+        var out: Line = []
+        var left = max(1, width) - 1
+        for segment in line {
+            if left <= 0 { break }
+            let text = String(segment.text.prefix(left))
+            out.append(Segment(text: text, style: segment.style))
+            left -= text.count
+        }
+        out.append(Segment(text: "…"))
+        return out
+    }
+
+    /// Appends `suffix` to the last line when it fits in `column`, else adds it as its own line.
+    func appending(_ suffix: String, style: Style, to value: [Line], column: Int) -> [Line] {
+        var value = value
+        let trimmed = suffix.trimmingPrefix(" ")
+        if lineWidth(value[value.count - 1]) + suffix.count <= column { value[value.count - 1].append(Segment(text: suffix, style: style)) }
+        else { value.append([Segment(text: String(trimmed), style: style)]) }
+        return value
     }
 
     var valueWidth: Int { max(10, width - 4) }
@@ -137,12 +171,12 @@ struct TextRenderer {
                 value = [[Segment(text: "["), Segment(text: shown, style: style),
                           Segment(text: String(repeating: " ", count: box - shown.count) + "]")]]
             }
-            if control.disabled { value[value.count - 1].append(Segment(text: " (read-only)", style: .disabled)) }
+            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .toggle(let control, let isOn):
-            var value: Line = [Segment(text: isOn ? "[x]" : "[ ]", style: .value), Segment(text: isOn ? " on" : " off", style: .hint)]
-            if control.disabled { value.append(Segment(text: " (read-only)", style: .disabled)) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: [value])
+            var value: [Line] = [[Segment(text: isOn ? "[x]" : "[ ]", style: .value), Segment(text: isOn ? " on" : " off", style: .hint)]]
+            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .button(let control, let role):
             let title = control.label ?? ""
             let (text, style): (String, Style) = switch role {
@@ -153,7 +187,7 @@ struct TextRenderer {
             }
             var line: Line = [Segment(text: indent), Segment(text: text, style: control.disabled ? .disabled : style)]
             if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
-            return [line]
+            return [fit(line, width)]
         case .choice(let control, let choices, let selected, let style):
             var value: [Line]
             if style == .segments {
@@ -180,18 +214,18 @@ struct TextRenderer {
                     value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
                 }
             }
-            if control.disabled { value[0].append(Segment(text: " (read-only)", style: .disabled)) }
+            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .date(let control, let seconds, let mode):
             let shown = seconds.map { DateText.format($0, mode: mode) }
-            var value: Line = [Segment(text: "["), Segment(text: shown ?? "‹no date›", style: shown == nil ? .placeholder : .value),
-                               Segment(text: " ▾]")]
+            var value: [Line] = [[Segment(text: "["), Segment(text: shown ?? "‹no date›", style: shown == nil ? .placeholder : .value),
+                                  Segment(text: " ▾]")]]
             if field.minimum != nil || field.maximum != nil {
                 let range = "\(field.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
-                value.append(Segment(text: "  " + range, style: .hint))
+                value = appending("  " + range, style: .hint, to: value, column: column)
             }
-            if control.disabled { value.append(Segment(text: " (read-only)", style: .disabled)) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: [value])
+            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .message(let kind, let text):
             let hasColumn = labels(in: field.nodes).contains { !$0.isEmpty }
             let pad = hasColumn ? String(repeating: " ", count: indent.count + labelWidth + 2) : indent
