@@ -36,6 +36,8 @@ let package = Package(
         // 6. First-party packs.
         .target(name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells"),
         .target(name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings),
+        // Benchmarks (not tests): `swift build -c release && .build/release/formwork-bench`.
+        .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
         // Tests mirror the source folders.
         .testTarget(
             name: "FormworkTests",

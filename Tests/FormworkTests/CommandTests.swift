@@ -57,3 +57,82 @@ struct CommandTests {
         #expect(result.stdout.contains("\"convention\": \"byPointer\""))
     }
 }
+
+@Suite("formwork render and validate")
+struct RenderCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    var login: String { "\(Source.root)/Examples/Forms/login.yaml" }
+
+    @Test("render prints text by default when not on a terminal, and ansi only when asked without NO_COLOR")
+    func formats() throws {
+        let text = try run(Build.formwork, ["render", login, "--width", "60"], environment: environment)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Sign in\n=======\n"))
+        #expect(!text.stdout.contains("\u{1B}["))
+        var colour = environment
+        colour["NO_COLOR"] = ""
+        let ansi = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: colour)
+        #expect(ansi.stdout.contains("\u{1B}[1mSign in\u{1B}[0m"))
+        var noColor = environment
+        noColor["NO_COLOR"] = "1"
+        let plain = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: noColor)
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
+
+    @Test("render --output writes the file atomically and leaves no temporary file")
+    func output() throws {
+        let directory = "\(Scratch.directory)/out"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let result = try run(Build.formwork, ["render", login, "--format", "html", "--output", "\(directory)/login.html"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: "\(directory)/login.html", encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["login.html"])
+        let denied = try run(Build.formwork, ["render", login, "--output", "/nonexistent/dir/x.html"], environment: environment)
+        #expect(denied.status != 0)
+        #expect(denied.stderr.hasPrefix("formwork: error: /nonexistent/dir/x.html: cannot write:"))
+    }
+
+    @Test("validate: 0 for a good form, 65 with every error, 69 for a missing cell, 66 for a missing file")
+    func exitCodes() throws {
+        let good = try run(Build.formwork, ["validate", login], environment: environment)
+        #expect(good.status == 0)
+        #expect(good.stdout.hasSuffix("valid (5 fields in 2 sections)\n"))
+        let bad = try Scratch.file("cli/bad.yaml", contents: "formwork: 1\nid: bad\nsections:\n  - id: s\n    fields:\n      - { id: a, cell: org.formwork.toggle, model: { title: 5 } }\n")
+        let invalid = try run(Build.formwork, ["validate", bad], environment: environment)
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.contains("formwork: error: \(bad):6: /sections/0/fields/0/model/title: title must be a string, not an integer"))
+        let unavailable = try run(Build.formwork, ["validate", Source.fixture("forms/planted-errors.yaml")], environment: environment)
+        #expect(unavailable.status == 69)
+        #expect(unavailable.stderr.hasSuffix("formwork: 15 problems found\n"))
+        let missing = try run(Build.formwork, ["render", "/nonexistent.yaml"], environment: environment)
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "formwork: error: /nonexistent.yaml: no such file\n")
+        let directory = try run(Build.formwork, ["render", Scratch.directory], environment: environment)
+        #expect(directory.status == 66)
+    }
+
+    @Test("validate --values runs value_changed and reports rejections")
+    func valuesRejected() throws {
+        let values = try Scratch.file("cli/values.json", contents: #"{"username": "ada@example.com", "password": "secret", "remember": false}"#)
+        let ok = try run(Build.formwork, ["validate", login, "--values", values], environment: environment)
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let kitchen = "\(Source.root)/Examples/Forms/kitchen-sink.yaml"
+        let rejected = try Scratch.file("cli/rejected.json", contents: #"{"pin": "1234567", "rating": 4}"#)
+        let result = try run(Build.formwork, ["validate", kitchen, "--values", rejected], environment: environment)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("/pin: cell 'org.formwork.text-field' rejected the value of 'pin': PIN takes at most 6 characters"))
+    }
+
+    @Test("preview and gallery render every installed cell")
+    func previewGallery() throws {
+        let preview = try run(Build.formwork, ["preview", "org.formwork.c.rating", "--format", "json"], environment: environment)
+        #expect(preview.status == 0)
+        #expect(preview.stdout.contains("\"cell\": \"org.formwork.c.rating\""))
+        let gallery = try run(Build.formwork, ["gallery", "--format", "html"], environment: environment)
+        #expect(gallery.status == 0)
+        for id in GoldenRenderTests.standardCells { #expect(gallery.stdout.contains("data-cell=\"\(id)\"")) }
+        let unknown = try run(Build.formwork, ["preview", "org.formwork.nope"], environment: environment)
+        #expect(unknown.status == 69)
+    }
+}

@@ -108,6 +108,12 @@ public struct FormDecoder {
         case nil: report("", root, "missing 'sections': a form needs a list of sections")
         default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
         }
+        var accessibilityIDs: [String: String] = [:]
+        for field in sections.flatMap(\.fields) {
+            if let first = accessibilityIDs[field.accessibilityId], field.accessibilityId != field.id {
+                report("\(field.pointer)/accessibilityId", nil, "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form")
+            } else { accessibilityIDs[field.accessibilityId] = field.pointer }
+        }
         guard let id else { return nil }
         return Form(id: id, title: title, sections: sections)
     }

@@ -38,7 +38,8 @@ struct HTMLRenderer {
     func render(_ field: FieldView) -> String {
         var out = "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\">\n"
         let messages = messageIDs(field)
-        for node in field.nodes { out += render(node, field: field, describedBy: messages) }
+        var messageIndex = 0
+        for node in field.nodes { out += render(node, field: field, describedBy: messages, messageIndex: &messageIndex) }
         out += "</div>\n"
         return out
     }
@@ -51,11 +52,6 @@ struct HTMLRenderer {
             index += 1
             return "\(field.accessibilityId)-message-\(index)"
         }
-    }
-
-    func render(_ node: ViewNode, field: FieldView, describedBy: [String]) -> String {
-        var messageIndex = 0
-        return render(node, field: field, describedBy: describedBy, messageIndex: &messageIndex)
     }
 
     func render(_ node: ViewNode, field: FieldView, describedBy: [String], messageIndex: inout Int) -> String {

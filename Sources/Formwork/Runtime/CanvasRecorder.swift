@@ -44,8 +44,17 @@ final class CanvasRecorder {
         append(.group(role: group.role, title: group.title, children: group.children))
     }
 
-    func control(field: String?, label: String?, flags: UInt32) -> Control {
-        let id = field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
+    private var usedIDs: Set<String> = []
+
+    /// A control; `action` marks a button, whose `field` names an action rather than a model field.
+    func control(field: String?, label: String?, flags: UInt32, action: Bool = false) -> Control {
+        var id = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
+        if usedIDs.contains(id) {
+            var n = 2
+            while usedIDs.contains("\(id)-\(n)") { n += 1 }
+            id = "\(id)-\(n)"
+        }
+        usedIDs.insert(id)
         return Control(field: field, id: id, label: label,
                        disabled: flags & UInt32(FW_CONTROL_DISABLED) != 0,
                        required: flags & UInt32(FW_CONTROL_REQUIRED) != 0,
@@ -81,7 +90,7 @@ final class CanvasRecorder {
         }
         c.pointee.button = { ctx, field, title, role, flags in
             guard let r = from(ctx) else { return }
-            r.append(.button(r.control(field: text(field), label: text(title), flags: flags),
+            r.append(.button(r.control(field: text(field), label: text(title), flags: flags, action: true),
                              role: ButtonRole.allCases[safe: Int(role)] ?? .default))
         }
         c.pointee.choice = { ctx, field, label, choices, count, selected, style, flags in
