@@ -89,15 +89,18 @@ static void rating_destroy(void *p) {
     free(cell);
 }
 
+/* The schema bounds each field; a value above the model's own maximum is shown
+ * as full stars (a model the host accepted must configure), while edits above
+ * it are refused by value_changed. */
 static fw_status rating_apply(rating_cell *cell, const rating_model *m) {
-    if (m->maximum < 1 || m->value < 0 || m->value > m->maximum) {
+    if (m->maximum < 1 || m->maximum > 10 || m->value < 0) {
         char line[160];
-        snprintf(line, sizeof line, "rating value %" PRId64 " is outside 0...%" PRId64, m->value, m->maximum);
+        snprintf(line, sizeof line, "rating maximum %" PRId64 " / value %" PRId64 " is outside the schema", m->maximum, m->value);
         log_message(cell->host, FW_LOG_ERROR, line);
         return FW_INVALID_ARGUMENT;
     }
     replace_string(&cell->title, m->title);
-    cell->value = m->value;
+    cell->value = m->value > m->maximum ? m->maximum : m->value;
     cell->maximum = m->maximum;
     cell->enabled = m->enabled;
     const char *label = NULL;

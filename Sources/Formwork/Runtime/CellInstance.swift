@@ -48,10 +48,10 @@ final class CellInstance {
     }
 
     /// Configures with `values` (schema order), through the typed entry when the cell declares one.
-    func configure(_ values: [Value?], field: String?) throws(RuntimeError) {
+    func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
         _ = Host.shared.drainLog()
         let status: fw_status
-        if case .typed(let convention, _, _) = cell.configure, let function = entry.typedConfigure, let layout = entry.typedLayout {
+        if !forceGeneric, case .typed(let convention, _, _) = cell.configure, let function = entry.typedConfigure, let layout = entry.typedLayout {
             do { status = try layout.call(function, convention: convention, cell: handle, values: values) } catch {
                 throw RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath, message: "libffi: \(error)")
             }
@@ -66,13 +66,19 @@ final class CellInstance {
 
     /// Asks the cell whether `field` may become `value`; nil when accepted, else the reason.
     func valueChanged(field name: String, to value: Value?, type: FieldType) -> String? {
-        guard let valueChanged = entry.valueChanged else { return nil }
+        let answer = offer(field: name, value: value, type: type)
+        guard answer.status != FW_OK else { return nil }
+        return answer.message ?? "the cell rejected the value (\(Status.name(answer.status)))"
+    }
+
+    /// The raw `value_changed` answer: its status and message (FW_OK when the cell has no callback).
+    func offer(field name: String, value: Value?, type: FieldType) -> (status: fw_status, message: String?) {
+        guard let valueChanged = entry.valueChanged else { return (fw_status(FW_OK), nil) }
         var message: UnsafePointer<CChar>? = nil
         let status = CValues.with([value], types: [type]) { pointer, _ in
             name.withCString { valueChanged(handle, $0, pointer, &message) }
         }
-        guard status != FW_OK else { return nil }
-        return CanvasRecorder.text(message) ?? "the cell rejected the value (\(Status.name(status)))"
+        return (status, CanvasRecorder.text(message))
     }
 
     func render(accessibilityId: String, valueField: String?, field: String?) throws(RuntimeError) -> [ViewNode] {

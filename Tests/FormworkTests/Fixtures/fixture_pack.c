@@ -10,6 +10,9 @@
  *   FIXTURE_DEFAULT_OUT_OF_RANGE, FIXTURE_EMPTY_CHOICES,
  *   FIXTURE_TEXT_INPUT_MISSING, FIXTURE_TYPED_SIZE_MISMATCH, FIXTURE_INVALID_UTF8
  *   FIXTURE_GROWN: append fields to every struct, as a future minor would
+ *   For `formwork check`: FIXTURE_CRASH_RENDER, FIXTURE_HANG_RENDER, FIXTURE_EXTRA_EXPORT,
+ *   FIXTURE_REJECT_NO_MESSAGE, FIXTURE_TYPED_DIFFERS
+ *   FIXTURE_HEAP_DESCRIPTOR: the fw_pack lives in a heap block of exactly struct_size bytes
  */
 #include "formwork.h"
 
@@ -109,11 +112,33 @@ static fw_status counter_configure(void *cell, const fw_value *values, uint32_t 
     return FW_OK;
 }
 static fw_status counter_configure_typed(void *cell, const counter_model *model) {
+#ifdef FIXTURE_TYPED_DIFFERS
+    ((counter *)cell)->count = model->count + 1;
+#else
     ((counter *)cell)->count = model->count;
+#endif
     ((counter *)cell)->configured = 2;
     return FW_OK;
 }
+static fw_status counter_value_changed(void *cell, const char *field, const fw_value *value, const char **message) {
+    (void)cell; (void)field; (void)value;
+#ifdef FIXTURE_REJECT_NO_MESSAGE
+    (void)message;
+    return FW_REJECTED;
+#else
+    if (value->type == FW_FIELD_INTEGER && value->as.integer > 10) { *message = "at most 10"; return FW_REJECTED; }
+    return FW_OK;
+#endif
+}
+
 static fw_status counter_render(void *cell, const fw_canvas *canvas, void *ctx) {
+#ifdef FIXTURE_CRASH_RENDER
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+#endif
+#ifdef FIXTURE_HANG_RENDER
+    for (;;) {}
+#endif
     char text[32];
     int64_t n = ((counter *)cell)->count;
     int i = 0;
@@ -160,6 +185,7 @@ static const CELL_T cells[] = {
          .destroy = counter_destroy,
          .configure = counter_configure,
          .render = counter_render,
+         .value_changed = counter_value_changed,
          .typed_convention = FW_TYPED_BY_POINTER,
          .model_alignment = _Alignof(counter_model),
          .model_size = MODEL_SIZE,
@@ -186,7 +212,22 @@ static const PACK_T pack = PACK(
     .cell_types = (const fw_cell_type *)cells,
     .cell_type_count = 1);
 
-#if defined(FIXTURE_NO_ENTRY)
+#ifdef FIXTURE_EXTRA_EXPORT
+FW_EXPORT const fw_pack *formwork_pack_latest(void) { return (const fw_pack *)&pack; }
+#endif
+
+#if defined(FIXTURE_HEAP_DESCRIPTOR)
+/* A heap copy of exactly FIXTURE_PACK_SIZE bytes: under AddressSanitizer any read
+ * past struct_size is reported. */
+FW_EXPORT const fw_pack *formwork_pack_v1(void) {
+    static void *copy;
+    if (!copy) {
+        copy = malloc(FIXTURE_PACK_SIZE);
+        memcpy(copy, &pack, FIXTURE_PACK_SIZE < sizeof pack ? FIXTURE_PACK_SIZE : sizeof pack);
+    }
+    return copy;
+}
+#elif defined(FIXTURE_NO_ENTRY)
 FW_EXPORT int not_a_formwork_entry(void) { return 42; }
 #elif defined(FIXTURE_ONLY_V2)
 FW_EXPORT const fw_pack *formwork_pack_v2(void) { return (const fw_pack *)&pack; }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Formwork
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check packs for conformance: loading, exports, init/deinit, and every cell through create, configure, render, selection, value_changed and destroy.",
+        discussion: "Each check runs in a child process with a timeout, so a crash or a hang is reported. Exits 65 when any check fails.")
+
+    @Argument(help: "Pack files (.so).", completion: .file(extensions: ["so"])) var packs: [String] = []
+    @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Run the checks in this process (for debugging; a crash ends the run).") var inProcess = false
+    @Option(help: "Seconds each check may take.") var timeout: Double = 20
+    @Option(help: .hidden) var child: String?
+
+    func validate() throws {
+        if packs.isEmpty { throw ValidationError("name at least one pack (.so) to check") }
+        if timeout <= 0 { throw ValidationError("--timeout must be positive, not \(timeout)") }
+    }
+
+    func run() throws {
+        if let child {
+            // Child-process protocol: one JSON result on standard output.
+            Console.out(Conformance.run(ConformanceCheck(child), pack: packs[0]).json.serialized(pretty: false) + "\n")
+            return
+        }
+        let runner = CheckRunner(executable: CheckRunner.currentExecutable, timeout: timeout, inProcess: inProcess)
+        let results = packs.map { (pack: $0, results: runner.run(pack: $0)) }
+        Console.out(json ? CheckRunner.json(results).serialized() + "\n" : CheckRunner.text(results))
+        if results.contains(where: { $0.results.contains { !$0.passed } }) { throw Exit.dataError }
+    }
+}
