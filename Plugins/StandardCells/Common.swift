@@ -11,17 +11,29 @@ enum Common {
     static let required = Field.bool("required", label: "Required", doc: "Whether a value must be given.", default: false)
 }
 
-/// Hint and error messages, drawn after a cell's control.
-struct Messages {
+/// The fields input cells share (title, placeholder, hint, error, enabled,
+/// required), read once; a cell whose schema lacks one gets its default.
+struct Basics {
+    var title: String
+    var placeholder: String?
     var hint: String?
     var error: String?
+    var enabled: Bool
+    var required: Bool
 
     init(_ values: ModelValues) {
+        title = values.string("title") ?? ""
+        placeholder = values.string("placeholder")
         hint = values.string("hint")
         error = values.string("error")
+        enabled = values.bool("enabled") ?? true
+        required = values.bool("required") ?? false
     }
 
-    func render(into canvas: Canvas) {
+    func flags(multiline: Bool = false) -> Canvas.Flags { Canvas.Flags(enabled: enabled, required: required, multiline: multiline) }
+
+    /// Hint and error messages, drawn after the cell's control.
+    func renderMessages(into canvas: Canvas) {
         if let error, !error.isEmpty { canvas.message(error, kind: .error) }
         if let hint, !hint.isEmpty { canvas.message(hint, kind: .hint) }
     }

@@ -7,15 +7,11 @@ final class ToggleCell: Cell, SelectableCell {
             Common.title(), .bool("value", label: "On", doc: "Whether the switch is on.", default: false),
             Common.hint, Common.enabled,
         ]
-        var title: String
         var value: Bool
-        var messages: Messages
-        var enabled: Bool
+        var basics: Basics
         init(_ v: ModelValues) {
-            title = v.string("title") ?? ""
+            basics = Basics(v)
             value = v.bool("value") ?? false
-            messages = Messages(v)
-            enabled = v.bool("enabled") ?? true
         }
     }
 
@@ -29,12 +25,12 @@ final class ToggleCell: Cell, SelectableCell {
     func configure(model: Model) throws { self.model = model }
     func setSelected(_ selected: Bool) {
         // Selecting a toggle row flips it, as in the Fields demo.
-        if selected && model.enabled { model.value.toggle() }
+        if selected && model.basics.enabled { model.value.toggle() }
         self.selected = selected
     }
     func render(into canvas: Canvas) {
-        canvas.toggle(field: "value", label: model.title, isOn: model.value, flags: .init(enabled: model.enabled, required: false))
-        model.messages.render(into: canvas)
+        canvas.toggle(field: "value", label: model.basics.title, isOn: model.value, flags: model.basics.flags())
+        model.basics.renderMessages(into: canvas)
     }
 }
 
@@ -49,12 +45,11 @@ final class ButtonCell: Cell, SelectableCell, HighlightableCell {
             .string("action", label: "Action", doc: "Name of the action reported when pressed.", maxLength: 100),
             Common.enabled,
         ]
-        var title: String
         var role: Canvas.ButtonRole
         var action: String?
-        var enabled: Bool
+        var basics: Basics
         init(_ v: ModelValues) {
-            title = v.string("title") ?? ""
+            basics = Basics(v)
             role = switch v.string("role") {
             case "primary": .primary
             case "cancel": .cancel
@@ -62,7 +57,6 @@ final class ButtonCell: Cell, SelectableCell, HighlightableCell {
             default: .default
             }
             action = v.string("action")
-            enabled = v.bool("enabled") ?? true
         }
     }
 
@@ -75,10 +69,10 @@ final class ButtonCell: Cell, SelectableCell, HighlightableCell {
     private(set) var pressed = 0
     init() {}
     func configure(model: Model) throws { self.model = model }
-    func setSelected(_ selected: Bool) { if selected && model.enabled { pressed += 1 } }
+    func setSelected(_ selected: Bool) { if selected && model.basics.enabled { pressed += 1 } }
     func setHighlighted(_ highlighted: Bool) { self.highlighted = highlighted }
     func render(into canvas: Canvas) {
-        canvas.button(field: model.action, title: model.title, role: model.role, flags: .init(enabled: model.enabled, required: false))
+        canvas.button(field: model.action, title: model.basics.title, role: model.role, flags: model.basics.flags())
     }
 }
 
@@ -95,16 +89,13 @@ final class DatePickerCell: Cell {
                     default: "date"),
             Common.hint, Common.error, Common.enabled, Common.required,
         ]
-        var title: String
         var value: Double?
         var minimum: Double?
         var maximum: Double?
         var mode: TextTraits.DateMode
-        var messages: Messages
-        var enabled: Bool
-        var required: Bool
+        var basics: Basics
         init(_ v: ModelValues) throws {
-            title = v.string("title") ?? ""
+            basics = Basics(v)
             value = v.date("value")
             minimum = v.date("minimum")
             maximum = v.date("maximum")
@@ -114,11 +105,8 @@ final class DatePickerCell: Cell {
             case "countdown": .countdown
             default: .date
             }
-            messages = Messages(v)
-            enabled = v.bool("enabled") ?? true
-            required = v.bool("required") ?? false
             if let minimum, let maximum, minimum > maximum {
-                throw CellError("date picker '\(title)': minimum is after maximum")
+                throw CellError("date picker '\(basics.title)': minimum is after maximum")
             }
         }
     }
@@ -133,9 +121,9 @@ final class DatePickerCell: Cell {
     func configure(model: Model) throws { self.model = model }
     func render(into canvas: Canvas) {
         guard let model else { return }
-        canvas.date(field: "value", label: model.title, seconds: model.value, mode: model.mode,
-                    flags: .init(enabled: model.enabled, required: model.required))
-        model.messages.render(into: canvas)
+        canvas.date(field: "value", label: model.basics.title, seconds: model.value, mode: model.mode,
+                    flags: model.basics.flags())
+        model.basics.renderMessages(into: canvas)
     }
 }
 
@@ -149,21 +137,13 @@ final class PickerCell: Cell {
             .string("placeholder", label: "Placeholder", doc: "Shown while nothing is chosen.", maxLength: 200),
             Common.hint, Common.error, Common.enabled, Common.required,
         ]
-        var title: String
         var value: String?
         var choices: [String]
-        var placeholder: String?
-        var messages: Messages
-        var enabled: Bool
-        var required: Bool
+        var basics: Basics
         init(_ v: ModelValues) {
-            title = v.string("title") ?? ""
+            basics = Basics(v)
             value = v.string("value")
             choices = v.stringList("choices") ?? []
-            placeholder = v.string("placeholder")
-            messages = Messages(v)
-            enabled = v.bool("enabled") ?? true
-            required = v.bool("required") ?? false
         }
     }
 
@@ -176,9 +156,9 @@ final class PickerCell: Cell {
     init() {}
     func configure(model: Model) throws { self.model = model }
     func render(into canvas: Canvas) {
-        canvas.choice(field: "value", label: model.title, choices: model.choices.map { ($0, $0) }, selected: model.value,
-                      style: .menu, flags: .init(enabled: model.enabled, required: model.required))
-        model.messages.render(into: canvas)
+        canvas.choice(field: "value", label: model.basics.title, choices: model.choices.map { ($0, $0) }, selected: model.value,
+                      style: .menu, flags: model.basics.flags())
+        model.basics.renderMessages(into: canvas)
     }
 }
 
@@ -194,14 +174,12 @@ final class SegmentsCell: Cell, SelectableCell {
         var title: String?
         var value: String?
         var choices: [String]
-        var messages: Messages
-        var enabled: Bool
+        var basics: Basics
         init(_ v: ModelValues) {
+            basics = Basics(v)
             title = v.string("title")
             value = v.string("value")
             choices = v.stringList("choices") ?? []
-            messages = Messages(v)
-            enabled = v.bool("enabled") ?? true
         }
     }
 
@@ -217,7 +195,7 @@ final class SegmentsCell: Cell, SelectableCell {
     func render(into canvas: Canvas) {
         canvas.choice(field: "value", label: model.title, choices: model.choices.map { ($0, $0) },
                       selected: model.value ?? model.choices.first, style: .segments,
-                      flags: .init(enabled: model.enabled, required: false))
-        model.messages.render(into: canvas)
+                      flags: model.basics.flags())
+        model.basics.renderMessages(into: canvas)
     }
 }

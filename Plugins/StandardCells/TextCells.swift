@@ -11,7 +11,9 @@ final class TextCell: Cell {
         ]
         var text: String
         var style: Canvas.LabelStyle
+        var basics: Basics
         init(_ v: ModelValues) {
+            basics = Basics(v)
             text = v.string("text") ?? ""
             style = switch v.string("style") {
             case "title": .title
@@ -43,20 +45,12 @@ final class TextFieldCell: Cell, ValueObservingCell {
             .integer("maxLength", label: "Maximum length", doc: "Most characters accepted; 0 for no limit.",
                      default: 0, minimum: 0, maximum: 10_000),
         ]
-        var title: String
         var value: String?
-        var placeholder: String?
-        var messages: Messages
-        var enabled: Bool
-        var required: Bool
         var maxLength: Int64
+        var basics: Basics
         init(_ v: ModelValues) {
-            title = v.string("title") ?? ""
+            basics = Basics(v)
             value = v.string("value")
-            placeholder = v.string("placeholder")
-            messages = Messages(v)
-            enabled = v.bool("enabled") ?? true
-            required = v.bool("required") ?? false
             maxLength = v.integer("maxLength") ?? 0
         }
     }
@@ -71,21 +65,21 @@ final class TextFieldCell: Cell, ValueObservingCell {
     func configure(model: Model) throws { self.model = model }
 
     func render(into canvas: Canvas) {
-        canvas.textInput(field: "value", label: model.title, text: model.value, placeholder: model.placeholder,
-                         flags: .init(enabled: model.enabled, required: model.required))
-        model.messages.render(into: canvas)
+        canvas.textInput(field: "value", label: model.basics.title, text: model.value, placeholder: model.basics.placeholder,
+                         flags: model.basics.flags())
+        model.basics.renderMessages(into: canvas)
     }
 
     func valueChanged(field: String, to value: ModelValue?) -> ValueChange {
         guard field == "value" else { return .accept }
-        if !model.enabled { return .reject("\(model.title) cannot be changed") }
+        if !model.basics.enabled { return .reject("\(model.basics.title) cannot be changed") }
         if case .string(let text)? = value {
             if model.maxLength > 0 && text.unicodeScalars.count > model.maxLength {
-                return .reject("\(model.title) takes at most \(model.maxLength) characters")
+                return .reject("\(model.basics.title) takes at most \(model.maxLength) characters")
             }
-            if model.required && text.isEmpty { return .reject("\(model.title) is required") }
-        } else if model.required {
-            return .reject("\(model.title) is required")
+            if model.basics.required && text.isEmpty { return .reject("\(model.basics.title) is required") }
+        } else if model.basics.required {
+            return .reject("\(model.basics.title) is required")
         }
         return .accept
     }
@@ -100,19 +94,11 @@ final class TextViewCell: Cell {
             .string("placeholder", label: "Placeholder", doc: "Shown while the view is empty.", maxLength: 200),
             Common.hint, Common.error, Common.enabled, Common.required,
         ]
-        var title: String
         var value: String?
-        var placeholder: String?
-        var messages: Messages
-        var enabled: Bool
-        var required: Bool
+        var basics: Basics
         init(_ v: ModelValues) {
-            title = v.string("title") ?? ""
+            basics = Basics(v)
             value = v.string("value")
-            placeholder = v.string("placeholder")
-            messages = Messages(v)
-            enabled = v.bool("enabled") ?? true
-            required = v.bool("required") ?? false
         }
     }
 
@@ -127,8 +113,8 @@ final class TextViewCell: Cell {
     func configure(model: Model) throws { self.model = model }
 
     func render(into canvas: Canvas) {
-        canvas.textInput(field: "value", label: model.title, text: model.value, placeholder: model.placeholder,
-                         flags: .init(enabled: model.enabled, required: model.required, multiline: true))
-        model.messages.render(into: canvas)
+        canvas.textInput(field: "value", label: model.basics.title, text: model.value, placeholder: model.basics.placeholder,
+                         flags: model.basics.flags(multiline: true))
+        model.basics.renderMessages(into: canvas)
     }
 }
