@@ -53,3 +53,15 @@ struct RegistryTests {
         #expect(json["errors"] == .array([]))
     }
 }
+
+@Suite("Form document JSON Schema")
+struct DocumentSchemaTests {
+    @Test("formwork schema matches its golden file and covers every installed cell")
+    func golden() throws {
+        let registry = firstPartyRegistry()
+        let schema = DocumentSchema.generate(registry)
+        try Golden.check(schema.serialized() + "\n", against: "schema.json")
+        guard case .object(let defs)? = schema["$defs"] else { Issue.record("no $defs"); return }
+        for cell in registry.cellTypes { #expect(defs.contains { $0.0 == "cell:" + cell.id }, "\(cell.id)") }
+    }
+}
