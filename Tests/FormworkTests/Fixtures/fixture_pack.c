@@ -13,6 +13,7 @@
  *   For `formwork check`: FIXTURE_CRASH_RENDER, FIXTURE_HANG_RENDER, FIXTURE_EXTRA_EXPORT,
  *   FIXTURE_REJECT_NO_MESSAGE, FIXTURE_TYPED_DIFFERS
  *   FIXTURE_HEAP_DESCRIPTOR: the fw_pack lives in a heap block of exactly struct_size bytes
+ *   FIXTURE_LIFECYCLE: init/deinit count their calls; render shows "init=N deinit=M"
  */
 #include "formwork.h"
 
@@ -131,7 +132,22 @@ static fw_status counter_value_changed(void *cell, const char *field, const fw_v
 #endif
 }
 
+#ifdef FIXTURE_LIFECYCLE
+#include <stdio.h>
+static int inits, deinits;
+static fw_status pack_init(const fw_host *host) { (void)host; inits++; return FW_OK; }
+static void pack_deinit(void) { deinits++; }
+#define PACK_LIFECYCLE .init = pack_init, .deinit = pack_deinit,
+#else
+#define PACK_LIFECYCLE
+#endif
+
 static fw_status counter_render(void *cell, const fw_canvas *canvas, void *ctx) {
+#ifdef FIXTURE_LIFECYCLE
+    char counts[64];
+    snprintf(counts, sizeof counts, "init=%d deinit=%d", inits, deinits);
+    canvas->value(ctx, "Lifecycle", counts);
+#endif
 #ifdef FIXTURE_CRASH_RENDER
     volatile int *nowhere = NULL;
     *nowhere = 1;
@@ -209,6 +225,7 @@ static const PACK_T pack = PACK(
     .id = FIXTURE_PACK_ID,
     .name = "Fixture",
     .version = "1.0.0",
+    PACK_LIFECYCLE
     .cell_types = (const fw_cell_type *)cells,
     .cell_type_count = 1);
 

@@ -99,3 +99,31 @@ struct RuntimeTests {
         #expect(rating.valueChanged(field: "value", to: .integer(2), type: .integer) == nil)
     }
 }
+
+@Suite("Pack init / deinit")
+struct LifecycleTests {
+    func lifecycleText(_ tree: ViewTree) -> [String] {
+        tree.sections.flatMap(\.fields).compactMap { field in
+            field.nodes.compactMap { if case .value("Lifecycle", let text) = $0 { text } else { nil } }.first
+        }
+    }
+
+    @Test("init runs once before the first instance, never for listing; deinit balances it when the last instance goes")
+    func referenceCounted() throws {
+        let path = try CCompiler.pack("lifecycle", defines: ["FIXTURE_LIFECYCLE"])
+        let registry = firstPartyRegistry(plus: [path])
+        _ = Reports.listJSON(registry) // listing and inspecting never call init
+        let form = try FormDecoder.decode(text: """
+            formwork: 1
+            id: l
+            sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
+                                         { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
+            """, json: false, registry: registry)
+        let runtime = FormRuntime()
+        #expect(lifecycleText(try runtime.render(form)) == ["init=1 deinit=0", "init=1 deinit=0"])
+        #expect(lifecycleText(try runtime.render(form)) == ["init=1 deinit=0", "init=1 deinit=0"])
+        runtime.drain()
+        let again = FormRuntime()
+        #expect(lifecycleText(try again.render(form)) == ["init=2 deinit=1", "init=2 deinit=1"])
+    }
+}
