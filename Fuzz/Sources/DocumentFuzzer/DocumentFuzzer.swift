@@ -1,0 +1,25 @@
+import Formwork
+import Glibc
+
+/// Packs come from FORMWORK_PACK_PATH (scripts/fuzz points it at the debug build),
+/// so model values are validated against real schemas.
+let registry = Registry.discover(environment: ["FORMWORK_PACK_PATH": getenvString("FORMWORK_PACK_PATH") ?? ""],
+                                 executableDirectory: nil)
+
+func getenvString(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}
+
+/// Feeds arbitrary bytes to the JSON and YAML document paths, the values-file path and,
+/// when a document is valid, the runtime and every renderer. Any crash is a bug.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    for json in [true, false] {
+        guard let form = try? FormDecoder.decode(text: text, json: json, registry: registry) else { continue }
+        guard let tree = try? FormRuntime().render(form) else { continue }
+        for format in OutputFormat.allCases { _ = Renderer.render(tree, as: format, width: 40) }
+    }
+    return 0
+}
