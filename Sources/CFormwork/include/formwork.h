@@ -228,10 +228,11 @@ enum {
     FW_TEXT_INPUT_DATE_PICKER = 4   /**< Binds a DATE field. */
 };
 
-/** Three-state trait: leave it to the platform, or force off / on. */
+/** Three-state trait: leave it to the platform (DEFAULT), or force off (NO) / on (YES). */
 typedef uint32_t fw_tristate;
 enum { FW_TRAIT_DEFAULT = 0, FW_TRAIT_NO = 1, FW_TRAIT_YES = 2 };
 
+/** Automatic capitalisation of a text input (UITextAutocapitalizationType; HTML `autocapitalize`). */
 typedef uint32_t fw_autocapitalization;
 enum {
     FW_AUTOCAPITALIZATION_DEFAULT = 0,
@@ -241,6 +242,7 @@ enum {
     FW_AUTOCAPITALIZATION_ALL_CHARACTERS = 4
 };
 
+/** The keyboard a text input asks for (UIKeyboardType; HTML `type` / `inputmode`). */
 typedef uint32_t fw_keyboard_type;
 enum {
     FW_KEYBOARD_DEFAULT = 0,
@@ -255,9 +257,11 @@ enum {
     FW_KEYBOARD_WEB_SEARCH = 9
 };
 
+/** Keyboard appearance (UIKeyboardAppearance). */
 typedef uint32_t fw_keyboard_appearance;
 enum { FW_KEYBOARD_APPEARANCE_DEFAULT = 0, FW_KEYBOARD_APPEARANCE_LIGHT = 1, FW_KEYBOARD_APPEARANCE_DARK = 2 };
 
+/** The label of the return key (UIReturnKeyType; HTML `enterkeyhint`). */
 typedef uint32_t fw_return_key;
 enum {
     FW_RETURN_KEY_DEFAULT = 0,
@@ -270,6 +274,7 @@ enum {
     FW_RETURN_KEY_CONTINUE = 7
 };
 
+/** When a text field shows its clear button (UITextField.ViewMode). */
 typedef uint32_t fw_clear_button_mode;
 enum {
     FW_CLEAR_BUTTON_DEFAULT = 0,
@@ -287,6 +292,7 @@ enum {
     FW_DATA_DETECTOR_CALENDAR_EVENT = 1u << 3
 };
 
+/** What a date picker picks (UIDatePicker.Mode; HTML `type="date|time|datetime-local"`). */
 typedef uint32_t fw_date_picker_mode;
 enum {
     FW_DATE_PICKER_DEFAULT = 0,        /**< Same as DATE_AND_TIME. */
@@ -332,6 +338,7 @@ typedef struct fw_text_traits {
 /* Host services                                                             */
 /* ------------------------------------------------------------------------- */
 
+/** Severity of a message passed to fw_host.log. */
 typedef uint32_t fw_log_level;
 enum { FW_LOG_DEBUG = 0, FW_LOG_INFO = 1, FW_LOG_WARNING = 2, FW_LOG_ERROR = 3 };
 
@@ -372,15 +379,19 @@ enum {
     FW_CONTROL_MULTILINE = 1u << 2  /**< Text input spans several lines (text view). */
 };
 
+/** Typographic style of fw_canvas.label. */
 typedef uint32_t fw_label_style;
 enum { FW_LABEL_BODY = 0, FW_LABEL_TITLE = 1, FW_LABEL_CAPTION = 2, FW_LABEL_EMPHASIS = 3 };
 
+/** What a button does, which decides its look (primary submits the form in HTML). */
 typedef uint32_t fw_button_role;
 enum { FW_BUTTON_DEFAULT = 0, FW_BUTTON_PRIMARY = 1, FW_BUTTON_CANCEL = 2, FW_BUTTON_DESTRUCTIVE = 3 };
 
+/** How fw_canvas.choice is shown: a menu (picker, HTML <select>) or segments (radio group). */
 typedef uint32_t fw_choice_style;
 enum { FW_CHOICE_MENU = 0, FW_CHOICE_SEGMENTS = 1 };
 
+/** Kind of fw_canvas.message. */
 typedef uint32_t fw_message_kind;
 enum { FW_MESSAGE_HINT = 0, FW_MESSAGE_ERROR = 1, FW_MESSAGE_WARNING = 2 };
 
@@ -400,7 +411,7 @@ enum { FW_MESSAGE_HINT = 0, FW_MESSAGE_ERROR = 1, FW_MESSAGE_WARNING = 2 };
  */
 typedef struct fw_canvas {
     uint32_t struct_size; /**< sizeof(fw_canvas) as the host knows it. */
-    uint32_t reserved;
+    uint32_t reserved;    /**< Set to 0 by the host; packs ignore it. */
 
     /** Opens a group (a row, a stack); `role` e.g. "row", "stack"; `title` may be NULL. */
     void (*begin_group)(void *ctx, const char *role, const char *title);
