@@ -34,7 +34,11 @@ let package = Package(
             name: "formwork",
             dependencies: ["Formwork", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // 6. First-party packs.
-        .target(name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells"),
+        .target(
+            name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells",
+            exclude: ["exports.map"],
+            // Export the entry and nothing else, like a C pack built with -fvisibility=hidden.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/StandardCells/exports.map"])]),
         .target(name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings),
         // Benchmarks (not tests): `swift build -c release && .build/release/formwork-bench`.
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
