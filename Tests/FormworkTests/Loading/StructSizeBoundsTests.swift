@@ -1,3 +1,4 @@
+import CFormwork
 import Foundation
 import Testing
 
@@ -32,5 +33,26 @@ struct StructSizeBoundsTests {
     func truncatedCell() throws {
         let path = try CCompiler.pack("heap-cell", defines: ["FIXTURE_CELL_SIZE=8"])
         #expect(throws: PackError.self) { try PackLoader.load(path: path) }
+    }
+}
+
+/// Packs claiming each ABI level are accepted or refused exactly as the header's rule says.
+@Suite("Compatibility matrix")
+struct CompatibilityMatrixTests {
+    @Test("every (major, minor) a pack may claim is judged by fw_version_is_compatible, with both versions named",
+          arguments: [(0, 0), (0, 9), (1, 0), (1, 1), (1, 7), (2, 0), (2, 1), (3, 0)])
+    func matrix(major: Int, minor: Int) throws {
+        let path = try CCompiler.pack("abi-\(major)-\(minor)", defines: ["FIXTURE_ABI_MAJOR=\(major)", "FIXTURE_ABI_MINOR=\(minor)"])
+        let claimed = ABIVersion(major: UInt32(major), minor: UInt32(minor), patch: 0)
+        let rule = fw_version_is_compatible(ABIVersion.host.cVersion, claimed.cVersion)
+        do {
+            let pack = try PackLoader.load(path: path)
+            #expect(rule, "loaded \(claimed) although the rule refuses it")
+            #expect(pack.abi == claimed)
+        } catch {
+            #expect(!rule, "refused \(claimed) although the rule accepts it: \(error)")
+            #expect(error.reason == .incompatibleABI(pack: claimed, host: .host))
+            #expect(error.message.contains("pack ABI \(claimed)") && error.message.contains("host ABI \(ABIVersion.host)"))
+        }
     }
 }
