@@ -7,7 +7,7 @@ struct FormworkCommand: ParsableCommand {
         commandName: "formwork",
         abstract: "Load cell packs, and inspect, validate and render forms built from their cells.",
         version: FormworkVersion.string,
-        subcommands: [List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self])
+        subcommands: [List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self])
 }
 
 /// Options every command that loads packs shares.

@@ -136,3 +136,39 @@ struct RenderCommandTests {
         #expect(unknown.status == 69)
     }
 }
+
+@Suite("formwork fill")
+struct FillCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    var login: String { "\(Source.root)/Examples/Forms/login.yaml" }
+
+    @Test("--answers fills the form and --output writes the values; prompts go to standard error")
+    func answersFile() throws {
+        let answers = try Scratch.file("fill/answers.txt", contents: "ada@example.com\nsecret\nn\n")
+        let output = "\(Scratch.directory)/fill/values.json"
+        let result = try run(Build.formwork, ["fill", login, "--answers", answers, "--output", output], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("[2/3] Password *"))
+        #expect(!result.stderr.contains("secret"))
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written == "{\n  \"username\": \"ada@example.com\",\n  \"password\": \"secret\",\n  \"remember\": false\n}\n")
+        // The values file round-trips through render and validate.
+        let check = try run(Build.formwork, ["validate", login, "--values", output], environment: environment)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test("answers from a pipe, values on standard output; too few answers exits 65 and writes nothing")
+    func pipe() throws {
+        let result = try run(Build.formwork, ["fill", login], environment: environment, input: "ada@example.com\nsecret\n\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("{\n  \"username\": \"ada@example.com\""))
+        let output = "\(Scratch.directory)/fill/never.json"
+        let short = try run(Build.formwork, ["fill", login, "--output", output], environment: environment, input: "ada@example.com\n")
+        #expect(short.status == 65)
+        #expect(short.stderr.hasSuffix("formwork: error: the answers ended at field 'password'; nothing was written\n"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let missing = try run(Build.formwork, ["fill", login, "--answers", "/nonexistent/answers.txt"], environment: environment)
+        #expect(missing.status == 66)
+    }
+}

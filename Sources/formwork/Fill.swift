@@ -1,0 +1,122 @@
+import ArgumentParser
+import Formwork
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Fill: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fill in a form interactively (or from an answers file) and write its values as JSON.",
+        discussion: """
+            Prompts go to standard error; the values go to standard output or --output (written atomically, \
+            only when every field is done). Answers come from the terminal, a pipe, or --answers FILE: one line \
+            per prompt, exactly as typed. Enter alone keeps a field's current value; a single - clears it.
+            """)
+
+    @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
+    var form: String
+    @Option(help: "Start from these values (a JSON object keyed by field id).", completion: .file(extensions: ["json"]))
+    var values: String?
+    @Option(help: "Read the answers from this file instead of the terminal.", completion: .file())
+    var answers: String?
+    @Option(name: .shortAndLong, help: "Write the values to this file (atomically).", completion: .file())
+    var output: String?
+    @Flag(help: "Plain sentences for screen readers: no symbols, no colour, every trait spelled out.")
+    var accessible = false
+    @OptionGroup var packs: PackOptions
+
+    func run() throws {
+        let registry = packs.registry()
+        let loaded = try FormLoading.load(form, values: values, registry: registry)
+        let input: LineInput
+        if let answers {
+            guard let file = fopen(answers, "r") else {
+                Console.error("\(answers): cannot open the answers file: \(String(cString: strerror(errno)))")
+                throw Exit.noInput
+            }
+            input = LineInput(file: file, interactive: false)
+        } else {
+            input = LineInput(file: fdopen(0, "r"), interactive: Terminal.isTerminal(0))
+        }
+        let noColor = ProcessEnvironment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let session = FillSession(form: loaded, terminal: input,
+                                  options: FillOptions(accessible: accessible, color: Terminal.isTerminal(2) && !noColor))
+        if input.interactive { TerminalState.restoreOnInterrupt() }
+        let filled: Form
+        do { filled = try session.run() } catch {
+            if case .inputEnded = error, input.interactive {
+                Console.write(2, "\nformwork: interrupted; nothing was written\n")
+                throw Exit.interrupted
+            }
+            Console.write(2, "\n")
+            Console.error(error.description + (answers.map { " (\($0) has too few lines: one answer per prompt)" } ?? ""))
+            throw error.isRuntime ? Exit.software : Exit.dataError
+        }
+        let json = filled.values.serialized() + "\n"
+        if let output {
+            do { try OutputFile.write(json, to: output) } catch {
+                Console.error(error.description)
+                throw Exit.noInput
+            }
+        } else {
+            Console.out(json)
+        }
+    }
+}
+
+extension FillError {
+    var isRuntime: Bool { if case .runtime = self { true } else { false } }
+}
+
+/// Answers, one line at a time, from a file or standard input; prompts on standard error.
+final class LineInput: FillTerminal {
+    let file: UnsafeMutablePointer<FILE>
+    let interactive: Bool
+
+    init(file: UnsafeMutablePointer<FILE>, interactive: Bool) {
+        self.file = file
+        self.interactive = interactive
+    }
+
+    /// The corresponding C function is `getline`; with `secure` on a terminal, echo is
+    /// switched off through `tcsetattr` for the line.
+    func readLine(secure: Bool) -> String? {
+        let hidden = secure && interactive && TerminalState.echo(false)
+        defer { if hidden { _ = TerminalState.echo(true) } }
+        var buffer: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        defer { free(buffer) }
+        let count = getline(&buffer, &capacity, file)
+        guard count >= 0, let buffer else { return nil }
+        var line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        if !interactive && !secure { Console.write(2, line + "\n") } // a transcript reads like the terminal
+        return line
+    }
+
+    func write(_ text: String) { Console.write(2, text) }
+}
+
+/// The terminal's echo setting, restored on Ctrl-C. The corresponding C functions are
+/// `tcgetattr`, `tcsetattr` and `signal`.
+enum TerminalState {
+    nonisolated(unsafe) static var saved = termios()
+    nonisolated(unsafe) static var hasSaved = false
+
+    static func echo(_ on: Bool) -> Bool {
+        var t = termios()
+        guard tcgetattr(0, &t) == 0 else { return false }
+        if !hasSaved { saved = t; hasSaved = true }
+        if on { t.c_lflag |= tcflag_t(ECHO) } else { t.c_lflag &= ~tcflag_t(ECHO) }
+        return tcsetattr(0, TCSANOW, &t) == 0
+    }
+
+    static func restoreOnInterrupt() {
+        signal(SIGINT) { _ in
+            if TerminalState.hasSaved { tcsetattr(0, TCSANOW, &TerminalState.saved) }
+            let message = "\nformwork: interrupted; nothing was written\n"
+            _ = message.withCString { Glibc.write(2, $0, strlen($0)) }
+            _exit(130)
+        }
+    }
+}
