@@ -19,12 +19,25 @@ struct GoldenRenderTests {
         }
     }
 
+    /// The page goldens leave the stylesheet out; it has a golden of its own.
+    static func golden(_ text: String, _ format: OutputFormat) -> String {
+        guard format == .html, let start = text.range(of: "<style>"), let end = text.range(of: "</style>") else { return text }
+        return text.replacingCharacters(in: start.upperBound..<end.lowerBound, with: "/* Golden/stylesheet.css */")
+    }
+
+    @Test("the HTML stylesheet")
+    func stylesheet() throws {
+        try Golden.check(HTMLRenderer.stylesheet, against: "stylesheet.css")
+        let page = Renderer.render(ViewTree(formID: "f", title: nil, sections: []), as: .html)
+        #expect(page.contains("<style>\(HTMLRenderer.stylesheet)</style>"))
+    }
+
     @Test("every standard cell, previewed with its defaults, in every format", arguments: standardCells)
     func cellPreview(id: String) throws {
         let registry = firstPartyRegistry()
         let tree = try FormRuntime().render(Samples.previewForm(for: try registry.cellType(id)))
         for format in OutputFormat.allCases {
-            try Golden.check(Renderer.render(tree, as: format, width: 60), against: "cells/\(id).\(Self.ext(format))")
+            try Golden.check(Self.golden(Renderer.render(tree, as: format, width: 60), format), against: "cells/\(id).\(Self.ext(format))")
         }
     }
 
@@ -35,7 +48,7 @@ struct GoldenRenderTests {
         let tree = try FormRuntime().render(form)
         let base = (name as NSString).deletingPathExtension
         for format in OutputFormat.allCases {
-            try Golden.check(Renderer.render(tree, as: format, width: 72), against: "forms/\(base).\(Self.ext(format))")
+            try Golden.check(Self.golden(Renderer.render(tree, as: format, width: 72), format), against: "forms/\(base).\(Self.ext(format))")
         }
     }
 
