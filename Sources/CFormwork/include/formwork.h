@@ -536,8 +536,11 @@ typedef struct fw_cell_type {
      * fw_field_type), checks that its size and alignment equal `model_size`
      * and `model_alignment`, and calls `typed_configure` through libffi with
      * the convention below. Pointers inside the struct are valid only during
-     * the call. Required iff FW_CELL_TYPED_CONFIGURE; the generic `configure`
-     * must still be provided.
+     * the call. An absent value (no default, not given) is NULL for strings,
+     * an empty list, 0 for numbers and integers, false for bools, and NaN for
+     * dates. Required iff FW_CELL_TYPED_CONFIGURE; the generic `configure`
+     * must still be provided, and both must apply the same model (`formwork
+     * check` renders both and compares).
      */
     fw_typed_convention typed_convention; /**< FW_TYPED_*. */
     uint32_t model_alignment;             /**< _Alignof(MODEL), or 0 without typed configure. */
