@@ -410,6 +410,8 @@ enum ValueCoercion {
             }
             return .failure(Problem(text: "must be \(expected), not \(node.typeName)"))
         }
+        // YAML reads plain `On`, `Yes`, `1.0` as booleans and numbers; a string field takes the text as written.
+        if let text = node.plainText, [.string, .text, .choice].contains(field.type) { return .success(.string(text)) }
         switch (field.type, node.kind) {
         case (.string, .string(let s)), (.text, .string(let s)), (.choice, .string(let s)): return .success(.string(s))
         case (.bool, .bool(let b)): return .success(.bool(b))
@@ -427,7 +429,7 @@ enum ValueCoercion {
         case (.stringList, .array(let items)):
             var strings: [String] = []
             for (i, item) in items.enumerated() {
-                guard let s = item.string else { return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)")) }
+                guard let s = item.string ?? item.plainText else { return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)")) }
                 strings.append(s)
             }
             return .success(.stringList(strings))

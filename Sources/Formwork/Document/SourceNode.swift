@@ -13,6 +13,9 @@ struct SourceNode: Sendable {
     var kind: Kind
     /// 1-based line, when the parser knows it.
     var line: Int?
+    /// The text of a YAML plain scalar that was read as a boolean or a number
+    /// (`On`, `Yes`, `1.0`): used where the schema wants a string.
+    var plainText: String? = nil
 
     var typeName: String {
         switch kind {

@@ -43,10 +43,10 @@ enum YAMLReader {
         case .scalar(let scalar):
             if scalar.style != .plain { return SourceNode(kind: .string(scalar.string), line: line) }
             if node.null != nil { return SourceNode(kind: .null, line: line) }
-            if let b = node.bool { return SourceNode(kind: .bool(b), line: line) }
-            if let i = node.int { return SourceNode(kind: .integer(Int64(i)), line: line) }
+            if let b = node.bool { return SourceNode(kind: .bool(b), line: line, plainText: scalar.string) }
+            if let i = node.int { return SourceNode(kind: .integer(Int64(i)), line: line, plainText: scalar.string) }
             if let d = node.float, scalar.string.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true, d.isFinite {
-                return SourceNode(kind: .number(d), line: line)
+                return SourceNode(kind: .number(d), line: line, plainText: scalar.string)
             }
             return SourceNode(kind: .string(scalar.string), line: line)
         case .sequence(let sequence):

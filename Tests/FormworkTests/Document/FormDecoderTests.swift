@@ -108,6 +108,28 @@ struct FormDecoderTests {
         }
     }
 
+    @Test("YAML plain scalars read as booleans or numbers keep their text where the schema wants a string")
+    func yamlPlainText() throws {
+        let form = try FormDecoder.decode(text: """
+            formwork: 1
+            id: y
+            sections: [{ id: s, fields: [
+              { id: a, cell: org.formwork.segments, model: { title: On, choices: [Yes, No, 1.0], value: No } },
+              { id: t, cell: org.formwork.toggle, model: { title: Off, value: yes } } ] }]
+            """, json: false, registry: registry)
+        let fields = form.fields
+        #expect(fields[0].model["title"] == .string("On"))
+        #expect(fields[0].model["choices"] == .stringList(["Yes", "No", "1.0"]))
+        #expect(fields[0].model["value"] == .string("No"))
+        #expect(fields[1].model["title"] == .string("Off"))
+        #expect(fields[1].model["value"] == .bool(true))
+        // JSON has no such ambiguity: a JSON boolean is not a string.
+        #expect(throws: FormError.self) {
+            try FormDecoder.decode(text: #"{"formwork":1,"id":"j","sections":[{"id":"s","fields":[{"id":"t","cell":"org.formwork.toggle","model":{"title":true}}]}]}"#,
+                                   json: true, registry: registry)
+        }
+    }
+
     @Test("the JSON parser handles escapes, surrogate pairs and numbers, and counts lines")
     func jsonParser() throws {
         let node = try JSONParser.parse("{\n\"a\": \"\\u00e9\\ud83d\\ude00\\n\",\n\"b\": [1, -2.5e3, true, null]\n}")
