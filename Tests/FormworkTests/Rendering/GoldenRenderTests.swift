@@ -19,17 +19,41 @@ struct GoldenRenderTests {
         }
     }
 
-    /// The page goldens leave the stylesheet out; it has a golden of its own.
+    /// The page goldens leave the stylesheet out (the stylesheet test covers it).
     static func golden(_ text: String, _ format: OutputFormat) -> String {
         guard format == .html, let start = text.range(of: "<style>"), let end = text.range(of: "</style>") else { return text }
-        return text.replacingCharacters(in: start.upperBound..<end.lowerBound, with: "/* Golden/stylesheet.css */")
+        return text.replacingCharacters(in: start.upperBound..<end.lowerBound, with: "/* HTMLRenderer.stylesheet */")
     }
 
-    @Test("the HTML stylesheet")
+    @Test("the stylesheet styles every class the HTML renderer emits, and every page embeds it")
     func stylesheet() throws {
-        try Golden.check(HTMLRenderer.stylesheet, against: "stylesheet.css")
-        let page = Renderer.render(ViewTree(formID: "f", title: nil, sections: []), as: .html)
-        #expect(page.contains("<style>\(HTMLRenderer.stylesheet)</style>"))
+        let registry = firstPartyRegistry()
+        var pages = [Renderer.render(try FormRuntime().render(Samples.galleryForm(registry)), as: .html)]
+        for name in Self.examples {
+            let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/\(name)", registry: registry)
+            pages.append(Renderer.render(try FormRuntime().render(form), as: .html))
+        }
+        var classes: Set<String> = []
+        for page in pages {
+            #expect(page.contains("<style>\(HTMLRenderer.stylesheet)</style>"))
+            for match in page.split(separator: "class=\"").dropFirst() {
+                for name in match.prefix(while: { $0 != "\"" }).split(separator: " ") { classes.insert(String(name)) }
+            }
+        }
+        // Classes that exist only as hooks for authors' own CSS.
+        let hooks: Set<String> = ["fw-form", "fw-body", "fw-default", "fw-stack", "fw-group-title"]
+        // Class selectors of the stylesheet: "." followed by a whole class name.
+        var selectors: Set<String> = []
+        var current: String? = nil
+        for c in HTMLRenderer.stylesheet + " " {
+            if current != nil, c.isLetter || c.isNumber || c == "-" || c == "_" { current!.append(c); continue }
+            if let name = current, !name.isEmpty, name.first!.isLetter { selectors.insert(name) }
+            current = c == "." ? "" : nil
+        }
+        for name in classes.subtracting(hooks).sorted() {
+            #expect(selectors.contains(name), "no CSS rule for .\(name)")
+        }
+        #expect(classes.count >= 15, "\(classes.sorted())")
     }
 
     @Test("every standard cell, previewed with its defaults, in every format", arguments: standardCells)
