@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "formwork", targets: ["formwork"]),
         .library(name: "Formwork", targets: ["Formwork"]),
+        .library(name: "FormworkCore", targets: ["FormworkCore"]),
+        .library(name: "FormworkHost", targets: ["FormworkHost"]),
         .library(name: "FormworkPluginKit", targets: ["FormworkPluginKit"]),
         // First-party cell packs: each is its own shared library.
         .library(name: "StandardCells", type: .dynamic, targets: ["StandardCells"]),
@@ -25,15 +27,20 @@ let package = Package(
         .systemLibrary(
             name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi",
             providers: [.apt(["libffi-dev"])]),
-        // 3. The host library.
-        .target(name: "Formwork", dependencies: ["CFormwork", "CFFI", "Yams"]),
-        // 4. The Swift SDK for pack authors (never links the host).
+        // 3. Everything that needs no dlopen: schema, documents, validation, view tree, renderers.
+        //    It never imports CFormwork or CFFI; the compiler enforces the boundary.
+        .target(name: "FormworkCore", dependencies: ["Yams"]),
+        // 4. Loading, registry, runtime through the ABI, conformance. Implements the core's CellDriver.
+        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI"]),
+        // The umbrella: `import Formwork` re-exports both.
+        .target(name: "Formwork", dependencies: ["FormworkCore", "FormworkHost"]),
+        // 5. The Swift SDK for pack authors (never links the host).
         .target(name: "FormworkPluginKit", dependencies: ["CFormwork"]),
-        // 5. The command.
+        // 6. The command.
         .executableTarget(
             name: "formwork",
-            dependencies: ["Formwork", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        // 6. First-party packs.
+            dependencies: ["FormworkCore", "FormworkHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // 7. First-party packs.
         .target(
             name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells",
             exclude: ["exports.map"],
@@ -42,10 +49,11 @@ let package = Package(
         .target(name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings),
         // Benchmarks (not tests): `swift build -c release && .build/release/formwork-bench`.
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
-        // Tests mirror the source folders.
-        .testTarget(
-            name: "FormworkTests",
-            dependencies: ["Formwork", "CFormwork"],
-            exclude: ["Golden", "Fixtures"]),
+        // Tests mirror the modules; shared helpers (built products, fixtures, golden files) live in FormworkTestSupport.
+        .target(name: "FormworkTestSupport", dependencies: ["FormworkCore", "FormworkHost"], path: "Tests/FormworkTestSupport"),
+        .testTarget(name: "FormworkCoreTests", dependencies: ["FormworkCore", "FormworkTestSupport"]),
+        .testTarget(name: "FormworkHostTests", dependencies: ["FormworkCore", "FormworkHost", "CFormwork", "FormworkTestSupport"]),
+        .testTarget(name: "FormworkPluginKitTests", dependencies: ["FormworkPluginKit", "CFormwork", "FormworkTestSupport"]),
+        .testTarget(name: "formworkTests", dependencies: ["formwork", "FormworkCore", "FormworkHost", "FormworkTestSupport"]),
     ]
 )

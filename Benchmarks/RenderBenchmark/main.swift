@@ -56,7 +56,8 @@ let (form, decodeSeconds) = try time { try FormDecoder.decode(text: json, json: 
 let afterDecode = residentMiB()
 
 // ABI: configure and render every field through the C ABI, record the tree, write text.
-let runtime = FormRuntime()
+let cells = InProcessCells(registry: registry)
+let runtime = FormRuntime(driver: cells)
 let (tree, abiTreeSeconds) = try time { try runtime.render(form) }
 let (abiText, abiTextSeconds) = time { Renderer.render(tree, as: .text, width: 80) }
 let afterABI = residentMiB()
@@ -77,6 +78,6 @@ print(String(format: "  text layout            %8.3f s", abiTextSeconds))
 print(String(format: "  ABI total              %8.3f s   %@/field", abiSeconds, perField(abiSeconds)))
 print(String(format: "  baseline (no ABI)      %8.3f s   %@/field", baselineSeconds, perField(baselineSeconds)))
 print(String(format: "  ratio ABI / baseline   %8.2f x", abiSeconds / baselineSeconds))
-print("  cell instances created: \(runtime.instancesCreated) (pool), peak live: \(runtime.peakLiveInstances)")
+print("  cell instances created: \(cells.instancesCreated) (pool), peak live: \(cells.peakLiveInstances)")
 print(String(format: "  memory: RSS %.1f MiB at start, %.1f MiB after decode, %.1f MiB after ABI render; peak %.1f MiB",
              baseRSS, afterDecode, afterABI, abiPeak))

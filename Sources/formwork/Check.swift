@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,9 +24,12 @@ struct Check: ParsableCommand {
             Console.out(Conformance.run(ConformanceCheck(child), pack: packs[0]).json.serialized(pretty: false) + "\n")
             return
         }
-        let runner = CheckRunner(executable: CheckRunner.currentExecutable, timeout: timeout, inProcess: inProcess)
+        let launcher = CheckRunner.ChildLauncher(executable: CheckRunner.currentExecutable) { check, pack in
+            ["check", "--child", check, pack]
+        }
+        let runner = CheckRunner(launcher: inProcess ? nil : launcher, timeout: timeout)
         let results = packs.map { (pack: $0, results: runner.run(pack: $0)) }
-        Console.out(json ? CheckRunner.json(results).serialized() + "\n" : CheckRunner.text(results))
+        Console.out(json ? CheckReport.json(results).serialized() + "\n" : CheckReport.text(results))
         if results.contains(where: { $0.results.contains { !$0.passed } }) { throw Exit.dataError }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +41,8 @@ struct Fill: ParsableCommand {
         }
         let noColor = ProcessEnvironment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
         let session = FillSession(form: loaded, terminal: input,
-                                  options: FillOptions(accessible: accessible, color: Terminal.isTerminal(2) && !noColor))
+                                  options: FillOptions(accessible: accessible, color: Terminal.isTerminal(2) && !noColor),
+                                  driver: InProcessCells(registry: registry))
         if input.interactive { TerminalState.restoreOnInterrupt() }
         let filled: Form
         do { filled = try session.run() } catch {
@@ -49,23 +51,19 @@ struct Fill: ParsableCommand {
                 throw Exit.interrupted
             }
             Console.write(2, "\n")
-            Console.error(error.description + (answers.map { " (\($0) has too few lines: one answer per prompt)" } ?? ""))
-            throw error.isRuntime ? Exit.software : Exit.dataError
-        }
-        let json = filled.values.serialized() + "\n"
-        if let output {
-            do { try OutputFile.write(json, to: output) } catch {
-                Console.error(error.description)
-                throw Exit.noInput
+            if case .inputEnded = error, let answers {
+                Console.error(error.description + " (\(answers) has too few lines: one answer per prompt)")
+                throw Exit.dataError
             }
+            throw error
+        }
+        let json = filled.valuesJSON.serialized() + "\n"
+        if let output {
+            try OutputFile.write(json, to: output)
         } else {
             Console.out(json)
         }
     }
-}
-
-extension FillError {
-    var isRuntime: Bool { if case .runtime = self { true } else { false } }
 }
 
 /// Answers, one line at a time, from a file or standard input; prompts on standard error.

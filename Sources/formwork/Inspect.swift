@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,13 +11,7 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let registry = packs.registry()
-        do {
-            let cell = try registry.cellType(cellID)
-            Console.out(json ? Reports.inspectJSON(cell).serialized() + "\n" : Reports.inspectText(cell))
-        } catch {
-            Console.error(error.description)
-            throw Exit.unavailable
-        }
+        let cell = try packs.cellType(cellID)
+        Console.out(json ? Reports.inspectJSON(cell).serialized() + "\n" : Reports.inspectText(cell))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Render one cell type with its defaults.")
@@ -10,15 +11,8 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        let cell: CellType
-        do { cell = try registry.cellType(cellID) } catch {
-            Console.error(error.description)
-            throw Exit.unavailable
-        }
-        do { try outputOptions.emit(try FormRuntime().render(Samples.previewForm(for: cell))) } catch let error as RuntimeError {
-            Console.error(error.description)
-            throw Exit.software
-        }
+        let cell = try registry.cellType(cellID)
+        try outputOptions.emit(try FormRuntime(registry: registry).render(Samples.previewForm(for: cell)))
     }
 }
 
@@ -31,9 +25,6 @@ struct Gallery: ParsableCommand {
     func run() throws {
         let registry = packs.registry()
         for failure in registry.failures { Console.warning(failure.description) }
-        do { try outputOptions.emit(try FormRuntime().render(Samples.galleryForm(registry))) } catch let error as RuntimeError {
-            Console.error(error.description)
-            throw Exit.software
-        }
+        try outputOptions.emit(try FormRuntime(registry: registry).render(Samples.galleryForm(registry)))
     }
 }

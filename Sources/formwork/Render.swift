@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 extension OutputFormat: ExpressibleByArgument {}
 
@@ -34,10 +35,7 @@ struct OutputOptions: ParsableArguments {
     func emit(_ tree: ViewTree) throws {
         let text = Renderer.render(tree, as: resolvedFormat, width: resolvedWidth)
         if let output {
-            do { try OutputFile.write(text, to: output) } catch {
-                Console.error(error.description)
-                throw Exit.noInput
-            }
+            try OutputFile.write(text, to: output)
         } else {
             Console.out(text)
         }
@@ -57,12 +55,8 @@ struct Render: ParsableCommand {
     func run() throws {
         let registry = packs.registry()
         let loaded = try FormLoading.load(form, values: values, registry: registry)
-        let runtime = FormRuntime()
-        let tree: ViewTree
-        do { tree = try runtime.render(loaded) } catch {
-            Console.error(error.description)
-            throw Exit.software
-        }
+        let runtime = FormRuntime(registry: registry)
+        let tree = try runtime.render(loaded)
         for rejection in runtime.rejections {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,9 +12,6 @@ struct Schema: ParsableCommand {
     func run() throws {
         let text = DocumentSchema.generate(packs.registry()).serialized() + "\n"
         guard let output else { return Console.out(text) }
-        do { try OutputFile.write(text, to: output) } catch {
-            Console.error(error.description)
-            throw Exit.noInput
-        }
+        try OutputFile.write(text, to: output)
     }
 }

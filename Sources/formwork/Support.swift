@@ -1,17 +1,54 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// sysexits codes, as DESIGN.md specifies.
+/// sysexits codes, as docs/cli.md lists them.
 enum Exit {
-    static let usage = ExitCode(64)
     static let dataError = ExitCode(65)
     static let noInput = ExitCode(66)
     static let unavailable = ExitCode(69)
     static let software = ExitCode(70)
+    static let cannotCreate = ExitCode(73)
+    static let ioError = ExitCode(74)
     static let interrupted = ExitCode(130)
+
+    /// The one place where an error becomes a message on standard error and an exit code.
+    /// Subcommands throw; `FormworkCommand.main` calls this. Errors it does not know
+    /// (argument-parser's usage errors, `ExitCode`) are returned for the parser to handle.
+    static func report(_ error: any Error) -> ExitCode? {
+        switch error {
+        case let error as FormError:
+            if case .invalid(let diagnostics) = error {
+                for d in diagnostics { Console.error(d.description) }
+                let noun = diagnostics.count == 1 ? "problem" : "problems"
+                Console.write(2, "formwork: \(diagnostics.count) \(noun) found\n")
+                return diagnostics.contains { $0.kind == .unavailable } ? unavailable : dataError
+            }
+            Console.error(error.description)
+            switch error {
+            case .missingFile, .notAFile, .unreadable: return noInput
+            default: return dataError
+            }
+        case let error as RegistryError:
+            Console.error(error.description)
+            return unavailable
+        case let error as RuntimeError:
+            Console.error(error.description)
+            return software
+        case let error as OutputFile.WriteError:
+            Console.error(error.description)
+            return error.cannotCreate ? cannotCreate : ioError
+        case let error as FillError:
+            Console.error(error.description)
+            if case .runtime = error { return software }
+            return dataError
+        default:
+            return nil
+        }
+    }
 }
 
 enum ProcessEnvironment {
@@ -29,20 +66,17 @@ enum ProcessEnvironment {
 
 /// Writes to standard output / error without buffering surprises.
 enum Console {
-    static func out(_ text: String) { write(1, text) }
+    /// Set when writing to standard output failed (a full disk, a closed pipe): the
+    /// command then exits 74 instead of pretending it succeeded.
+    nonisolated(unsafe) static var outputFailure: Int32?
 
-    /// Writes all of `text` to a file descriptor. The corresponding C function is `write`.
+    static func out(_ text: String) {
+        if let code = OutputFile.writeAll(1, text), outputFailure == nil { outputFailure = code }
+    }
+
+    /// Writes all of `text` to a file descriptor, ignoring failures (standard error).
     static func write(_ fd: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        _ = OutputFile.writeAll(fd, text)
     }
 
     /// One line on standard error, prefixed "formwork: error: ".

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Formwork
+import FormworkCore
+import FormworkHost
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,11 +17,8 @@ struct Validate: ParsableCommand {
         let loaded = try FormLoading.load(form, values: values, registry: registry)
         if values != nil {
             // Values also pass through each cell's value_changed.
-            let runtime = FormRuntime()
-            do { _ = try runtime.render(loaded) } catch {
-                Console.error(error.description)
-                throw Exit.software
-            }
+            let runtime = FormRuntime(registry: registry)
+            _ = try runtime.render(loaded)
             if !runtime.rejections.isEmpty {
                 for rejection in runtime.rejections { Console.error("\(values!): \(rejection.pointer): \(rejection.message)") }
                 throw Exit.dataError

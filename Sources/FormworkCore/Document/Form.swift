@@ -1,0 +1,144 @@
+/// A validated form: every field bound to a registered cell type, every model
+/// value typed and checked against its schema.
+public struct Form: Sendable {
+    public var id: String
+    public var title: String?
+    public var sections: [FormSection]
+
+    public var fields: [FormField] { sections.flatMap(\.fields) }
+
+    public init(id: String, title: String? = nil, sections: [FormSection]) {
+        self.id = id
+        self.title = title
+        self.sections = sections
+    }
+}
+
+public struct EdgeInsets: Sendable, Equatable {
+    public var top: Double, left: Double, bottom: Double, right: Double
+
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+}
+
+public struct FormSection: Sendable {
+    public var id: String
+    public var header: String?
+    public var footer: String?
+    public var insets: EdgeInsets?
+    public var spacing: Double?
+    public var fields: [FormField]
+
+    public init(id: String, header: String? = nil, footer: String? = nil, insets: EdgeInsets? = nil, spacing: Double? = nil,
+                fields: [FormField]) {
+        self.id = id
+        self.header = header
+        self.footer = footer
+        self.insets = insets
+        self.spacing = spacing
+        self.fields = fields
+    }
+}
+
+public struct FormField: Sendable {
+    public var id: String
+    public var cell: CellType
+    /// Model values by field name, defaults filled in, the values file applied.
+    public var model: [String: Value]
+    /// The cell's text-input configuration with the document's overrides applied.
+    public var textInput: TextInputConfiguration
+    /// Stable id carried to every renderer (HTML `id`, JSON path, terminal label).
+    public var accessibilityId: String
+    public var required: Bool
+    /// The model field that holds the field's value (the text-input field, else `value`), if any.
+    public var valueField: String?
+    /// JSON pointer of the field in the document.
+    public var pointer: String
+    /// Model fields whose value came from a values file (they go through `value_changed`).
+    var valuesFromFile: Set<String> = []
+    /// The document's values of those fields, before the values file replaced them.
+    var documentModel: [String: Value?] = [:]
+
+    /// A field of `cell`: its model is the schema defaults overlaid with `model`; its
+    /// value field and required flag follow the cell's roles. Check it with `Form.validate()`.
+    public init(id: String, cell: CellType, model: [String: Value] = [:], textInput: TextInputConfiguration? = nil,
+                accessibilityId: String? = nil, required: Bool = false) {
+        var filled: [String: Value] = [:]
+        for f in cell.fields { if let d = f.defaultValue { filled[f.name] = d } }
+        filled.merge(model) { $1 }
+        if required, let role = cell.roles.required, model[role] == nil { filled[role] = .bool(true) }
+        self.init(id: id, cell: cell, model: filled, textInput: textInput ?? cell.textInput,
+                  accessibilityId: accessibilityId ?? id,
+                  required: required || (cell.roles.required.map { filled[$0] == .bool(true) } ?? false),
+                  valueField: cell.roles.value, pointer: "")
+    }
+
+    init(id: String, cell: CellType, model: [String: Value], textInput: TextInputConfiguration, accessibilityId: String,
+         required: Bool, valueField: String?, pointer: String) {
+        self.id = id
+        self.cell = cell
+        self.model = model
+        self.textInput = textInput
+        self.accessibilityId = accessibilityId
+        self.required = required
+        self.valueField = valueField
+        self.pointer = pointer
+    }
+}
+
+/// A problem found in a document or a values file.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The document or values are wrong (exit 65).
+        case invalid
+        /// A needed cell type is not installed (exit 69).
+        case unavailable
+    }
+
+    public var kind: Kind
+    public var file: String?
+    /// JSON pointer of the offending node, e.g. `/sections/0/fields/2/model/title`.
+    public var pointer: String
+    public var line: Int?
+    public var message: String
+
+    public init(kind: Kind, file: String?, pointer: String, line: Int?, message: String) {
+        self.kind = kind
+        self.file = file
+        self.pointer = pointer
+        self.line = line
+        self.message = message
+    }
+
+    /// `FILE:LINE: POINTER: MESSAGE`, the one-line form printed by the command.
+    public var description: String {
+        var location = file ?? "<document>"
+        if let line { location += ":\(line)" }
+        return "\(location): \(pointer.isEmpty ? "/" : pointer): \(message)"
+    }
+}
+
+/// Why a document or values file could not be read at all, or is invalid.
+public enum FormError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missingFile(String)
+    case notAFile(String)
+    case unreadable(String, String)
+    case tooLarge(String, Int)
+    case parse(String, ParseError)
+    case invalid([Diagnostic])
+
+    public var description: String {
+        switch self {
+        case .missingFile(let path): "\(path): no such file"
+        case .notAFile(let path): "\(path): is a directory, not a file; pass a form document (.json, .yaml)"
+        case .unreadable(let path, let why): "\(path): cannot be read: \(why)"
+        case .tooLarge(let path, let size): "\(path): \(size) bytes is larger than the \(InputLimits.maxBytes / 1024 / 1024) MiB limit"
+        case .parse(let path, let error): "\(path):\(error.line.map { "\($0):" } ?? "") \(error.message)"
+        case .invalid(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,404 @@
+/// Turns a parsed document into a `Form`, collecting every problem (not just
+/// the first), each with its JSON pointer and line.
+public struct FormDecoder {
+    let registry: any CellTypeCatalog
+    let file: String?
+    private var diagnostics: [Diagnostic] = []
+
+    static let rootKeys = ["formwork", "id", "title", "description", "sections"]
+    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields"]
+    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required"]
+
+    init(registry: any CellTypeCatalog, file: String?) {
+        self.registry = registry
+        self.file = file
+    }
+
+    /// Reads, parses and validates the document at `path`.
+    public static func load(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
+        let root = try SourceFile.read(path)
+        return try decode(root, registry: registry, file: path)
+    }
+
+    /// Parses and validates a document given as text.
+    public static func decode(text: String, json: Bool, registry: any CellTypeCatalog, file: String? = nil) throws(FormError) -> Form {
+        let root: SourceNode
+        do { root = try SourceFile.parse(text, format: json ? .json : .yaml) } catch { throw .parse(file ?? "<document>", error) }
+        return try decode(root, registry: registry, file: file)
+    }
+
+    static func decode(_ root: SourceNode, registry: any CellTypeCatalog, file: String?) throws(FormError) -> Form {
+        var decoder = FormDecoder(registry: registry, file: file)
+        let form = decoder.form(root)
+        guard decoder.diagnostics.isEmpty, let form else { throw .invalid(decoder.diagnostics) }
+        return form
+    }
+
+    // MARK: structure
+
+    mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String, kind: Diagnostic.Kind = .invalid) {
+        diagnostics.append(Diagnostic(kind: kind, file: file, pointer: pointer, line: node?.line, message: message))
+    }
+
+    mutating func checkKeys(_ node: SourceNode, allowed: [String], at pointer: String, what: String) {
+        for (key, value) in node.members ?? [] where !allowed.contains(key) {
+            var message = "unknown key '\(key)' in \(what)"
+            if let suggestion = EditDistance.suggestion(for: key, in: allowed) { message += "; did you mean '\(suggestion)'?" }
+            else { message += "; allowed keys: \(allowed.joined(separator: ", "))" }
+            report(pointer + "/" + Pointer.escape(key), value, message)
+        }
+    }
+
+    mutating func string(_ node: SourceNode?, _ pointer: String, required: Bool, what: String) -> String? {
+        guard let node else { return nil }
+        guard let s = node.string else {
+            report(pointer, node, "\(what) must be a string, not \(node.typeName)")
+            return nil
+        }
+        return s
+    }
+
+    mutating func identifier(_ node: SourceNode?, _ pointer: String, parent: SourceNode, what: String) -> String? {
+        guard let node else {
+            report(pointer.dropLastComponent, parent, "missing '\(pointer.lastComponent)': every \(what) needs an id")
+            return nil
+        }
+        guard let s = string(node, pointer, required: true, what: "the \(what) id") else { return nil }
+        guard Self.isIdentifier(s) else {
+            report(pointer, node, "\(what) id '\(SchemaValidator.truncated(s))' must start with a letter and use only letters, digits, '_' and '-'")
+            return nil
+        }
+        return s
+    }
+
+    static func isIdentifier(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first.properties.isAlphabetic, s.utf8.count <= 128 else { return false }
+        return s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+    }
+
+    mutating func form(_ root: SourceNode) -> Form? {
+        guard root.members != nil else {
+            report("", root, "a form document must be an object with 'formwork', 'id' and 'sections', not \(root.typeName)")
+            return nil
+        }
+        checkKeys(root, allowed: Self.rootKeys, at: "", what: "the form")
+        switch root["formwork"]?.kind {
+        case .integer(1)?: break
+        case nil: report("", root, "missing 'formwork: 1' (the document format version)")
+        default: report("/formwork", root["formwork"], "unsupported format version \(root["formwork"]!.json.serialized(pretty: false)); this formwork reads 'formwork: 1'")
+        }
+        let id = identifier(root["id"], "/id", parent: root, what: "form")
+        let title = string(root["title"], "/title", required: false, what: "the title")
+        _ = string(root["description"], "/description", required: false, what: "the description")
+
+        var sections: [FormSection] = []
+        var sectionIDs: [String: String] = [:]
+        var fieldIDs: [String: String] = [:]
+        switch root["sections"]?.kind {
+        case .array(let items)?:
+            if items.isEmpty { report("/sections", root["sections"], "a form needs at least one section") }
+            for (i, node) in items.enumerated() {
+                if let section = section(node, index: i, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form") {
+                    sections.append(section)
+                }
+            }
+        case nil: report("", root, "missing 'sections': a form needs a list of sections")
+        default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
+        }
+        var accessibilityIDs: [String: String] = [:]
+        for field in sections.flatMap(\.fields) {
+            if let first = accessibilityIDs[field.accessibilityId], field.accessibilityId != field.id {
+                report("\(field.pointer)/accessibilityId", nil, "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form")
+            } else { accessibilityIDs[field.accessibilityId] = field.pointer }
+        }
+        guard let id else { return nil }
+        return Form(id: id, title: title, sections: sections)
+    }
+
+    mutating func section(_ node: SourceNode, index: Int, sectionIDs: inout [String: String],
+                          fieldIDs: inout [String: String], formID: String) -> FormSection? {
+        let pointer = "/sections/\(index)"
+        guard node.members != nil else {
+            report(pointer, node, "a section must be an object with 'id' and 'fields', not \(node.typeName)")
+            return nil
+        }
+        checkKeys(node, allowed: Self.sectionKeys, at: pointer, what: "a section")
+        let id = identifier(node["id"], "\(pointer)/id", parent: node, what: "section")
+        if let id {
+            if let first = sectionIDs[id] { report("\(pointer)/id", node["id"], "duplicate section id '\(id)' (first used at \(first))") }
+            else { sectionIDs[id] = pointer }
+        }
+        let header = string(node["header"], "\(pointer)/header", required: false, what: "the header")
+        let footer = string(node["footer"], "\(pointer)/footer", required: false, what: "the footer")
+        var edgeInsets: EdgeInsets?
+        if let insetsNode = node["insets"] { edgeInsets = insets(insetsNode, "\(pointer)/insets") }
+        var spacing: Double?
+        if let s = node["spacing"] {
+            spacing = number(s)
+            if spacing == nil || spacing! < 0 { report("\(pointer)/spacing", s, "spacing must be a number >= 0"); spacing = nil }
+        }
+        var fields: [FormField] = []
+        switch node["fields"]?.kind {
+        case .array(let items)?:
+            for (row, item) in items.enumerated() {
+                if let field = field(item, pointer: "\(pointer)/fields/\(row)", section: index, row: row, fieldIDs: &fieldIDs) {
+                    fields.append(field)
+                }
+            }
+        case nil: report(pointer, node, "missing 'fields': a section needs a list of fields")
+        default: report("\(pointer)/fields", node["fields"], "'fields' must be a list, not \(node["fields"]!.typeName)")
+        }
+        guard let id else { return nil }
+        return FormSection(id: id, header: header, footer: footer, insets: edgeInsets, spacing: spacing, fields: fields)
+    }
+
+    func number(_ node: SourceNode) -> Double? {
+        switch node.kind {
+        case .integer(let i): Double(i)
+        case .number(let d): d
+        default: nil
+        }
+    }
+
+    mutating func insets(_ node: SourceNode, _ pointer: String) -> EdgeInsets? {
+        if let all = number(node), all >= 0 { return EdgeInsets(top: all, left: all, bottom: all, right: all) }
+        guard node.members != nil else {
+            report(pointer, node, "insets must be a number or an object with top, left, bottom and right")
+            return nil
+        }
+        checkKeys(node, allowed: ["top", "left", "bottom", "right"], at: pointer, what: "insets")
+        var values: [Double] = []
+        for key in ["top", "left", "bottom", "right"] {
+            guard let v = node[key] else { values.append(0); continue }
+            guard let d = number(v), d >= 0 else { report("\(pointer)/\(key)", v, "\(key) must be a number >= 0"); return nil }
+            values.append(d)
+        }
+        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+    }
+
+    // MARK: fields
+
+    mutating func field(_ node: SourceNode, pointer: String, section: Int, row: Int,
+                        fieldIDs: inout [String: String]) -> FormField? {
+        guard node.members != nil else {
+            report(pointer, node, "a field must be an object with 'id' and 'cell', not \(node.typeName)")
+            return nil
+        }
+        checkKeys(node, allowed: Self.fieldKeys, at: pointer, what: "a field")
+        let id = identifier(node["id"], "\(pointer)/id", parent: node, what: "field")
+        if let id {
+            if let first = fieldIDs[id] {
+                report("\(pointer)/id", node["id"], "duplicate field id '\(id)' (first used at \(first)); field ids must be unique across the form")
+            } else { fieldIDs[id] = pointer }
+        }
+        var required = false
+        if let r = node["required"] {
+            if case .bool(let b) = r.kind { required = b } else { report("\(pointer)/required", r, "'required' must be true or false") }
+        }
+        let accessibilityId = accessibility(node["accessibilityId"], "\(pointer)/accessibilityId", fieldID: id, section: section, row: row)
+
+        guard let cellNode = node["cell"] else {
+            report(pointer, node, "missing 'cell': name the cell type, e.g. org.formwork.text-field")
+            return nil
+        }
+        guard let cellID = string(cellNode, "\(pointer)/cell", required: true, what: "'cell'") else { return nil }
+        let cell: CellType
+        do { cell = try registry.cellType(cellID) } catch {
+            report("\(pointer)/cell", cellNode, error.description, kind: .unavailable)
+            return nil
+        }
+
+        var model = model(node["model"], "\(pointer)/model", cell: cell, parent: node)
+        if required, let role = cell.roles.required, node["model"]?[role] == nil {
+            model[role] = .bool(true)
+        }
+        let textInput = textInput(node["textInput"], "\(pointer)/textInput", cell: cell)
+        if let problem = DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field) {
+            report("\(pointer)/model/\(problem.field)", node["model"]?[problem.field] ?? node, problem.message)
+        }
+        guard let id else { return nil }
+        let requiredByModel = cell.roles.required.map { model[$0] == .bool(true) } ?? false
+        return FormField(id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
+                         required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
+    }
+
+    /// `accessibilityId: login_username`, or `{ id: login_username, suffix: [section, row] }`
+    /// (CellViewModel's suffix options: `_<section>` and / or `_<row>` appended).
+    mutating func accessibility(_ node: SourceNode?, _ pointer: String, fieldID: String?, section: Int, row: Int) -> String? {
+        guard let node else { return nil }
+        if let s = node.string {
+            guard Self.isIdentifier(s) else { report(pointer, node, "accessibility id '\(s)' must start with a letter and use only letters, digits, '_' and '-'"); return nil }
+            return s
+        }
+        guard node.members != nil else {
+            report(pointer, node, "accessibilityId must be a string or an object with 'id' and 'suffix'")
+            return nil
+        }
+        checkKeys(node, allowed: ["id", "suffix"], at: pointer, what: "accessibilityId")
+        var base = fieldID
+        if let idNode = node["id"] {
+            guard let s = idNode.string, Self.isIdentifier(s) else {
+                report("\(pointer)/id", idNode, "accessibility id must be a string that starts with a letter and uses only letters, digits, '_' and '-'")
+                return nil
+            }
+            base = s
+        }
+        guard var id = base else { return nil }
+        if let suffix = node["suffix"] {
+            guard case .array(let items) = suffix.kind else {
+                report("\(pointer)/suffix", suffix, "suffix must be a list of 'section' and / or 'row'")
+                return id
+            }
+            for (i, item) in items.enumerated() {
+                switch item.string {
+                case "section": id += "_\(section)"
+                case "row": id += "_\(row)"
+                default: report("\(pointer)/suffix/\(i)", item, "unknown suffix option \(item.json.serialized(pretty: false)); use 'section' or 'row'")
+                }
+            }
+        }
+        return id
+    }
+
+    mutating func model(_ node: SourceNode?, _ pointer: String, cell: CellType, parent: SourceNode) -> [String: Value] {
+        var model: [String: Value] = [:]
+        if let node {
+            guard let members = node.members else {
+                report(pointer, node, "'model' must be an object of the cell's fields, not \(node.typeName)")
+                return defaults(cell)
+            }
+            for (key, valueNode) in members {
+                let at = "\(pointer)/\(Pointer.escape(key))"
+                guard let field = cell.field(named: key) else {
+                    var message = "unknown model field '\(key)' for cell '\(cell.id)'"
+                    if let s = EditDistance.suggestion(for: key, in: cell.fields.map(\.name)) { message += "; did you mean '\(s)'?" }
+                    else { message += "; its fields are \(cell.fields.map(\.name).joined(separator: ", "))" }
+                    report(at, valueNode, message)
+                    continue
+                }
+                if case .null = valueNode.kind { continue }
+                switch ValueCoercion.value(valueNode, as: field) {
+                case .success(let value): model[key] = value
+                case .failure(let problem): report(at, valueNode, "\(field.name) \(problem.text)")
+                }
+            }
+        }
+        for field in cell.fields where model[field.name] == nil {
+            if let value = field.defaultValue { model[field.name] = value }
+        }
+        for field in cell.fields {
+            let at = "\(pointer)/\(Pointer.escape(field.name))"
+            guard let value = model[field.name] else {
+                if field.required { report(node == nil ? pointer.dropLastComponent : pointer, node ?? parent, "missing required model field '\(field.name)' (\(field.type.rawValue)) for cell '\(cell.id)'") }
+                continue
+            }
+            if let problem = SchemaValidator.problem(with: value, for: field, model: model) {
+                report(at, node?[field.name] ?? node, "\(field.name) \(problem)")
+                model[field.name] = nil
+            }
+        }
+        return model
+    }
+
+    func defaults(_ cell: CellType) -> [String: Value] {
+        var model: [String: Value] = [:]
+        for field in cell.fields { if let v = field.defaultValue { model[field.name] = v } }
+        return model
+    }
+
+    mutating func textInput(_ node: SourceNode?, _ pointer: String, cell: CellType) -> TextInputConfiguration {
+        var configuration = cell.textInput
+        guard let node else { return configuration }
+        guard let members = node.members else {
+            report(pointer, node, "'textInput' must be an object of trait overrides, not \(node.typeName)")
+            return configuration
+        }
+        let kind = cell.textInput.kind
+        if kind == .none {
+            report(pointer, node, "cell '\(cell.id)' has no text input; remove 'textInput'")
+            return configuration
+        }
+        for (key, value) in members {
+            guard let trait = TraitKey.named(key), trait.isDocumentKey else {
+                var message = "unknown text-input trait '\(key)'"
+                if let s = EditDistance.suggestion(for: key, in: TraitKey.documentKeys) { message += "; did you mean '\(s)'?" }
+                report("\(pointer)/\(Pointer.escape(key))", value, message)
+                continue
+            }
+            guard trait.kinds.contains(kind) else {
+                let fits = trait.kinds.map(\.rawValue)
+                report("\(pointer)/\(Pointer.escape(key))", value, "'\(key)' does not apply to a \(kind.rawValue) (cell '\(cell.id)'); it applies to \(fits.joined(separator: " and "))")
+                continue
+            }
+            if let problem = trait.apply(value, to: &configuration.traits) { report("\(pointer)/\(Pointer.escape(key))", value, problem) }
+        }
+        return configuration
+    }
+}
+
+/// Converts document nodes to typed values for a field.
+enum ValueCoercion {
+    struct Problem: Error { var text: String }
+
+    static func value(_ node: SourceNode, as field: FieldSchema) -> Result<Value, Problem> {
+        func wrong() -> Result<Value, Problem> {
+            let expected: String = switch field.type {
+            case .string, .text: "a string"
+            case .choice: "one of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
+            case .bool: "true or false"
+            case .integer: "an integer"
+            case .number: "a number"
+            case .date: "a date such as \"2026-11-21\" or \"2026-11-21T09:30:00Z\""
+            case .stringList: "a list of strings"
+            }
+            return .failure(Problem(text: "must be \(expected), not \(node.typeName)"))
+        }
+        // YAML reads plain `On`, `Yes`, `1.0` as booleans and numbers; a string field takes the text as written.
+        if let text = node.plainText, [.string, .text, .choice].contains(field.type) { return .success(.string(text)) }
+        switch (field.type, node.kind) {
+        case (.string, .string(let s)), (.text, .string(let s)), (.choice, .string(let s)): return .success(.string(s))
+        case (.bool, .bool(let b)): return .success(.bool(b))
+        case (.integer, .integer(let i)): return .success(.integer(i))
+        case (.integer, .number(let d)) where d == d.rounded() && abs(d) < 9e15: return .success(.integer(Int64(d)))
+        case (.number, .integer(let i)): return .success(.number(Double(i)))
+        case (.number, .number(let d)): return .success(.number(d))
+        case (.date, .string(let s)):
+            guard let seconds = DateFormat.parse(s) else {
+                return .failure(Problem(text: "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\" or \"2026-11-21T09:30:00Z\""))
+            }
+            return .success(.number(seconds))
+        case (.date, .integer(let i)): return .success(.number(Double(i)))
+        case (.date, .number(let d)): return .success(.number(d))
+        case (.stringList, .array(let items)):
+            var strings: [String] = []
+            for (i, item) in items.enumerated() {
+                guard let s = item.string ?? item.plainText else { return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)")) }
+                strings.append(s)
+            }
+            return .success(.stringList(strings))
+        default: return wrong()
+        }
+    }
+}
+
+/// A date picker's value must lie within its model's minimum / maximum dates.
+package enum DateBounds {
+    package static func problem(model: [String: Value], traits: TextInputTraits, field: String?) -> (field: String, message: String)? {
+        func date(_ name: String?) -> Double? {
+            guard let name, case .number(let d)? = model[name] else { return nil }
+            return d
+        }
+        let minimum = date(traits.minimumField), maximum = date(traits.maximumField)
+        if let minimum, let maximum, minimum > maximum {
+            return (traits.minimumField!, "\(traits.minimumField!) \(DateFormat.iso8601(minimum)) is after \(traits.maximumField!) \(DateFormat.iso8601(maximum))")
+        }
+        guard let field, let value = date(field) else { return nil }
+        if let minimum, value < minimum {
+            return (field, "\(field) \(DateFormat.iso8601(value)) is before the earliest date \(DateFormat.iso8601(minimum)) (\(traits.minimumField!))")
+        }
+        if let maximum, value > maximum {
+            return (field, "\(field) \(DateFormat.iso8601(value)) is after the latest date \(DateFormat.iso8601(maximum)) (\(traits.maximumField!))")
+        }
+        return nil
+    }
+}

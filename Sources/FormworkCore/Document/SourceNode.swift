@@ -1,0 +1,266 @@
+/// A node of a parsed document (JSON or YAML) with the line it started on.
+struct SourceNode: Sendable {
+    indirect enum Kind: Sendable {
+        case null
+        case bool(Bool)
+        case integer(Int64)
+        case number(Double)
+        case string(String)
+        case array([SourceNode])
+        case object([(key: String, value: SourceNode)])
+    }
+
+    var kind: Kind
+    /// 1-based line, when the parser knows it.
+    var line: Int?
+    /// The text of a YAML plain scalar that was read as a boolean or a number
+    /// (`On`, `Yes`, `1.0`): used where the schema wants a string.
+    var plainText: String? = nil
+
+    var typeName: String {
+        switch kind {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer: "an integer"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
+    var string: String? {
+        if case .string(let s) = kind { return s }
+        return nil
+    }
+
+    var members: [(key: String, value: SourceNode)]? {
+        if case .object(let m) = kind { return m }
+        return nil
+    }
+
+    subscript(key: String) -> SourceNode? { members?.first { $0.key == key }?.value }
+
+    /// A node made from JSON, with no position.
+    init(_ json: JSON) {
+        switch json {
+        case .null: self.init(kind: .null, line: nil)
+        case .bool(let b): self.init(kind: .bool(b), line: nil)
+        case .integer(let i): self.init(kind: .integer(i), line: nil)
+        case .number(let d): self.init(kind: .number(d), line: nil)
+        case .string(let s): self.init(kind: .string(s), line: nil)
+        case .array(let items): self.init(kind: .array(items.map(SourceNode.init)), line: nil)
+        case .object(let members): self.init(kind: .object(members.map { ($0.0, SourceNode($0.1)) }), line: nil)
+        }
+    }
+
+    init(kind: Kind, line: Int?, plainText: String? = nil) {
+        self.kind = kind
+        self.line = line
+        self.plainText = plainText
+    }
+
+    /// Plain JSON (positions dropped).
+    var json: JSON {
+        switch kind {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .integer(let i): .integer(i)
+        case .number(let d): .number(d)
+        case .string(let s): .string(s)
+        case .array(let items): .array(items.map(\.json))
+        case .object(let members): .object(members.map { ($0.key, $0.value.json) })
+        }
+    }
+}
+
+/// Why a document could not be parsed at all.
+public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var line: Int?
+    public var message: String
+    public var description: String { (line.map { "line \($0): " } ?? "") + message }
+}
+
+/// Limits that keep hostile input from exhausting the stack or memory.
+enum InputLimits {
+    static let maxDepth = 64
+    static let maxBytes = 32 * 1024 * 1024
+}
+
+/// A strict JSON parser (RFC 8259) that records line numbers and bounds nesting.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+
+    static func parse(_ text: String) throws(ParseError) -> SourceNode {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        parser.skipSpace()
+        let node = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the end of the document") }
+        return node
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> ParseError { ParseError(line: line, message: message) }
+
+    private mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A: index += 1; line += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value(depth: Int) throws(ParseError) -> SourceNode {
+        guard depth <= InputLimits.maxDepth else { throw error("nesting deeper than \(InputLimits.maxDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of the document") }
+        let start = line
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            var members: [(key: String, value: SourceNode)] = []
+            var keys: Set<String> = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return SourceNode(kind: .object(members), line: start) }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                let key = try string()
+                guard keys.insert(key).inserted else { throw error("duplicate key '\(key)'") }
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
+                index += 1
+                skipSpace()
+                members.append((key, try value(depth: depth + 1)))
+                skipSpace()
+                guard index < bytes.count else { throw error("unterminated object (missing '}')") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return SourceNode(kind: .object(members), line: start) }
+                throw error("expected ',' or '}' in an object")
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            var items: [SourceNode] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array(items), line: start) }
+            while true {
+                skipSpace()
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                guard index < bytes.count else { throw error("unterminated list (missing ']')") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array(items), line: start) }
+                throw error("expected ',' or ']' in a list")
+            }
+        case UInt8(ascii: "\""):
+            return SourceNode(kind: .string(try string()), line: start)
+        case UInt8(ascii: "t"): try literal("true"); return SourceNode(kind: .bool(true), line: start)
+        case UInt8(ascii: "f"): try literal("false"); return SourceNode(kind: .bool(false), line: start)
+        case UInt8(ascii: "n"): try literal("null"); return SourceNode(kind: .null, line: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return SourceNode(kind: try number(), line: start)
+        default:
+            throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(ParseError) {
+        let w = Array(word.utf8)
+        guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
+            throw error("invalid literal; expected '\(word)'")
+        }
+        index += w.count
+    }
+
+    private mutating func number() throws(ParseError) -> SourceNode.Kind {
+        let start = index
+        var isInteger = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits() -> Int {
+            let s = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+            return index - s
+        }
+        guard digits() > 0 else { throw error("invalid number") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1; isInteger = false
+            guard digits() > 0 else { throw error("invalid number: digits expected after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1; isInteger = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("invalid number: digits expected in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let i = Int64(text) { return .integer(i) }
+        guard let d = Double(text), d.isFinite else { throw error("number \(text) is out of range") }
+        return .number(d)
+    }
+
+    private mutating func string() throws(ParseError) -> String {
+        index += 1 // opening quote
+        var out: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let b = bytes[index]
+            index += 1
+            switch b {
+            case UInt8(ascii: "\""):
+                guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                return s
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw error("unterminated escape") }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw error("unpaired surrogate in \\u escape")
+                        }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair in \\u escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                    out.append(contentsOf: Array(String(Character(u)).utf8))
+                default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+                }
+            case 0x0A: throw error("line break inside a string (write \\n)")
+            case 0x00..<0x20: throw error("control character inside a string")
+            default: out.append(b)
+            }
+        }
+    }
+
+    private mutating func hex4() throws(ParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("invalid \\u escape") }
+        var v: UInt32 = 0
+        for b in bytes[index..<index + 4] {
+            v <<= 4
+            switch b {
+            case 0x30...0x39: v |= UInt32(b - 0x30)
+            case 0x41...0x46: v |= UInt32(b - 0x41 + 10)
+            case 0x61...0x66: v |= UInt32(b - 0x61 + 10)
+            default: throw error("invalid \\u escape")
+            }
+        }
+        index += 4
+        return v
+    }
+}

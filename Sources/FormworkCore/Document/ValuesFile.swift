@@ -1,0 +1,111 @@
+/// A values file: one JSON object keyed by field id (the input of `--values`,
+/// the output of `fill`).
+public enum ValuesFile {
+    /// Reads `path` and applies its values to `form`'s value fields, collecting every problem.
+    public static func apply(path: String, to form: inout Form) throws(FormError) {
+        let root = try SourceFile.read(path)
+        try apply(root, to: &form, file: path)
+    }
+
+    /// Applies values held in memory, keyed by field id, with the same checks as a file
+    /// (errors name `file` when given). Dates are `.number` seconds since 1970.
+    public static func apply(_ values: [String: Value], to form: inout Form, file: String? = nil) throws(FormError) {
+        var members: [(key: String, value: SourceNode)] = []
+        for key in values.keys.sorted() {
+            let value = values[key]!
+            let type = form.field(key).flatMap { f in f.valueField.flatMap { f.cell.field(named: $0)?.type } } ?? .string
+            members.append((key, SourceNode(value.json(as: type))))
+        }
+        try apply(SourceNode(kind: .object(members), line: nil), to: &form, file: file)
+    }
+
+    static func apply(_ root: SourceNode, to form: inout Form, file: String?) throws(FormError) {
+        var diagnostics: [Diagnostic] = []
+        func report(_ pointer: String, _ node: SourceNode?, _ message: String) {
+            diagnostics.append(Diagnostic(kind: .invalid, file: file, pointer: pointer, line: node?.line, message: message))
+        }
+        guard let members = root.members else {
+            report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
+            throw .invalid(diagnostics)
+        }
+        let ids = form.fields.map(\.id)
+        for (key, node) in members {
+            let pointer = "/" + Pointer.escape(key)
+            guard let (s, f) = form.locate(key) else {
+                var message = "no field '\(key)' in form '\(form.id)'"
+                if let suggestion = EditDistance.suggestion(for: key, in: ids) { message += "; did you mean '\(suggestion)'?" }
+                report(pointer, node, message)
+                continue
+            }
+            let field = form.sections[s].fields[f]
+            guard let name = field.valueField, let schema = field.cell.field(named: name) else {
+                report(pointer, node, "field '\(key)' (cell '\(field.cell.id)') holds no value")
+                continue
+            }
+            if case .null = node.kind {
+                form.sections[s].fields[f].model[name] = nil
+                continue
+            }
+            switch ValueCoercion.value(node, as: schema) {
+            case .failure(let problem): report(pointer, node, "\(key) \(problem.text)")
+            case .success(let value):
+                var updated = field.model
+                updated[name] = value
+                if let problem = SchemaValidator.problem(with: value, for: schema, model: field.model) {
+                    report(pointer, node, "\(key) \(problem)")
+                } else if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {
+                    report(pointer, node, "\(key): \(problem.message)")
+                } else {
+                    if !field.valuesFromFile.contains(name) { form.sections[s].fields[f].documentModel[name] = field.model[name] }
+                    form.sections[s].fields[f].model[name] = value
+                    form.sections[s].fields[f].valuesFromFile.insert(name)
+                }
+            }
+        }
+        // A field the document marks required must have a value once values are given.
+        for section in form.sections {
+            for field in section.fields where field.required {
+                guard let name = field.valueField else { continue }
+                let missing: Bool = switch field.model[name] {
+                case nil: true
+                case .string(let s)?: s.isEmpty
+                default: false
+                }
+                if missing { report("/" + Pointer.escape(field.id), nil, "required field '\(field.id)' has no value") }
+            }
+        }
+        if !diagnostics.isEmpty { throw .invalid(diagnostics) }
+    }
+}
+
+extension Form {
+    /// Section and field index of the field with `id`.
+    func locate(_ id: String) -> (Int, Int)? {
+        for (s, section) in sections.enumerated() {
+            if let f = section.fields.firstIndex(where: { $0.id == id }) { return (s, f) }
+        }
+        return nil
+    }
+
+    /// The field with `id`, if any.
+    public func field(_ id: String) -> FormField? {
+        locate(id).map { sections[$0.0].fields[$0.1] }
+    }
+
+    /// The form's values keyed by field id: each field's value-role model field.
+    public var values: [String: Value] {
+        var out: [String: Value] = [:]
+        for field in fields {
+            if let name = field.valueField, let value = field.model[name] { out[field.id] = value }
+        }
+        return out
+    }
+
+    /// The values as a values file writes them (the `fill` output format), in form order.
+    package var valuesJSON: JSON {
+        .object(fields.compactMap { field in
+            guard let name = field.valueField, let schema = field.cell.field(named: name), let value = field.model[name] else { return nil }
+            return (field.id, value.json(as: schema.type))
+        })
+    }
+}

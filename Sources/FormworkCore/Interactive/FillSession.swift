@@ -1,0 +1,277 @@
+import Foundation
+
+/// Where a fill session reads answers and writes prompts.
+public protocol FillTerminal: AnyObject {
+    /// One line without its newline, or nil at the end of input. With `secure`,
+    /// what is typed is not echoed (the session prints a mask afterwards).
+    func readLine(secure: Bool) -> String?
+    /// Prompts, hints and errors (standard error for the command: standard output carries the values).
+    func write(_ text: String)
+}
+
+/// How prompts look.
+public struct FillOptions: Sendable {
+    /// Plain sentences for screen readers: no symbols, no colour, every trait spelled out.
+    public var accessible: Bool
+    /// ANSI colour in prompts (only on a terminal, never with NO_COLOR).
+    public var color: Bool
+
+    public init(accessible: Bool = false, color: Bool = false) {
+        self.accessible = accessible
+        self.color = color
+    }
+}
+
+/// Why a fill session stopped before the end.
+public enum FillError: Error, Sendable, CustomStringConvertible {
+    /// The input ended (Ctrl-D, or an answers file too short) at this field.
+    case inputEnded(fieldID: String)
+    case runtime(RuntimeError)
+
+    public var description: String {
+        switch self {
+        case .inputEnded(let id): "the answers ended at field '\(id)'; nothing was written"
+        case .runtime(let error): error.description
+        }
+    }
+}
+
+/// Fills a form field by field: each fillable field is rendered through its
+/// cell to find its label, placeholder and choices; the answer is parsed for
+/// the field's type, shaped by its text-input traits (capitalisation, keyboard
+/// filtering, secure entry), checked against the schema, the date bounds and the
+/// cell's `value_changed`, and asked again until it is acceptable.
+public final class FillSession {
+    public private(set) var form: Form
+    let terminal: FillTerminal
+    let options: FillOptions
+    private let runtime: FormRuntime
+
+    /// A session over `form` whose cells run through `driver`.
+    public init(form: Form, terminal: FillTerminal, options: FillOptions = FillOptions(), driver: any CellDriver) {
+        self.form = form
+        self.terminal = terminal
+        self.options = options
+        self.runtime = FormRuntime(driver: driver)
+    }
+
+    /// The fields that hold a value, in form order.
+    public var fillable: [(section: Int, field: Int)] {
+        form.sections.indices.flatMap { s in
+            form.sections[s].fields.indices.compactMap { f -> (Int, Int)? in
+                let field = form.sections[s].fields[f]
+                guard let name = field.valueField, field.cell.field(named: name) != nil else { return nil }
+                return (s, f)
+            }
+        }
+    }
+
+    /// Asks for every fillable field; returns the form with the answers as its values.
+    public func run() throws(FillError) -> Form {
+        let order = fillable
+        if let title = form.title { say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1")) }
+        for (n, (s, f)) in order.enumerated() {
+            try ask(section: s, field: f, number: n + 1, of: order.count)
+        }
+        say(options.accessible ? "Done. \(order.count) fields filled." : style("✓ \(order.count) fields filled", "32"))
+        runtime.drain()
+        return form
+    }
+
+    // MARK: one field
+
+    func ask(section s: Int, field f: Int, number: Int, of total: Int) throws(FillError) {
+        let field = form.sections[s].fields[f]
+        guard let name = field.valueField, let schema = field.cell.field(named: name) else { return }
+        let view: FieldView
+        do { view = try runtime.render(field) } catch { throw .runtime(error) }
+        let prompt = Prompt(field: field, schema: schema, view: view)
+        say("")
+        if prompt.disabled {
+            let shown = prompt.current.map { AnswerShaping.show($0, prompt) } ?? (options.accessible ? "empty" : "—")
+            say(options.accessible ? "Field \(number) of \(total): \(prompt.label): \(shown). Read-only, skipped."
+                                   : style("[\(number)/\(total)] ", "2") + style(prompt.label, "1") + "  \(shown) " + style("(read-only)", "2"))
+            return
+        }
+        say(header(prompt, number: number, of: total))
+        for line in details(prompt) { say(line) }
+        while true {
+            let answer: String?
+            if prompt.isMultiline {
+                answer = readText(prompt)
+            } else {
+                terminal.write(question(prompt))
+                answer = terminal.readLine(secure: prompt.secure)
+                if prompt.secure, let answer {
+                    // Nothing was echoed: end the prompt line with a mask of the right length.
+                    terminal.write((answer.isEmpty ? "" : options.accessible ? "(hidden)" : String(repeating: "•", count: answer.count)) + "\n")
+                }
+            }
+            guard let answer else { throw .inputEnded(fieldID: field.id) }
+            switch interpret(answer, prompt) {
+            case .keep:
+                if field.required && prompt.current == nil {
+                    complain("\(prompt.label) is required.")
+                    continue
+                }
+                return
+            case .problem(let text):
+                complain(text)
+            case .value(let value):
+                if let problem = check(value, prompt, section: s, field: f) {
+                    complain(problem)
+                    continue
+                }
+                form.sections[s].fields[f].model[name] = value
+                return
+            case .clear:
+                if field.required || schema.required {
+                    complain("\(prompt.label) is required; it cannot be cleared.")
+                    continue
+                }
+                form.sections[s].fields[f].model[name] = nil
+                return
+            }
+        }
+    }
+
+    enum Answer { case keep, clear, value(Value), problem(String) }
+
+    func interpret(_ raw: String, _ p: Prompt) -> Answer {
+        let text = p.isMultiline ? raw : raw.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return .keep }
+        if text == "-" && !p.isMultiline { return .clear }
+        switch p.type {
+        case .string, .text:
+            if let problem = AnswerShaping.filter(text, keyboard: p.traits.keyboard, label: p.label) { return .problem(problem) }
+            // A secure entry is never reshaped (as on a phone: no capitalisation of passwords).
+            return .value(.string(p.secure ? text : AnswerShaping.capitalize(text, p.traits.autocapitalization)))
+        case .bool:
+            switch text.lowercased() {
+            case "y", "yes", "true", "on", "1": return .value(.bool(true))
+            case "n", "no", "false", "off", "0": return .value(.bool(false))
+            default: return .problem("Answer yes or no.")
+            }
+        case .integer:
+            guard let n = Int64(text) else { return .problem("\(p.label) takes a whole number, such as 3.") }
+            return .value(.integer(n))
+        case .number:
+            guard let d = Double(text.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
+                return .problem("\(p.label) takes a number, such as 12.5.")
+            }
+            return .value(.number(d))
+        case .date:
+            if p.dateMode == .time || p.dateMode == .countdown, let seconds = AnswerShaping.time(text, on: p.currentDate) {
+                return .value(.number(seconds))
+            }
+            guard let seconds = DateFormat.parse(text) else {
+                return .problem(p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
+            }
+            return .value(.number(seconds))
+        case .choice, .stringList:
+            guard let chosen = AnswerShaping.choose(text, from: p.choices) else {
+                return .problem("Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+            }
+            return .value(.string(chosen))
+        }
+    }
+
+    /// The schema, the date bounds and the cell's `value_changed`, in that order.
+    func check(_ value: Value, _ p: Prompt, section s: Int, field f: Int) -> String? {
+        let field = form.sections[s].fields[f]
+        if let problem = SchemaValidator.problem(with: value, for: p.schema, model: field.model) {
+            return "\(p.label) \(problem)."
+        }
+        var updated = field.model
+        updated[p.schema.name] = value
+        if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {
+            return problem.message.prefix(1).uppercased() + problem.message.dropFirst() + "."
+        }
+        do {
+            if let reason = try runtime.offer(value, to: field) {
+                return reason.prefix(1).uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
+            }
+        } catch {
+            return "The cell could not check the value: \(error.message)"
+        }
+        return nil
+    }
+
+    func readText(_ p: Prompt) -> String? {
+        terminal.write(options.accessible
+                       ? "Type the text. A line with a single full stop ends it; an empty first line keeps the current text.\n"
+                       : style("  (end with a line containing only .; Enter alone keeps the current text)\n", "2"))
+        var lines: [String] = []
+        while true {
+            terminal.write(lines.isEmpty ? question(p) : "  … ")
+            guard let line = terminal.readLine(secure: false) else { return lines.isEmpty ? nil : lines.joined(separator: "\n") }
+            if lines.isEmpty && line.isEmpty { return "" }
+            if line == "." { return lines.joined(separator: "\n") }
+            lines.append(line)
+        }
+    }
+
+    // MARK: wording
+
+    func header(_ p: Prompt, number: Int, of total: Int) -> String {
+        if options.accessible {
+            var parts = ["Field \(number) of \(total): \(p.label)."]
+            if p.required { parts.append("Required.") }
+            return parts.joined(separator: " ")
+        }
+        return style("[\(number)/\(total)] ", "2") + style(p.label, "1") + (p.required ? style(" *", "31") : "")
+    }
+
+    func details(_ p: Prompt) -> [String] {
+        var lines: [String] = []
+        let a = options.accessible
+        if let hint = p.hint { lines.append(a ? "Hint: \(hint)" : style("  \(hint)", "2")) }
+        if let error = p.error { lines.append(a ? "Note: \(error)" : style("  ! \(error)", "31")) }
+        if p.secure { lines.append(a ? "Secure entry: what you type is not shown." : style("  (hidden as you type)", "2")) }
+        if let kind = AnswerShaping.keyboardWords(p.traits.keyboard) { lines.append(a ? "Expected: \(kind)." : style("  (\(kind))", "2")) }
+        switch p.type {
+        case .choice, .stringList:
+            let list = p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }
+            lines.append(a ? "Choices: " + list.joined(separator: ", ") + ". Answer with a number or a name."
+                           : "  " + list.map { style($0, "36") }.joined(separator: "   "))
+        case .bool:
+            lines.append(a ? "Answer yes or no." : style("  (y/n)", "2"))
+        case .date:
+            var text = switch p.dateMode {
+            case .time, .countdown: "a time such as 09:30"
+            case .dateAndTime, .default: "a date and time such as 2026-11-21T09:30:00Z"
+            case .date: "a date such as 2026-11-21"
+            }
+            if p.minimum != nil || p.maximum != nil {
+                text += ", from \(p.minimum.map(DateFormat.iso8601) ?? "any date") to \(p.maximum.map(DateFormat.iso8601) ?? "any date")"
+            }
+            lines.append(a ? "Write \(text)." : style("  (\(text))", "2"))
+        default: break
+        }
+        if !p.required && !p.isMultiline && p.current != nil { lines.append(a ? "A single minus sign clears the value." : style("  (- clears)", "2")) }
+        return lines
+    }
+
+    func question(_ p: Prompt) -> String {
+        var current = ""
+        if let value = p.current {
+            let shown = p.secure ? (options.accessible ? "hidden" : "••••") : AnswerShaping.show(value, p)
+            current = options.accessible ? "Current value: \(shown). " : style("[\(shown)] ", "2")
+        } else if let placeholder = p.placeholder {
+            current = options.accessible ? "For example: \(placeholder). " : style("‹\(placeholder)› ", "2")
+        }
+        let key = AnswerShaping.returnKeyWords(p.traits.returnKey)
+        if options.accessible { return current + "Your answer, then Enter to \(key): " }
+        return "  " + current + style("›", "1") + " "
+    }
+
+    func complain(_ text: String) {
+        say(options.accessible ? "Not accepted: \(text)" : style("  ! \(text)", "31"))
+    }
+
+    func say(_ text: String) { terminal.write(text + "\n") }
+
+    func style(_ text: String, _ code: String) -> String {
+        options.color && !options.accessible ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,274 @@
+/// A complete HTML page with a real `<form>`: controls follow the text-input
+/// traits, ids come from accessibility ids, every label is bound to its
+/// control, every string is escaped.
+struct HTMLRenderer {
+    func render(_ tree: ViewTree) -> String {
+        var out = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="formwork \(FormworkVersion.string)">
+        <title>\(escape(tree.title ?? tree.formID))</title>
+        <style>\(Self.stylesheet)</style>
+        </head>
+        <body>
+        <main>
+        <form id="\(escape(tree.formID))" class="fw-form" method="post" action="">
+
+        """
+        if let title = tree.title { out += "<h1>\(escape(title))</h1>\n" }
+        for section in tree.sections {
+            var style = ""
+            if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
+            if let s = section.spacing { style += "--fw-spacing:\(css(s))px;" }
+            out += "<fieldset class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")>\n"
+            if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
+            for field in section.fields { out += render(field) }
+            if let footer = section.footer { out += "<p class=\"fw-footer\">\(escape(footer))</p>\n" }
+            out += "</fieldset>\n"
+        }
+        out += "</form>\n</main>\n</body>\n</html>\n"
+        return out
+    }
+
+    func css(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+
+    func render(_ field: FieldView) -> String {
+        var out = "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\">\n"
+        let messages = messageIDs(field)
+        var messageIndex = 0
+        for node in field.nodes { out += render(node, field: field, describedBy: messages, messageIndex: &messageIndex) }
+        out += "</div>\n"
+        return out
+    }
+
+    /// Ids of the field's messages, for `aria-describedby`.
+    func messageIDs(_ field: FieldView) -> [String] {
+        var index = 0
+        return field.nodes.compactMap { node in
+            guard case .message = node else { return nil }
+            index += 1
+            return "\(field.accessibilityId)-message-\(index)"
+        }
+    }
+
+    func render(_ node: ViewNode, field: FieldView, describedBy: [String], messageIndex: inout Int) -> String {
+        let described = describedBy.isEmpty ? "" : " aria-describedby=\"\(describedBy.map(escape).joined(separator: " "))\""
+        switch node {
+        case .group(let role, let title, let children):
+            var out = "<div class=\"fw-group fw-\(escape(role))\">\n"
+            if let title { out += "<p class=\"fw-group-title\">\(escape(title))</p>\n" }
+            for child in children { out += render(child, field: field, describedBy: describedBy, messageIndex: &messageIndex) }
+            return out + "</div>\n"
+        case .label(let text, let style):
+            let body = text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "<br>")
+            return "<p class=\"fw-label fw-\(style.rawValue)\">\(body)</p>\n"
+        case .value(let label, let text):
+            return "<div class=\"fw-value\"><span class=\"fw-value-label\">\(escape(label))</span> <output>\(escape(text))</output></div>\n"
+        case .textInput(let c, let text, let placeholder):
+            var attributes = common(c, name: name(c, field), described: described)
+            attributes += textAttributes(field.textInput.traits, multiline: c.multiline)
+            if let placeholder { attributes += " placeholder=\"\(escape(placeholder))\"" }
+            if let max = field.maxLength, c.field != nil, c.field == field.valueField { attributes += " maxlength=\"\(max)\"" }
+            if c.multiline {
+                return label(c) + "<textarea\(attributes) rows=\"4\">\(escape(text ?? ""))</textarea>\n"
+            }
+            attributes += inputType(field.textInput.traits)
+            if let text { attributes += " value=\"\(escape(text))\"" }
+            return label(c) + "<input\(attributes)>\n"
+        case .toggle(let c, let isOn):
+            let attributes = common(c, name: name(c, field), described: described) + " type=\"checkbox\" role=\"switch\" value=\"true\"" + (isOn ? " checked" : "")
+            return "<div class=\"fw-toggle\"><input\(attributes)> <label for=\"\(escape(c.id))\">\(escape(c.label ?? ""))\(c.required ? requiredMark : "")</label></div>\n"
+        case .button(let c, let role):
+            let type = role == .primary ? "submit" : "button"
+            var attributes = " id=\"\(escape(c.id))\" type=\"\(type)\" class=\"fw-button fw-\(role.rawValue)\""
+            if let action = c.field { attributes += " name=\"action\" value=\"\(escape(action))\"" }
+            if c.disabled { attributes += " disabled" }
+            return "<button\(attributes)>\(escape(c.label ?? ""))</button>\n"
+        case .choice(let c, let choices, let selected, let style):
+            if style == .segments {
+                var out = "<fieldset class=\"fw-segments\" id=\"\(escape(c.id))\" role=\"radiogroup\"\(described)>\n"
+                if let l = c.label { out += "<legend>\(escape(l))\(c.required ? requiredMark : "")</legend>\n" }
+                for (i, choice) in choices.enumerated() {
+                    let id = "\(c.id)-\(i)"
+                    out += "<input type=\"radio\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
+                    out += (choice.value == selected ? " checked" : "") + (c.disabled ? " disabled" : "") + (c.required ? " required" : "") + ">"
+                    out += "<label for=\"\(escape(id))\">\(escape(choice.label))</label>\n"
+                }
+                return out + "</fieldset>\n"
+            }
+            var out = label(c) + "<select\(common(c, name: name(c, field), described: described))>\n"
+            if selected == nil || !choices.contains(where: { $0.value == selected }) {
+                out += "<option value=\"\" disabled selected>Choose…</option>\n"
+            }
+            for choice in choices {
+                out += "<option value=\"\(escape(choice.value))\"\(choice.value == selected ? " selected" : "")>\(escape(choice.label))</option>\n"
+            }
+            return out + "</select>\n"
+        case .date(let c, let seconds, let mode):
+            let mode = mode == .default ? (field.textInput.traits.dateMode ?? .dateAndTime) : mode
+            let (type, format): (String, (Double) -> String) = switch mode {
+            case .date: ("date", { String(DateFormat.iso8601($0).prefix(10)) })
+            case .time: ("time", { DateText.format($0, mode: .time) })
+            case .countdown: ("time", { DateText.format($0, mode: .time) })
+            case .dateAndTime, .default: ("datetime-local", { v in
+                let iso = DateFormat.iso8601(v)
+                return String(iso.prefix(10)) + "T" + DateText.format(v, mode: .time)
+            })
+            }
+            var attributes = common(c, name: name(c, field), described: described) + " type=\"\(type)\""
+            if let seconds { attributes += " value=\"\(format(seconds))\"" }
+            if let min = field.minimum { attributes += " min=\"\(format(min))\"" }
+            if let max = field.maximum { attributes += " max=\"\(format(max))\"" }
+            return label(c) + "<input\(attributes)>\n"
+        case .message(let kind, let text):
+            messageIndex += 1
+            let id = "\(field.accessibilityId)-message-\(messageIndex)"
+            let role = kind == .error ? " role=\"alert\"" : ""
+            return "<p class=\"fw-message fw-\(kind.rawValue)\" id=\"\(escape(id))\"\(role)>\(escape(text))</p>\n"
+        }
+    }
+
+    var requiredMark: String { "<span class=\"fw-required\" aria-hidden=\"true\"> *</span>" }
+
+    func label(_ c: Control) -> String {
+        "<label for=\"\(escape(c.id))\">\(escape(c.label ?? ""))\(c.required ? requiredMark : "")</label>\n"
+    }
+
+    /// The submitted name: the field id for its value control, `field.modelField` for others.
+    func name(_ c: Control, _ field: FieldView) -> String {
+        guard let model = c.field, c.id != field.accessibilityId else { return field.id }
+        return "\(field.id).\(model)"
+    }
+
+    func common(_ c: Control, name: String, described: String) -> String {
+        var a = " id=\"\(escape(c.id))\" name=\"\(escape(name))\""
+        if c.required { a += " required aria-required=\"true\"" }
+        if c.disabled { a += " disabled" }
+        return a + described
+    }
+
+    func inputType(_ t: TextInputTraits) -> String {
+        if t.secureEntry == true { return " type=\"password\"" }
+        switch t.keyboard {
+        case .email?: return " type=\"email\" inputmode=\"email\""
+        case .url?: return " type=\"url\" inputmode=\"url\""
+        case .phonePad?, .namePhonePad?: return " type=\"tel\" inputmode=\"tel\""
+        case .numberPad?: return " type=\"text\" inputmode=\"numeric\" pattern=\"[0-9]*\""
+        case .decimalPad?: return " type=\"text\" inputmode=\"decimal\""
+        case .numbersAndPunctuation?: return " type=\"text\" inputmode=\"decimal\""
+        case .webSearch?: return " type=\"search\" inputmode=\"search\""
+        default: return " type=\"text\""
+        }
+    }
+
+    func textAttributes(_ t: TextInputTraits, multiline: Bool) -> String {
+        var a = ""
+        if let content = t.contentType { a += " autocomplete=\"\(escape(Self.autocomplete(content)))\"" }
+        switch t.autocapitalization {
+        case .none?: a += " autocapitalize=\"none\""
+        case .words?: a += " autocapitalize=\"words\""
+        case .sentences?: a += " autocapitalize=\"sentences\""
+        case .allCharacters?: a += " autocapitalize=\"characters\""
+        default: break
+        }
+        if let spell = t.spellChecking { a += " spellcheck=\"\(spell)\"" }
+        if let correct = t.autocorrection { a += " autocorrect=\"\(correct ? "on" : "off")\"" }
+        switch t.returnKey {
+        case .go?, .join?: a += " enterkeyhint=\"go\""
+        case .next?, .continue?: a += " enterkeyhint=\"next\""
+        case .done?: a += " enterkeyhint=\"done\""
+        case .search?: a += " enterkeyhint=\"search\""
+        case .send?: a += " enterkeyhint=\"send\""
+        default: break
+        }
+        if multiline && !t.dataDetectors.isEmpty {
+            a += " data-detectors=\"\(t.dataDetectors.map(\.rawValue).joined(separator: " "))\""
+        }
+        if multiline, t.selectable == false { a += " readonly" }
+        return a
+    }
+
+    /// UIKit-style content types to HTML autocomplete tokens.
+    static func autocomplete(_ contentType: String) -> String {
+        let map = ["username": "username", "password": "current-password", "newPassword": "new-password",
+                   "email": "email", "emailAddress": "email", "name": "name", "givenName": "given-name",
+                   "familyName": "family-name", "nickname": "nickname", "tel": "tel", "telephoneNumber": "tel",
+                   "url": "url", "URL": "url", "oneTimeCode": "one-time-code", "postalCode": "postal-code",
+                   "streetAddressLine1": "address-line1", "streetAddressLine2": "address-line2", "fullStreetAddress": "street-address",
+                   "addressCity": "address-level2", "countryName": "country-name", "organizationName": "organization",
+                   "jobTitle": "organization-title", "creditCardNumber": "cc-number", "birthdate": "bday"]
+        return map[contentType] ?? contentType
+    }
+
+    func escape(_ s: String) -> String { HTML.escape(s) }
+
+    static let stylesheet = """
+
+    :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
+    @media (prefers-color-scheme: dark) { :root { --fw-bg: #1f2937; --fw-page: #111827; --fw-border: #374151; --fw-muted: #9ca3af; } }
+    * { box-sizing: border-box; }
+    body { margin: 0; background: var(--fw-page); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+    main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
+    h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+    .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+    .fw-section > legend { font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); padding: 0 .4rem; }
+    .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
+    .fw-field > label, .fw-segments > legend { font-weight: 500; }
+    input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
+    input[type=date], input[type=time], input[type=datetime-local], select, textarea {
+      font: inherit; padding: .55rem .7rem; border: 1px solid var(--fw-border); border-radius: 8px; background: transparent; color: inherit; width: 100%; }
+    input:focus, select:focus, textarea:focus, button:focus { outline: 2px solid var(--fw-accent); outline-offset: 1px; }
+    input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
+    .fw-required { color: var(--fw-danger); }
+    .fw-toggle { display: flex; align-items: center; gap: .6rem; }
+    .fw-toggle input { width: 2.4rem; height: 1.3rem; accent-color: var(--fw-accent); }
+    .fw-segments { display: flex; flex-wrap: wrap; gap: 0; border: 0; padding: 0; margin: 0; }
+    .fw-segments > legend { margin-bottom: .3rem; }
+    .fw-segments input { position: absolute; opacity: 0; }
+    .fw-segments label { padding: .4rem .9rem; border: 1px solid var(--fw-border); margin-left: -1px; cursor: pointer; }
+    .fw-segments label:first-of-type { border-radius: 8px 0 0 8px; margin-left: 0; }
+    .fw-segments label:last-of-type { border-radius: 0 8px 8px 0; }
+    .fw-segments input:checked + label { background: var(--fw-accent); color: #fff; border-color: var(--fw-accent); }
+    .fw-segments input:focus-visible + label { outline: 2px solid var(--fw-accent); }
+    .fw-button { font: inherit; font-weight: 600; padding: .6rem 1.2rem; border-radius: 8px; border: 1px solid var(--fw-border); background: transparent; color: inherit; cursor: pointer; }
+    .fw-primary { background: var(--fw-accent); border-color: var(--fw-accent); color: #fff; }
+    .fw-destructive { color: var(--fw-danger); border-color: var(--fw-danger); }
+    .fw-cancel { color: var(--fw-muted); }
+    .fw-message { margin: 0; font-size: .875rem; }
+    .fw-hint, .fw-footer { color: var(--fw-muted); }
+    .fw-error { color: var(--fw-danger); }
+    .fw-warning { color: #b45309; }
+    .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
+    .fw-label { margin: 0; }
+    .fw-title { font-size: 1.2rem; font-weight: 600; }
+    .fw-caption { font-size: .85rem; color: var(--fw-muted); }
+    .fw-emphasis { font-weight: 600; }
+    .fw-value { display: flex; justify-content: space-between; gap: 1rem; }
+    .fw-value-label { font-weight: 500; }
+    .fw-value output { font-variant-numeric: tabular-nums; }
+    .fw-group.fw-row { display: flex; flex-direction: column; gap: .3rem; }
+
+    """
+}
+
+enum HTML {
+    /// Escapes text and attribute values (&, <, >, ", ').
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,67 @@
+/// The view tree as JSON; the format is documented in docs/view-tree.md.
+enum JSONTreeRenderer {
+    static func render(_ tree: ViewTree) -> JSON {
+        .object([
+            ("formwork", .integer(1)),
+            ("form", .object([("id", .string(tree.formID)), ("title", tree.title.map(JSON.string))])),
+            ("sections", .array(tree.sections.map { section in
+                .object([
+                    ("id", .string(section.id)), ("header", section.header.map(JSON.string)),
+                    ("footer", section.footer.map(JSON.string)),
+                    ("insets", section.insets.map { i in
+                        .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])
+                    }),
+                    ("spacing", section.spacing.map(JSON.number)),
+                    ("fields", .array(section.fields.map(field))),
+                ])
+            })),
+        ])
+    }
+
+    static func field(_ f: FieldView) -> JSON {
+        .object([
+            ("id", .string(f.id)), ("cell", .string(f.cell)), ("accessibilityId", .string(f.accessibilityId)),
+            ("required", .bool(f.required)),
+            ("textInput", f.textInput.kind == .none ? nil : .object([
+                ("kind", .string(f.textInput.kind.rawValue)), ("field", f.textInput.field.map(JSON.string)),
+                ("traits", TraitKey.json(f.textInput.traits)),
+            ])),
+            ("minimum", f.minimum.map { .string(DateFormat.iso8601($0)) }),
+            ("maximum", f.maximum.map { .string(DateFormat.iso8601($0)) }),
+            ("maxLength", f.maxLength.map { .integer(Int64($0)) }),
+            ("views", .array(f.nodes.map(node))),
+        ])
+    }
+
+    static func control(_ type: String, _ c: Control, _ extra: [(String, JSON?)]) -> JSON {
+        .object([("type", .string(type)), ("id", .string(c.id)), ("field", c.field.map(JSON.string)), ("label", c.label.map(JSON.string))]
+                + extra
+                + [("disabled", c.disabled ? .bool(true) : nil), ("required", c.required ? .bool(true) : nil),
+                   ("multiline", c.multiline ? .bool(true) : nil)])
+    }
+
+    static func node(_ n: ViewNode) -> JSON {
+        switch n {
+        case .group(let role, let title, let children):
+            .object([("type", .string("group")), ("role", .string(role)), ("title", title.map(JSON.string)), ("children", .array(children.map(node)))])
+        case .label(let text, let style):
+            .object([("type", .string("label")), ("text", .string(text)), ("style", .string(style.rawValue))])
+        case .value(let label, let text):
+            .object([("type", .string("value")), ("label", .string(label)), ("text", .string(text))])
+        case .textInput(let c, let text, let placeholder):
+            control("textInput", c, [("text", text.map(JSON.string)), ("placeholder", placeholder.map(JSON.string))])
+        case .toggle(let c, let isOn):
+            control("toggle", c, [("on", .bool(isOn))])
+        case .button(let c, let role):
+            control("button", c, [("role", .string(role.rawValue))])
+        case .choice(let c, let choices, let selected, let style):
+            control("choice", c, [("style", .string(style.rawValue)),
+                                  ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
+                                  ("selected", selected.map(JSON.string))])
+        case .date(let c, let seconds, let mode):
+            control("date", c, [("mode", .string(mode.rawValue)), ("value", seconds.map { .string(DateFormat.iso8601($0)) })])
+        case .message(let kind, let text):
+            .object([("type", .string("message")), ("kind", .string(kind.rawValue)), ("text", .string(text))])
+        }
+    }
+}

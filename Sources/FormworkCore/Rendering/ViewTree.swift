@@ -1,0 +1,148 @@
+/// What cells drew, recorded from their canvas calls: the single input of every renderer.
+public struct ViewTree: Sendable, Equatable {
+    public var formID: String
+    public var title: String?
+    public var sections: [SectionView]
+
+    public init(formID: String, title: String?, sections: [SectionView]) {
+        self.formID = formID
+        self.title = title
+        self.sections = sections
+    }
+}
+
+public struct SectionView: Sendable, Equatable {
+    public var id: String
+    public var header: String?
+    public var footer: String?
+    public var insets: EdgeInsets?
+    public var spacing: Double?
+    public var fields: [FieldView]
+
+    public init(id: String, header: String?, footer: String?, insets: EdgeInsets? = nil, spacing: Double? = nil, fields: [FieldView]) {
+        self.id = id
+        self.header = header
+        self.footer = footer
+        self.insets = insets
+        self.spacing = spacing
+        self.fields = fields
+    }
+}
+
+public struct FieldView: Sendable, Equatable {
+    public var id: String
+    public var cell: String
+    public var accessibilityId: String
+    public var required: Bool
+    public var textInput: TextInputConfiguration
+    public var nodes: [ViewNode]
+    /// Bounds of the value (a date picker's earliest / latest date), for renderers.
+    public var minimum: Double?
+    public var maximum: Double?
+    /// Most characters of the value, when its schema limits it.
+    public var maxLength: Int?
+    /// The model field that holds the field's value (its role), if any.
+    public var valueField: String?
+
+    public init(id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
+                nodes: [ViewNode], minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil,
+                valueField: String? = nil) {
+        self.valueField = valueField
+        self.minimum = minimum
+        self.maximum = maximum
+        self.maxLength = maxLength
+        self.id = id
+        self.cell = cell
+        self.accessibilityId = accessibilityId
+        self.required = required
+        self.textInput = textInput
+        self.nodes = nodes
+    }
+}
+
+/// `FW_LABEL_*`
+public enum LabelStyle: String, Sendable, CaseIterable, ABIEnum {
+    case body, title, caption, emphasis
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .body: 0
+        case .title: 1
+        case .caption: 2
+        case .emphasis: 3
+        }
+    }
+}
+
+/// `FW_BUTTON_*`
+public enum ButtonRole: String, Sendable, CaseIterable, ABIEnum {
+    case `default`, primary, cancel, destructive
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .default: 0
+        case .primary: 1
+        case .cancel: 2
+        case .destructive: 3
+        }
+    }
+}
+
+/// `FW_CHOICE_*`
+public enum ChoiceStyle: String, Sendable, CaseIterable, ABIEnum {
+    case menu, segments
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .menu: 0
+        case .segments: 1
+        }
+    }
+}
+
+/// `FW_MESSAGE_*`
+public enum MessageKind: String, Sendable, CaseIterable, ABIEnum {
+    case hint, error, warning
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .hint: 0
+        case .error: 1
+        case .warning: 2
+        }
+    }
+}
+
+/// A control bound to a model field.
+public struct Control: Sendable, Equatable {
+    /// The model field it edits (nil for none).
+    public var field: String?
+    /// Unique id in the rendered form: the field's accessibility id, suffixed with
+    /// `-<model field>` for controls other than the value control.
+    public var id: String
+    public var label: String?
+    public var disabled: Bool
+    public var required: Bool
+    public var multiline: Bool
+
+    public init(field: String?, id: String, label: String?, disabled: Bool = false, required: Bool = false, multiline: Bool = false) {
+        self.field = field
+        self.id = id
+        self.label = label
+        self.disabled = disabled
+        self.required = required
+        self.multiline = multiline
+    }
+}
+
+public indirect enum ViewNode: Sendable, Equatable {
+    case group(role: String, title: String?, children: [ViewNode])
+    case label(text: String, style: LabelStyle)
+    case value(label: String, text: String)
+    case textInput(Control, text: String?, placeholder: String?)
+    case toggle(Control, isOn: Bool)
+    case button(Control, role: ButtonRole)
+    case choice(Control, choices: [Choice], selected: String?, style: ChoiceStyle)
+    case date(Control, seconds: Double?, mode: DatePickerMode)
+    case message(kind: MessageKind, text: String)
+}

@@ -1,0 +1,92 @@
+/// One field's work for a `CellDriver`: configure a cell of `cell` with the
+/// document's model, offer the values that came from a values file through
+/// `value_changed`, configure again with the values it accepted, then render.
+///
+/// Plain values in, view nodes out, no pointers: a driver may run the cell in this
+/// process or in a child process.
+public struct CellRequest: Sendable {
+    /// A value offered to the cell through `value_changed`: the schema index of the model field and the value (nil = absent).
+    public struct Offer: Sendable, Equatable {
+        public let index: Int
+        public let value: Value?
+        public init(index: Int, value: Value?) {
+            self.index = index
+            self.value = value
+        }
+    }
+
+    public let cell: CellType
+    /// The form field this is for (named in errors).
+    public let fieldID: String
+    /// The model in schema order (nil = absent), as configure receives it.
+    public let model: [Value?]
+    /// Values offered through `value_changed` after configuring with `model`.
+    public let offers: [Offer]
+    /// Whether to render (false: only configure and offer).
+    public let render: Bool
+    /// The field's accessibility id, which becomes the id of its controls.
+    public let accessibilityId: String
+    /// The model field that holds the field's value.
+    public let valueField: String?
+
+    public init(cell: CellType, fieldID: String, model: [Value?], offers: [Offer] = [], render: Bool = true,
+                accessibilityId: String, valueField: String?) {
+        self.cell = cell
+        self.fieldID = fieldID
+        self.model = model
+        self.offers = offers
+        self.render = render
+        self.accessibilityId = accessibilityId
+        self.valueField = valueField
+    }
+}
+
+/// What a cell answered.
+public struct CellResponse: Sendable {
+    /// The offers the cell rejected, with its reason.
+    public struct Rejection: Sendable, Equatable {
+        public let index: Int
+        public let reason: String
+        public init(index: Int, reason: String) {
+            self.index = index
+            self.reason = reason
+        }
+    }
+
+    /// What the cell drew (empty when the request did not ask to render).
+    public let nodes: [ViewNode]
+    public let rejections: [Rejection]
+
+    public init(nodes: [ViewNode], rejections: [Rejection]) {
+        self.nodes = nodes
+        self.rejections = rejections
+    }
+}
+
+/// How the core asks "configure and render this field" without knowing where the
+/// cell's code lives. `FormworkHost` implements it for packs loaded in this process.
+public protocol CellDriver: AnyObject {
+    /// Performs `requests` in order; a driver may batch them into one round trip.
+    func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse]
+    /// Releases idle cell instances now.
+    func drain()
+}
+
+/// Why a cell could not be driven.
+public struct RuntimeError: Error, Sendable, CustomStringConvertible {
+    public let cellID: String
+    public let fieldID: String?
+    public let packPath: String
+    public let message: String
+
+    public init(cellID: String, fieldID: String?, packPath: String, message: String) {
+        self.cellID = cellID
+        self.fieldID = fieldID
+        self.packPath = packPath
+        self.message = message
+    }
+
+    public var description: String {
+        "cell '\(cellID)'" + (fieldID.map { " (field '\($0)')" } ?? "") + " from \(packPath): \(message)"
+    }
+}

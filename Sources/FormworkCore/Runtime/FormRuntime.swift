@@ -1,0 +1,76 @@
+/// Drives a validated form through a `CellDriver` and records its view tree.
+public final class FormRuntime {
+    public let driver: any CellDriver
+
+    public init(driver: any CellDriver) {
+        self.driver = driver
+    }
+
+    /// Values a cell refused through `value_changed`, found by the last `render`.
+    public private(set) var rejections: [Diagnostic] = []
+
+    /// Configures and renders every field.
+    public func render(_ form: Form) throws(RuntimeError) -> ViewTree {
+        rejections = []
+        var sections: [SectionView] = []
+        for section in form.sections {
+            var fields: [FieldView] = []
+            fields.reserveCapacity(section.fields.count)
+            for field in section.fields { fields.append(try render(field)) }
+            sections.append(SectionView(id: section.id, header: section.header, footer: section.footer,
+                                        insets: section.insets, spacing: section.spacing, fields: fields))
+        }
+        return ViewTree(formID: form.id, title: form.title, sections: sections)
+    }
+
+    /// One field: values from a values file are offered to the cell first; a rejected
+    /// value keeps the document's value and its reason is shown under the field.
+    public func render(_ field: FormField) throws(RuntimeError) -> FieldView {
+        let cell = field.cell
+        var model = field.model
+        var offers: [CellRequest.Offer] = []
+        if !field.valuesFromFile.isEmpty {
+            for name in field.valuesFromFile { model[name] = field.documentModel[name] ?? nil }
+            for name in field.valuesFromFile.sorted() {
+                guard let index = cell.index(of: name) else { continue }
+                offers.append(CellRequest.Offer(index: index, value: field.model[name]))
+            }
+        }
+        let request = CellRequest(cell: cell, fieldID: field.id, model: cell.fields.map { model[$0.name] }, offers: offers,
+                                  accessibilityId: field.accessibilityId, valueField: field.valueField)
+        let response = try driver.perform([request])[0]
+        let rejected = Set(response.rejections.map(\.index))
+        for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
+        var nodes = response.nodes
+        for rejection in response.rejections {
+            nodes.append(.message(kind: .error, text: rejection.reason))
+            rejections.append(Diagnostic(kind: .invalid, file: nil, pointer: "/" + Pointer.escape(field.id), line: nil,
+                                         message: "cell '\(cell.id)' rejected the value of '\(field.id)': \(rejection.reason)"))
+        }
+        func date(_ name: String?) -> Double? {
+            guard let name, case .number(let d)? = model[name] else { return nil }
+            return d
+        }
+        let bound = field.valueField.flatMap { cell.field(named: $0) }
+        var maxLength: Int? = bound.flatMap { $0.type == .string || $0.type == .text ? $0.maxLength : nil }
+        if let role = cell.roles.maxLength, case .integer(let n)? = model[role], n > 0, n < (maxLength.map(Int64.init) ?? .max) {
+            maxLength = Int(n)
+        }
+        return FieldView(id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
+                         textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.traits.minimumField),
+                         maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField)
+    }
+
+    /// Asks the cell whether the field's value may become `value` (after configuring it
+    /// with the field's current model); nil when accepted, else the cell's reason.
+    public func offer(_ value: Value?, to field: FormField) throws(RuntimeError) -> String? {
+        guard let name = field.valueField, let index = field.cell.index(of: name) else { return nil }
+        let request = CellRequest(cell: field.cell, fieldID: field.id, model: field.cell.fields.map { field.model[$0.name] },
+                                  offers: [CellRequest.Offer(index: index, value: value)], render: false,
+                                  accessibilityId: field.accessibilityId, valueField: field.valueField)
+        return try driver.perform([request])[0].rejections.first?.reason
+    }
+
+    /// Destroys idle cell instances now rather than when the driver goes away.
+    public func drain() { driver.drain() }
+}

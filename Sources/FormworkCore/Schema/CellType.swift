@@ -1,0 +1,133 @@
+/// The ABI version a pack or host was built with.
+public struct ABIVersion: Sendable, Equatable, Comparable, CustomStringConvertible {
+    public let major: UInt32
+    public let minor: UInt32
+    public let patch: UInt32
+
+    public init(major: UInt32, minor: UInt32, patch: UInt32) {
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+    }
+
+    public var description: String { "\(major).\(minor).\(patch)" }
+
+    public static func < (a: ABIVersion, b: ABIVersion) -> Bool {
+        (a.major, a.minor, a.patch) < (b.major, b.minor, b.patch)
+    }
+}
+
+/// Capabilities a cell type declares. Raw values are formwork.h's `FW_CELL_*` bits
+/// (a test compares them with the header).
+public struct CellCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// `FW_CELL_SELECTABLE`
+    public static let selectable = CellCapabilities(rawValue: 1 << 0)
+    /// `FW_CELL_HIGHLIGHTABLE`
+    public static let highlightable = CellCapabilities(rawValue: 1 << 1)
+    /// `FW_CELL_TYPED_CONFIGURE`
+    public static let typedConfigure = CellCapabilities(rawValue: 1 << 2)
+    /// `FW_CELL_THREAD_SAFE`
+    public static let threadSafe = CellCapabilities(rawValue: 1 << 3)
+
+    /// Every bit ABI 1.0 defines.
+    public static let known: CellCapabilities = [.selectable, .highlightable, .typedConfigure, .threadSafe]
+
+    /// Names as used in JSON output, in a stable order.
+    public var names: [String] {
+        var out: [String] = []
+        if contains(.selectable) { out.append("selectable") }
+        if contains(.highlightable) { out.append("highlightable") }
+        if contains(.typedConfigure) { out.append("typedConfigure") }
+        if contains(.threadSafe) { out.append("threadSafe") }
+        return out
+    }
+}
+
+/// How the host passes a model to a cell.
+public enum ConfigureStyle: Sendable, Equatable {
+    /// Tagged values in schema order (`fw_cell_type.configure`).
+    case generic
+    /// A C struct laid out from the schema, called through libffi.
+    case typed(convention: TypedConvention, size: Int, alignment: Int)
+
+    public var name: String {
+        if case .typed = self { return "typed" }
+        return "generic"
+    }
+}
+
+/// How a typed model crosses the ABI (`FW_TYPED_BY_VALUE`, `FW_TYPED_BY_POINTER`).
+public enum TypedConvention: String, Sendable, Equatable { case byValue, byPointer }
+
+/// A cell type's registration entry as plain Swift values: what the core needs to
+/// decode, validate and render documents. Where the cell's code lives (a pack loaded
+/// in this process, or a child process) is the `CellDriver`'s business.
+public struct CellType: Sendable {
+    public let id: String
+    public let name: String
+    public let summary: String?
+    /// The model schema, in the order configure receives it.
+    public let fields: [FieldSchema]
+    public let textInput: TextInputConfiguration
+    public let capabilities: CellCapabilities
+    public let configure: ConfigureStyle
+    /// Byte offset of each field in the typed model struct (empty for generic configure).
+    public let modelOffsets: [Int]
+    /// The model fields the host gives a meaning to (value, title, required, maximum length).
+    public let roles: FieldRoles
+    /// The pack that provides it.
+    public let packID: String
+    public let packPath: String
+    public let packABI: ABIVersion
+
+    public init(id: String, name: String, summary: String? = nil, fields: [FieldSchema],
+                textInput: TextInputConfiguration = TextInputConfiguration(kind: .none, field: nil),
+                capabilities: CellCapabilities = [], configure: ConfigureStyle = .generic, modelOffsets: [Int] = [],
+                packID: String, packPath: String, packABI: ABIVersion) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.fields = fields
+        self.textInput = textInput
+        self.capabilities = capabilities
+        self.configure = configure
+        self.modelOffsets = modelOffsets
+        self.roles = FieldRoles(conventionsFor: fields, textInputField: textInput.field)
+        self.packID = packID
+        self.packPath = packPath
+        self.packABI = packABI
+    }
+
+    public func field(named name: String) -> FieldSchema? { fields.first { $0.name == name } }
+
+    /// Position of `name` in the schema.
+    public func index(of name: String) -> Int? { fields.firstIndex { $0.name == name } }
+}
+
+/// A pack as the host sees it after loading and validation.
+public struct Pack: Sendable {
+    public let path: String
+    public let id: String
+    public let name: String
+    public let version: String
+    public let vendor: String?
+    public let license: String?
+    public let description: String?
+    public let abi: ABIVersion
+    public let cellTypes: [CellType]
+
+    public init(path: String, id: String, name: String, version: String, vendor: String? = nil, license: String? = nil,
+                description: String? = nil, abi: ABIVersion, cellTypes: [CellType]) {
+        self.path = path
+        self.id = id
+        self.name = name
+        self.version = version
+        self.vendor = vendor
+        self.license = license
+        self.description = description
+        self.abi = abi
+        self.cellTypes = cellTypes
+    }
+}

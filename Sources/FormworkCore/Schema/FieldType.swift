@@ -1,0 +1,80 @@
+/// The type of one model field. The raw value is the name used in documents,
+/// JSON output and error messages; `abiValue` is formwork.h's `FW_FIELD_*`.
+public enum FieldType: String, Sendable, CaseIterable, Codable, ABIEnum {
+    case string, text, bool, integer, number, date, choice, stringList
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .string: 1      // FW_FIELD_STRING
+        case .text: 2        // FW_FIELD_TEXT
+        case .bool: 3        // FW_FIELD_BOOL
+        case .integer: 4     // FW_FIELD_INTEGER
+        case .number: 5      // FW_FIELD_NUMBER
+        case .date: 6        // FW_FIELD_DATE
+        case .choice: 7      // FW_FIELD_CHOICE
+        case .stringList: 8  // FW_FIELD_STRING_LIST
+        }
+    }
+
+    /// Whether `minimum` / `maximum` apply to values of this type.
+    public var isOrdered: Bool { self == .integer || self == .number || self == .date }
+    /// Whether `minLength` / `maxLength` apply (characters, or items for a list).
+    public var hasLength: Bool { self == .string || self == .text || self == .stringList }
+}
+
+/// A model value, as read from a document or a values file, or passed to a cell.
+/// Dates are `.number` (seconds since 1970-01-01T00:00:00Z); choices are `.string`.
+public enum Value: Sendable, Equatable, Hashable {
+    case string(String)
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case stringList([String])
+}
+
+/// One allowed value of a choice field.
+public struct Choice: Sendable, Equatable, Hashable {
+    public let value: String
+    public let label: String
+
+    public init(value: String, label: String? = nil) {
+        self.value = value
+        self.label = label ?? value
+    }
+}
+
+/// One field of a cell type's model schema, copied out of the pack's descriptor.
+public struct FieldSchema: Sendable, Equatable {
+    public let name: String
+    public let type: FieldType
+    public let label: String
+    public let doc: String?
+    public let required: Bool
+    public let choices: [Choice]
+    public let defaultValue: Value?
+    public let minimum: Double?
+    public let maximum: Double?
+    /// Fewest characters (Unicode scalars) or list items; nil for no limit.
+    public let minLength: Int?
+    /// Most characters (Unicode scalars) or list items; nil for no limit.
+    public let maxLength: Int?
+    /// Name of a string-list field of the same model whose items are this field's allowed values.
+    public let optionsField: String?
+
+    public init(name: String, type: FieldType, label: String? = nil, doc: String? = nil, required: Bool = false,
+                choices: [Choice] = [], defaultValue: Value? = nil, minimum: Double? = nil, maximum: Double? = nil,
+                minLength: Int? = nil, maxLength: Int? = nil, optionsField: String? = nil) {
+        self.name = name
+        self.type = type
+        self.label = label ?? name
+        self.doc = doc
+        self.required = required
+        self.choices = choices
+        self.defaultValue = defaultValue
+        self.minimum = minimum
+        self.maximum = maximum
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.optionsField = optionsField
+    }
+}

@@ -1,0 +1,49 @@
+/// Checks values against field schemas. Problems are phrases meant to follow the
+/// thing they describe ("the default is 12, above the maximum 10").
+package enum SchemaValidator {
+    package static func problem(with value: Value, for field: FieldSchema, model: [String: Value]) -> String? {
+        switch (field.type, value) {
+        case (.string, .string(let s)), (.text, .string(let s)):
+            if field.type == .string, s.contains("\n") { return "contains a line break but '\(field.name)' is single-line (use a text field)" }
+            if let problem = lengthProblem(s.unicodeScalars.count, field, unit: "characters") { return problem }
+            if let options = field.optionsField, case .stringList(let allowed)? = model[options], !allowed.contains(s) {
+                return "'\(truncated(s))' is not one of \(options): \(list(allowed))"
+            }
+            return nil
+        case (.choice, .string(let s)):
+            guard field.choices.contains(where: { $0.value == s }) else {
+                return "'\(truncated(s))' is not one of the choices: \(list(field.choices.map(\.value)))"
+            }
+            return nil
+        case (.bool, .bool):
+            return nil
+        case (.integer, .integer(let i)):
+            return rangeProblem(Double(i), field, shown: String(i))
+        case (.number, .number(let d)), (.date, .number(let d)):
+            guard d.isFinite else { return "is not a finite number" }
+            return rangeProblem(d, field, shown: field.boundText(d))
+        case (.stringList, .stringList(let items)):
+            return lengthProblem(items.count, field, unit: "items")
+        default:
+            return "is a \(value.typeName) but '\(field.name)' is a \(field.type.rawValue)"
+        }
+    }
+
+    private static func rangeProblem(_ value: Double, _ field: FieldSchema, shown: String) -> String? {
+        if let minimum = field.minimum, value < minimum { return "is \(shown), below the minimum \(field.boundText(minimum))" }
+        if let maximum = field.maximum, value > maximum { return "is \(shown), above the maximum \(field.boundText(maximum))" }
+        return nil
+    }
+
+    private static func lengthProblem(_ count: Int, _ field: FieldSchema, unit: String) -> String? {
+        if let minimum = field.minLength, count < minimum { return "has \(count) \(unit), fewer than the minimum \(minimum)" }
+        if let maximum = field.maxLength, count > maximum { return "has \(count) \(unit), more than the maximum \(maximum)" }
+        return nil
+    }
+
+    static func truncated(_ s: String) -> String { s.count > 40 ? String(s.prefix(40)) + "…" : s }
+    static func list(_ items: [String]) -> String {
+        items.prefix(12).joined(separator: ", ") + (items.count > 12 ? ", …" : "")
+    }
+}
+

@@ -1,0 +1,143 @@
+/// The text-input trait vocabulary, once: the name each trait has in documents,
+/// in every JSON output and in the JSON Schema; the kinds a document may set it
+/// for; how its value is read, written and described. The decoder, `DocumentSchema`,
+/// the JSON view tree and `inspect` all read this table (and a test checks that
+/// docs/forms.md names every document key).
+public struct TraitKey: Sendable {
+    /// The name in documents and JSON (`secure`, `datePickerMode`, …).
+    public let name: String
+    /// The kinds a document may set it for; empty for traits only a pack declares.
+    public let kinds: [TextInputKind]
+    fileprivate let codec: Codec
+
+    fileprivate enum Codec: @unchecked Sendable {
+        case bool(WritableKeyPath<TextInputTraits, Bool?>)
+        case choice(names: [String], get: @Sendable (TextInputTraits) -> String?, set: @Sendable (inout TextInputTraits, String) -> Bool)
+        case contentType
+        case dataDetectors
+        case fieldName(WritableKeyPath<TextInputTraits, String?>)
+    }
+
+    /// Whether a document may set it at all.
+    public var isDocumentKey: Bool { !kinds.isEmpty }
+
+    // MARK: the table (this order is the order of every JSON output)
+
+    private static let textKinds: [TextInputKind] = [.textField, .textView]
+
+    public static let all: [TraitKey] = [
+        choice("autocapitalization", textKinds, \.autocapitalization),
+        bool("autocorrection", textKinds, \.autocorrection),
+        bool("spellChecking", textKinds, \.spellChecking),
+        bool("smartDashes", textKinds, \.smartDashes),
+        bool("smartQuotes", textKinds, \.smartQuotes),
+        bool("smartInsertDelete", textKinds, \.smartInsertDelete),
+        choice("keyboard", textKinds, \.keyboard),
+        choice("keyboardAppearance", textKinds, \.keyboardAppearance),
+        choice("returnKey", textKinds, \.returnKey),
+        choice("clearButton", [.textField], \.clearButton),
+        bool("secure", [.textField], \.secureEntry),
+        TraitKey(name: "contentType", kinds: textKinds, codec: .contentType),
+        TraitKey(name: "dataDetectors", kinds: [.textView], codec: .dataDetectors),
+        bool("selectable", [.textView], \.selectable),
+        choice("datePickerMode", [.datePicker], \.dateMode),
+        TraitKey(name: "minimumField", kinds: [], codec: .fieldName(\.minimumField)),
+        TraitKey(name: "maximumField", kinds: [], codec: .fieldName(\.maximumField)),
+    ]
+
+    private static let byName: [String: TraitKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    public static func named(_ name: String) -> TraitKey? { byName[name] }
+
+    /// Every key a document may use, in table order.
+    public static let documentKeys: [String] = all.filter(\.isDocumentKey).map(\.name)
+
+    /// The keys a document may set for a cell of `kind`, in table order.
+    public static func documentKeys(for kind: TextInputKind) -> [String] {
+        all.filter { $0.kinds.contains(kind) }.map(\.name)
+    }
+
+    private static func bool(_ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, Bool?>) -> TraitKey {
+        TraitKey(name: name, kinds: kinds, codec: .bool(path))
+    }
+
+    private static func choice<E: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, E?>
+    ) -> TraitKey where E.RawValue == String {
+        nonisolated(unsafe) let path = path
+        return TraitKey(name: name, kinds: kinds, codec: .choice(
+            names: E.allCases.map(\.rawValue),
+            get: { $0[keyPath: path]?.rawValue },
+            set: { traits, text in
+                guard let value = E(rawValue: text) else { return false }
+                traits[keyPath: path] = value
+                return true
+            }))
+    }
+
+    // MARK: reading and writing
+
+    /// The trait's value in `traits` as JSON; nil when it is the platform default.
+    package func json(in traits: TextInputTraits) -> JSON? {
+        switch codec {
+        case .bool(let path): traits[keyPath: path].map(JSON.bool)
+        case .choice(_, let get, _): get(traits).map(JSON.string)
+        case .contentType: traits.contentType.map(JSON.string)
+        case .dataDetectors: traits.dataDetectors.isEmpty ? nil : .array(traits.dataDetectors.map { .string($0.rawValue) })
+        case .fieldName(let path): traits[keyPath: path].map(JSON.string)
+        }
+    }
+
+    /// Every trait that is not the platform default, as a JSON object in table order.
+    package static func json(_ traits: TextInputTraits) -> JSON {
+        .object(all.map { ($0.name, $0.json(in: traits)) })
+    }
+
+    /// Applies a document's value for this trait; returns the problem, or nil when applied.
+    func apply(_ node: SourceNode, to traits: inout TextInputTraits) -> String? {
+        switch codec {
+        case .bool(let path):
+            guard case .bool(let b) = node.kind else { return "'\(name)' must be true or false" }
+            traits[keyPath: path] = b
+            return nil
+        case .choice(let names, _, let set):
+            guard let s = node.string else { return "'\(name)' must be one of \(names.joined(separator: ", "))" }
+            if set(&traits, s) { return nil }
+            var message = "'\(s)' is not a valid \(name)"
+            if let suggestion = EditDistance.suggestion(for: s, in: names) { message += "; did you mean '\(suggestion)'?" }
+            else { message += "; use one of \(names.joined(separator: ", "))" }
+            return message
+        case .contentType:
+            guard let s = node.string, !s.isEmpty, s.count <= 64 else { return "'contentType' must be a short string such as \"username\" or \"email\"" }
+            traits.contentType = s
+            return nil
+        case .dataDetectors:
+            let names = DataDetector.allCases.map(\.rawValue).joined(separator: ", ")
+            guard case .array(let items) = node.kind else { return "'dataDetectors' must be a list of \(names)" }
+            var detectors: [DataDetector] = []
+            for item in items {
+                guard let s = item.string, let d = DataDetector(rawValue: s) else {
+                    return "\(item.json.serialized(pretty: false)) is not a data detector; use \(names)"
+                }
+                if !detectors.contains(d) { detectors.append(d) }
+            }
+            traits.dataDetectors = detectors
+            return nil
+        case .fieldName:
+            return "'\(name)' is declared by the cell's pack, not by a document"
+        }
+    }
+
+    /// The JSON Schema of the document value: the same values `apply` accepts.
+    var jsonSchema: JSON {
+        switch codec {
+        case .bool: .object([("type", .string("boolean"))])
+        case .choice(let names, _, _): .object([("enum", .array(names.map(JSON.string)))])
+        case .contentType: .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(64))])
+        case .dataDetectors:
+            .object([("type", .string("array")), ("items", .object([("enum", .array(DataDetector.allCases.map { .string($0.rawValue) }))])),
+                     ("uniqueItems", .bool(true))])
+        case .fieldName: .object([("type", .string("string"))])
+        }
+    }
+}

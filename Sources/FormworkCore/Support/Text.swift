@@ -1,0 +1,72 @@
+/// JSON pointer helpers (RFC 6901).
+public enum Pointer {
+    /// Escapes one reference token (`~` → `~0`, `/` → `~1`). Called only when a
+    /// pointer is reported, never on the success path.
+    public static func escape(_ key: String) -> String {
+        guard key.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else { return key }
+        var out = ""
+        out.reserveCapacity(key.utf8.count + 2)
+        for c in key.unicodeScalars {
+            switch c {
+            case "~": out += "~0"
+            case "/": out += "~1"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    var lastComponent: String { String(split(separator: "/", omittingEmptySubsequences: false).last ?? "") }
+    var dropLastComponent: String {
+        guard let slash = lastIndex(of: "/") else { return "" }
+        return String(self[..<slash])
+    }
+}
+
+/// Numbers as Formwork writes them everywhere (messages, JSON, inspect): whole
+/// numbers below 1e15 without a fraction, others in Swift's shortest form.
+public enum NumberText {
+    public static func format(_ number: Double) -> String {
+        if let whole = wholeValue(number) { return String(whole) }
+        return String(number)
+    }
+
+    /// `number` as an Int64 when it is whole and below 1e15 in magnitude; never traps.
+    static func wholeValue(_ number: Double) -> Int64? {
+        guard number.isFinite, number == number.rounded(), abs(number) < 1e15 else { return nil }
+        return Int64(number)
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+public enum EditDistance {
+    public static func between(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The closest of `candidates` to `word`, if close enough to suggest.
+    public static func suggestion(for word: String, in candidates: [String]) -> String? {
+        candidates.map { ($0, between($0.lowercased(), word.lowercased())) }
+            .filter { $0.1 <= max(2, word.count / 3) }
+            .min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+    }
+}
+
+/// The host's own version.
+public enum FormworkVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,306 @@
+import FormworkCore
+import CFormwork
+
+/// One conformance check of a pack (`formwork check`), in the spirit of clap-validator.
+public enum ConformanceCheck: Sendable, Equatable, CustomStringConvertible {
+    /// Entry symbol, ABI negotiation and every loader validation.
+    case load
+    /// The ELF dynamic symbol table exports the entry and nothing the host could mistake for it.
+    case exports
+    /// `init` / `deinit` balance and re-initialisation.
+    case lifecycle
+    /// create → configure (generic and typed) → render → selection / highlight → value_changed → destroy.
+    case cell(String)
+
+    public var description: String {
+        switch self {
+        case .load: "load"
+        case .exports: "exports"
+        case .lifecycle: "lifecycle"
+        case .cell(let id): id
+        }
+    }
+
+    /// Parses `description` back (for the child process protocol).
+    public init(_ text: String) {
+        switch text {
+        case "load": self = .load
+        case "exports": self = .exports
+        case "lifecycle": self = .lifecycle
+        default: self = .cell(text)
+        }
+    }
+}
+
+/// The outcome of one check.
+public struct CheckResult: Sendable, Equatable {
+    public var check: String
+    public var passed: Bool
+    /// One line: what passed, or exactly what failed (cell, step, values, status, log).
+    public var message: String
+    /// For `load`: the cell identifiers to check next.
+    public var cells: [String] = []
+
+    public init(check: String, passed: Bool, message: String, cells: [String] = []) {
+        self.check = check
+        self.passed = passed
+        self.message = message
+        self.cells = cells
+    }
+
+    package var json: JSON {
+        .object([("check", .string(check)), ("passed", .bool(passed)), ("message", .string(message)),
+                 ("cells", cells.isEmpty ? nil : .array(cells.map(JSON.string)))])
+    }
+
+    package init?(json: JSON) {
+        guard case .string(let check)? = json["check"], case .bool(let passed)? = json["passed"],
+              case .string(let message)? = json["message"] else { return nil }
+        var cells: [String] = []
+        if case .array(let items)? = json["cells"] { cells = items.compactMap { if case .string(let s) = $0 { s } else { nil } } }
+        self.init(check: check, passed: passed, message: message, cells: cells)
+    }
+}
+
+/// Runs conformance checks in this process. `formwork check` runs each in a child
+/// process so that a crash or a hang is reported instead of taking the checker down.
+public enum Conformance {
+    public static func run(_ check: ConformanceCheck, pack path: String) -> CheckResult {
+        switch check {
+        case .load: return load(path)
+        case .exports: return exports(path)
+        case .lifecycle: return lifecycle(path)
+        case .cell(let id): return cell(id, path: path)
+        }
+    }
+
+    static func load(_ path: String) -> CheckResult {
+        do {
+            let pack = try PackLoader.load(path: path).pack
+            let typed = pack.cellTypes.filter { $0.configure != .generic }.count
+            return CheckResult(check: "load", passed: true,
+                               message: "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell types (\(typed) typed); every descriptor valid",
+                               cells: pack.cellTypes.map(\.id))
+        } catch {
+            return CheckResult(check: "load", passed: false, message: error.message)
+        }
+    }
+
+    static func exports(_ path: String) -> CheckResult {
+        let symbols: [String]
+        do { symbols = try ELFSymbols.exported(path: path) } catch {
+            return CheckResult(check: "exports", passed: false, message: "cannot read the dynamic symbol table: \(error)")
+        }
+        guard symbols.contains(FW_PACK_ENTRY_SYMBOL) else {
+            return CheckResult(check: "exports", passed: false, message: "the dynamic symbol table does not export `formwork_pack_v1`")
+        }
+        let suspicious = symbols.filter { $0.hasPrefix("formwork_") && !Self.isEntryName($0) }
+        if !suspicious.isEmpty {
+            return CheckResult(check: "exports", passed: false,
+                               message: "exports \(suspicious.joined(separator: ", ")), which look like Formwork entries but are not; hide them (-fvisibility=hidden, a version script)")
+        }
+        let linkerDefined: Set<String> = ["__bss_start", "_edata", "_end", "_init", "_fini"]
+        let others = symbols.filter { !Self.isEntryName($0) && !linkerDefined.contains($0) }.count
+        let entries = symbols.filter(Self.isEntryName).joined(separator: ", ")
+        return CheckResult(check: "exports", passed: true,
+                           message: others == 0 ? "exports \(entries) and nothing else" : "exports \(entries) (and \(others) other symbols; a version script can hide them)")
+    }
+
+    /// `formwork_pack_v<digits>`.
+    static func isEntryName(_ s: String) -> Bool {
+        guard s.hasPrefix("formwork_pack_v") else { return false }
+        let rest = s.dropFirst("formwork_pack_v".count)
+        return !rest.isEmpty && rest.allSatisfy(\.isNumber)
+    }
+
+    static func lifecycle(_ path: String) -> CheckResult {
+        let loaded: LoadedPack
+        do { loaded = try PackLoader.load(path: path) } catch { return CheckResult(check: "lifecycle", passed: false, message: "does not load: \(error.message)") }
+        let lifecycle = loaded.lifecycle
+        guard let first = loaded.pack.cellTypes.first, let firstEntry = loaded.entries.first else {
+            return CheckResult(check: "lifecycle", passed: false, message: "no cell types")
+        }
+        for round in 1...2 {
+            if let status = lifecycle.retain() {
+                return CheckResult(check: "lifecycle", passed: false,
+                                   message: "init failed with \(Status.name(status)) on round \(round)" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+            }
+            _ = lifecycle.retain() // a second user: must not call init again
+            do { _ = try CellInstance(first, entry: firstEntry) } catch {
+                return CheckResult(check: "lifecycle", passed: false, message: "after init, \(error.message)")
+            }
+            lifecycle.release()
+            lifecycle.release()
+            guard lifecycle.retainCount == 0 else {
+                return CheckResult(check: "lifecycle", passed: false, message: "host reference count did not return to zero")
+            }
+        }
+        return CheckResult(check: "lifecycle", passed: true, message: "init → create → destroy → deinit, twice; init again after deinit works")
+    }
+
+    // MARK: cells
+
+    static func cell(_ id: String, path: String) -> CheckResult {
+        let loaded: LoadedPack
+        do { loaded = try PackLoader.load(path: path) } catch { return CheckResult(check: id, passed: false, message: "does not load: \(error.message)") }
+        guard let index = loaded.pack.cellTypes.firstIndex(where: { $0.id == id }) else {
+            return CheckResult(check: id, passed: false, message: "no cell type '\(id)' in this pack")
+        }
+        func fail(_ step: String, _ values: [String: Value]?, _ problem: String) -> CheckResult {
+            var text = "step '\(step)'"
+            if let values { text += " with values \(describe(values, cell))" }
+            return CheckResult(check: id, passed: false, message: "\(text): \(problem)")
+        }
+        let cell = loaded.pack.cellTypes[index], entry = loaded.entries[index]
+        let instance: CellInstance
+        do { instance = try CellInstance(cell, entry: entry) } catch { return fail("create", nil, error.message) }
+        let sets = valueSets(cell)
+        var steps: Set<String> = ["create", "destroy"]
+        for (name, values) in sets {
+            let ordered = cell.fields.map { values[$0.name] }
+            do { try instance.configure(ordered, field: nil, forceGeneric: true) } catch {
+                return fail("configure (generic) [\(name)]", values, error.message)
+            }
+            steps.insert("configure (generic)")
+            let generic: [ViewNode]
+            do { generic = try render(instance, cell) } catch { return fail("render [\(name)]", values, error.text) }
+            steps.insert("render")
+            if case .typed = cell.configure {
+                do { try instance.configure(ordered, field: nil) } catch { return fail("configure (typed) [\(name)]", values, error.message) }
+                let typed: [ViewNode]
+                do { typed = try render(instance, cell) } catch { return fail("render after typed configure [\(name)]", values, error.text) }
+                if typed != generic {
+                    return fail("configure (typed) [\(name)]", values, "renders differently from the generic configure of the same values; both entries must apply the same model")
+                }
+                steps.insert("configure (typed)")
+            }
+        }
+        if cell.capabilities.contains(.selectable) {
+            instance.setSelected(true); instance.setSelected(false)
+            steps.insert("selection")
+        }
+        if cell.capabilities.contains(.highlightable) {
+            instance.setHighlighted(true); instance.setHighlighted(false)
+            steps.insert("highlight")
+        }
+        do { _ = try render(instance, cell) } catch { return fail("render after selection", nil, error.text) }
+        if entry.valueChanged != nil {
+            for field in cell.fields {
+                guard let base = sets.first?.1, let value = base[field.name] else { continue }
+                let answer = instance.offer(field: field.name, value: value, type: field.type)
+                if answer.status != FW_OK && answer.status != FW_REJECTED {
+                    return fail("value_changed '\(field.name)'", base, "returned \(Status.name(answer.status)); return FW_OK to accept or FW_REJECTED to refuse")
+                }
+                if answer.status == FW_REJECTED && (answer.message ?? "").isEmpty {
+                    return fail("value_changed '\(field.name)'", base, "returned FW_REJECTED without a message; set *message to a reason")
+                }
+                if let outside = outOfRange(field) {
+                    let rejected = instance.offer(field: field.name, value: outside, type: field.type)
+                    if rejected.status == FW_REJECTED && (rejected.message ?? "").isEmpty {
+                        return fail("value_changed '\(field.name)' = \(outside.json(as: field.type).serialized(pretty: false))", nil,
+                                    "returned FW_REJECTED without a message; set *message to a reason")
+                    }
+                    if rejected.status == FW_REJECTED { steps.insert("value_changed reject") }
+                }
+                if answer.status == FW_OK { steps.insert("value_changed accept") }
+            }
+        }
+        let order = ["create", "configure (generic)", "configure (typed)", "render", "selection", "highlight",
+                     "value_changed accept", "value_changed reject", "destroy"]
+        return CheckResult(check: id, passed: true,
+                           message: "\(sets.count) value sets: " + order.filter(steps.contains).joined(separator: ", "))
+    }
+
+    struct RenderProblem: Error { var text: String }
+
+    /// Renders and checks the tree is well-formed.
+    static func render(_ instance: CellInstance, _ cell: CellType) throws(RenderProblem) -> [ViewNode] {
+        let nodes: [ViewNode]
+        do { nodes = try instance.render(accessibilityId: "check", valueField: cell.textInput.field, field: nil) } catch {
+            throw RenderProblem(text: error.message)
+        }
+        guard !nodes.isEmpty else { throw RenderProblem(text: "render drew nothing") }
+        for node in flatten(nodes) {
+            switch node {
+            case .message(.warning, let text) where text.hasPrefix("output cut"):
+                throw RenderProblem(text: text)
+            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _):
+                if let f = c.field, cell.field(named: f) == nil {
+                    throw RenderProblem(text: "a control is bound to '\(f)', which is not a field of the model")
+                }
+            default: break
+            }
+        }
+        return nodes
+    }
+
+    static func flatten(_ nodes: [ViewNode]) -> [ViewNode] {
+        nodes.flatMap { node -> [ViewNode] in
+            if case .group(_, _, let children) = node { return [node] + flatten(children) }
+            return [node]
+        }
+    }
+
+    /// Value sets derived from the schema: defaults, then each boundary and each choice.
+    static func valueSets(_ cell: CellType) -> [(String, [String: Value])] {
+        let base = Samples.field(for: cell, id: "check").model
+        var sets: [(String, [String: Value])] = [("defaults", base)]
+        func add(_ name: String, _ field: FieldSchema, _ value: Value) {
+            var values = base
+            values[field.name] = value
+            guard SchemaValidator.problem(with: value, for: field, model: values) == nil,
+                  DateBounds.problem(model: values, traits: cell.textInput.traits, field: cell.textInput.field) == nil else { return }
+            sets.append(("\(field.name)=\(name)", values))
+        }
+        for field in cell.fields {
+            switch field.type {
+            case .integer:
+                if let m = field.minimum.flatMap(Int64.init(exactly:)) { add("minimum", field, .integer(m)) }
+                if let m = field.maximum.flatMap(Int64.init(exactly:)) { add("maximum", field, .integer(m)) }
+            case .number:
+                add("minimum", field, .number(field.minimum ?? -1e9))
+                add("maximum", field, .number(field.maximum ?? 1e9))
+            case .date:
+                add("earliest", field, .number(field.minimum ?? 0))
+                add("latest", field, .number(field.maximum ?? 4_102_444_800))
+            case .choice:
+                for choice in field.choices { add(choice.value, field, .string(choice.value)) }
+            case .bool:
+                add("true", field, .bool(true))
+                add("false", field, .bool(false))
+            case .string, .text:
+                if !field.required && field.optionsField == nil { add("empty", field, .string("")) }
+                let longest = min(field.maxLength ?? 1000, 10_000)
+                if field.optionsField == nil { add("longest", field, .string(String(repeating: "é", count: longest))) }
+                if let options = field.optionsField, case .stringList(let items)? = base[options] {
+                    for item in items { add(item, field, .string(item)) }
+                }
+            case .stringList:
+                let fewest = field.minLength ?? 0
+                let most = min(field.maxLength ?? 20, 100)
+                add("fewest", field, .stringList((0..<fewest).map { "Item \($0 + 1)" }))
+                add("most", field, .stringList((0..<most).map { "Item \($0 + 1)" }))
+            }
+        }
+        return sets
+    }
+
+    static func outOfRange(_ field: FieldSchema) -> Value? {
+        switch field.type {
+        case .integer: field.maximum.flatMap(Int64.init(exactly:)).flatMap { $0 == .max ? nil : .integer($0 + 1) }
+        case .number, .date: field.maximum.map { .number($0 + 1) }
+        case .choice: .string("not-a-choice")
+        default: nil
+        }
+    }
+
+    static func describe(_ values: [String: Value], _ cell: CellType) -> String {
+        let members: [(String, JSON)] = cell.fields.compactMap { field in
+            guard let value = values[field.name] else { return nil }
+            var json = value.json(as: field.type)
+            if case .string(let s) = json, s.count > 24 { json = .string(String(s.prefix(12)) + "…(\(s.count) characters)") }
+            return (field.name, json)
+        }
+        return JSON.object(members).serialized(pretty: false)
+    }
+}

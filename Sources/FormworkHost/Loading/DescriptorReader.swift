@@ -1,0 +1,33 @@
+import FormworkCore
+import CFormwork
+import Glibc
+
+/// Reads C descriptors without ever reading past their declared `struct_size`.
+///
+/// A struct is copied into a zeroed local of the host's layout, copying only
+/// `min(struct_size, MemoryLayout<T>.size)` bytes: fields a smaller (older)
+/// struct lacks read as zero, which is the documented default of every field.
+enum DescriptorReader {
+    /// Longest descriptor string accepted (guards against a missing terminator).
+    static let maxStringLength = 64 * 1024
+
+    static func copy<T>(_ type: T.Type, from pointer: UnsafeRawPointer, declaredSize: Int) -> T {
+        let local = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+        defer { local.deallocate() }
+        local.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
+        local.copyMemory(from: pointer, byteCount: min(declaredSize, MemoryLayout<T>.size))
+        return local.load(as: T.self)
+    }
+
+    enum StringProblem: Error { case tooLong, invalidUTF8 }
+
+    /// Reads a NUL-terminated UTF-8 string, refusing unterminated or invalid ones.
+    static func string(_ pointer: UnsafePointer<CChar>?) throws(StringProblem) -> String? {
+        guard let pointer else { return nil }
+        let length = strnlen(pointer, maxStringLength + 1)
+        guard length <= maxStringLength else { throw .tooLong }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        return text
+    }
+}

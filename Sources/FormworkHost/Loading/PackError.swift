@@ -1,0 +1,61 @@
+import FormworkCore
+/// Why a pack could not be loaded. Every message names what is wrong and what to do;
+/// `description` prefixes it with the pack's path.
+public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case fileNotFound
+        case notARegularFile
+        case unreadable
+        case notELF
+        case openFailed(String)
+        /// No `formwork_pack_v1`; `otherMajors` lists other entry majors it does export.
+        case missingEntry(otherMajors: [UInt32])
+        case entryReturnedNull
+        case incompatibleABI(pack: ABIVersion, host: ABIVersion)
+        /// A descriptor failed validation; the text says where and how to fix it.
+        case invalidDescriptor(String)
+        /// `fw_pack.init` failed.
+        case initFailed(status: Int32, log: String?)
+    }
+
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The message without the path.
+    public var message: String {
+        switch reason {
+        case .fileNotFound:
+            return "no such file; check the path given with --pack-path or FORMWORK_PACK_PATH"
+        case .notARegularFile:
+            return "not a regular file; pass a pack (.so) or a directory of packs"
+        case .unreadable:
+            return "cannot be read; check its permissions"
+        case .notELF:
+            return "not an ELF shared library; build the pack with `cc -shared -fPIC` (or as a SwiftPM dynamic library)"
+        case .openFailed(let error):
+            return "dlopen failed: \(error); check the pack's dependencies with `ldd`"
+        case .missingEntry(let majors) where majors.isEmpty:
+            return "does not export `formwork_pack_v1`; define it with FW_EXPORT (C) or @_cdecl(\"formwork_pack_v1\") (Swift)"
+        case .missingEntry(let majors):
+            let names = majors.map { "`formwork_pack_v\($0)` (ABI major \($0))" }.joined(separator: ", ")
+            return "exports only \(names) but this host speaks ABI \(ABIVersion.host); rebuild the pack against formwork.h \(ABIVersion.host.major).x or use a host for that ABI"
+        case .entryReturnedNull:
+            return "`formwork_pack_v1()` returned NULL; it must return a pointer to a static fw_pack"
+        case .incompatibleABI(let pack, let host) where pack.major != host.major:
+            return "pack ABI \(pack) is incompatible with host ABI \(host) (major \(pack.major) differs from \(host.major)); rebuild the pack against formwork.h \(host.major).x"
+        case .incompatibleABI(let pack, let host):
+            return "pack ABI \(pack) is newer than host ABI \(host) (minor \(pack.minor) > \(host.minor)); upgrade formwork or rebuild the pack against formwork.h \(host.major).\(host.minor)"
+        case .invalidDescriptor(let text):
+            return text
+        case .initFailed(let status, let log):
+            return "fw_pack.init failed with status \(status)" + (log.map { ": \($0)" } ?? "")
+        }
+    }
+
+    public var description: String { "\(path): \(message)" }
+}

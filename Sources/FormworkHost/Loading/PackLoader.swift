@@ -1,0 +1,437 @@
+import CFFI
+import CFormwork
+import FormworkCore
+
+/// Opens a pack, finds its entry, negotiates the ABI and validates every
+/// descriptor before anything is returned: a pack either loads whole or not at all.
+enum PackLoader {
+    /// Size of each root / exchanged struct in ABI 1.0: the least a pack may declare.
+    static let minimumSize = (pack: 96, cellType: 144, field: 104, choice: 24, traits: 88)
+
+    static func load(path: String) throws(PackError) -> LoadedPack {
+        func fail(_ reason: PackError.Reason) -> PackError { PackError(path: path, reason: reason) }
+
+        switch FileSystem.kind(of: path) {
+        case .missing: throw fail(.fileNotFound)
+        case .directory, .other: throw fail(.notARegularFile)
+        case .regular: break
+        }
+        guard let magic = FileSystem.prefix(of: path, count: 4) else { throw fail(.unreadable) }
+        guard magic == [0x7F, 0x45, 0x4C, 0x46] else { throw fail(.notELF) }
+
+        let library: DynamicLibrary
+        // An absolute path: a bare "libx.so" would make dlopen search the library path instead.
+        do { library = try DynamicLibrary.open(FileSystem.realPath(path) ?? path) } catch { throw fail(.openFailed(error.message)) }
+
+        guard let entry = library.symbol(FW_PACK_ENTRY_SYMBOL) else {
+            let others = ([0] + Array(2...9)).filter { library.symbol("formwork_pack_v\($0)") != nil }
+            throw fail(.missingEntry(otherMajors: others.map(UInt32.init)))
+        }
+        let function = unsafeBitCast(entry, to: (@convention(c) () -> UnsafeRawPointer?).self)
+        guard let raw = function() else { throw fail(.entryReturnedNull) }
+
+        // Version first: read only the fw_version before trusting anything else.
+        let version = raw.loadUnaligned(as: fw_version.self)
+        let abi = ABIVersion(major: version.major, minor: version.minor, patch: version.patch)
+        guard ABIVersion.host.canLoad(pack: abi) else {
+            throw fail(.incompatibleABI(pack: abi, host: .host))
+        }
+        do {
+            return try DescriptorValidator(path: path, abi: abi).pack(at: raw)
+        } catch {
+            throw fail(.invalidDescriptor(error.text))
+        }
+    }
+}
+
+/// A validation failure: where, what, and how to fix it.
+struct DescriptorProblem: Error {
+    var text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// Reads and validates descriptors into plain Swift values.
+struct DescriptorValidator {
+    let path: String
+    let abi: ABIVersion
+
+    func pack(at raw: UnsafeRawPointer) throws(DescriptorProblem) -> LoadedPack {
+        let size = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        try checkSize(size, minimum: PackLoader.minimumSize.pack, of: "fw_pack")
+        let d = DescriptorReader.copy(fw_pack.self, from: raw, declaredSize: size)
+
+        let id = try requiredString(d.id, "fw_pack.id")
+        try checkIdentifier(id, what: "pack id")
+        let name = try requiredString(d.name, "pack '\(id)': fw_pack.name")
+        let version = try requiredString(d.version, "pack '\(id)': fw_pack.version")
+        let vendor = try optionalString(d.vendor, "pack '\(id)': fw_pack.vendor")
+        let license = try optionalString(d.license, "pack '\(id)': fw_pack.license")
+        let description = try optionalString(d.description, "pack '\(id)': fw_pack.description")
+
+        guard d.cell_type_count > 0, let cells = d.cell_types else {
+            throw DescriptorProblem("pack '\(id)' declares no cell types; set fw_pack.cell_types and cell_type_count")
+        }
+        guard d.cell_type_count <= 10_000 else {
+            throw DescriptorProblem("pack '\(id)' declares \(d.cell_type_count) cell types; the limit is 10000")
+        }
+        let lifecycle = PackLifecycle(initialize: d.`init`, deinitialize: d.deinit)
+        let loaded = try array(UnsafeRawPointer(cells), count: Int(d.cell_type_count),
+                               minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types") {
+            (element, elementSize) throws(DescriptorProblem) in
+            try cellType(at: element, size: elementSize, packID: id, lifecycle: lifecycle)
+        }
+        var seen: Set<String> = []
+        for (cell, _) in loaded where !seen.insert(cell.id).inserted {
+            throw DescriptorProblem("cell type '\(cell.id)' is declared twice in pack '\(id)'; give each cell type its own identifier")
+        }
+        let pack = Pack(path: path, id: id, name: name, version: version, vendor: vendor, license: license,
+                        description: description, abi: abi, cellTypes: loaded.map(\.0))
+        return LoadedPack(pack: pack, lifecycle: lifecycle, entries: loaded.map(\.1))
+    }
+
+    // MARK: cell types
+
+    func cellType(at raw: UnsafeRawPointer, size: Int, packID: String, lifecycle: PackLifecycle) throws(DescriptorProblem) -> (CellType, CellEntry) {
+        let d = DescriptorReader.copy(fw_cell_type.self, from: raw, declaredSize: size)
+        let id = try requiredString(d.id, "pack '\(packID)': fw_cell_type.id")
+        try checkIdentifier(id, what: "cell type identifier")
+        let at = "cell type '\(id)'"
+        let name = try requiredString(d.name, "\(at): name")
+        let summary = try optionalString(d.summary, "\(at): summary")
+
+        guard let create = d.create else { throw DescriptorProblem("\(at): create is NULL; every cell type must provide create") }
+        guard let destroy = d.destroy else { throw DescriptorProblem("\(at): destroy is NULL; every cell type must provide destroy") }
+        guard let configure = d.configure else { throw DescriptorProblem("\(at): configure is NULL; the generic configure is required even with typed configure") }
+        guard let render = d.render else { throw DescriptorProblem("\(at): render is NULL; every cell type must provide render") }
+
+        let known = CellCapabilities.known.rawValue
+        guard d.flags & ~known == 0 else {
+            throw DescriptorProblem("\(at): unknown capability flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_CELL_* values")
+        }
+        let capabilities = CellCapabilities(rawValue: d.flags)
+        try checkPair(capabilities.contains(.selectable), d.did_set_selected != nil, flag: "FW_CELL_SELECTABLE", function: "did_set_selected", at: at)
+        try checkPair(capabilities.contains(.highlightable), d.did_set_highlighted != nil, flag: "FW_CELL_HIGHLIGHTABLE", function: "did_set_highlighted", at: at)
+
+        var fields: [FieldSchema] = []
+        if d.field_count > 0 {
+            guard let pointer = d.fields else { throw DescriptorProblem("\(at): field_count is \(d.field_count) but fields is NULL") }
+            guard d.field_count <= 1000 else { throw DescriptorProblem("\(at): \(d.field_count) fields; the limit is 1000") }
+            fields = try array(UnsafeRawPointer(pointer), count: Int(d.field_count), minimum: PackLoader.minimumSize.field,
+                               what: "\(at): fields") { (element, elementSize) throws(DescriptorProblem) in
+                try field(at: element, size: elementSize, cell: at)
+            }
+        }
+        var names: Set<String> = []
+        for field in fields where !names.insert(field.name).inserted {
+            throw DescriptorProblem("\(at): field '\(field.name)' is declared twice; field names must be unique in a schema")
+        }
+        for field in fields {
+            guard let options = field.optionsField else { continue }
+            guard field.type == .string else {
+                throw DescriptorProblem("\(at) field '\(field.name)': options_field is only allowed on string fields")
+            }
+            guard fields.first(where: { $0.name == options })?.type == .stringList else {
+                throw DescriptorProblem("\(at) field '\(field.name)': options_field '\(options)' is not a string-list field of the same model")
+            }
+        }
+
+        let textInput = try textInput(d, fields: fields, at: at)
+        let typed = try typedConfigure(d, capabilities: capabilities, fields: fields, at: at)
+        let configureStyle: ConfigureStyle = typed.map {
+            .typed(convention: $0.convention, size: $0.layout.size, alignment: $0.layout.alignment)
+        } ?? .generic
+
+        let entry = CellEntry(
+            descriptor: raw, create: create, destroy: destroy, configure: configure, render: render,
+            didSetSelected: d.did_set_selected, didSetHighlighted: d.did_set_highlighted,
+            valueChanged: d.value_changed, typed: typed, lifecycle: lifecycle)
+        let cell = CellType(id: id, name: name, summary: summary, fields: fields, textInput: textInput,
+                            capabilities: capabilities, configure: configureStyle, modelOffsets: typed?.layout.offsets ?? [],
+                            packID: packID, packPath: path, packABI: abi)
+        return (cell, entry)
+    }
+
+    func checkPair(_ flag: Bool, _ function: Bool, flag flagName: String, function name: String, at: String) throws(DescriptorProblem) {
+        if flag && !function { throw DescriptorProblem("\(at): sets \(flagName) but \(name) is NULL; provide \(name) or clear the flag") }
+        if !flag && function { throw DescriptorProblem("\(at): provides \(name) without \(flagName); set the flag or leave \(name) NULL") }
+    }
+
+    /// The typed binding (layout built once, here), or nil for a generic cell type.
+    func typedConfigure(_ d: fw_cell_type, capabilities: CellCapabilities, fields: [FieldSchema], at: String) throws(DescriptorProblem) -> TypedBinding? {
+        let declared = capabilities.contains(.typedConfigure)
+        guard declared else {
+            if d.typed_configure != nil || d.typed_convention != UInt32(FW_TYPED_NONE) {
+                throw DescriptorProblem("\(at): typed_configure is set without FW_CELL_TYPED_CONFIGURE; set the flag or clear typed_configure and typed_convention")
+            }
+            return nil
+        }
+        guard let function = d.typed_configure else {
+            throw DescriptorProblem("\(at): sets FW_CELL_TYPED_CONFIGURE but typed_configure is NULL")
+        }
+        let convention: TypedConvention
+        switch Int(d.typed_convention) {
+        case Int(FW_TYPED_BY_VALUE): convention = .byValue
+        case Int(FW_TYPED_BY_POINTER): convention = .byPointer
+        default: throw DescriptorProblem("\(at): typed_convention \(d.typed_convention) is not FW_TYPED_BY_VALUE (1) or FW_TYPED_BY_POINTER (2)")
+        }
+        guard !fields.isEmpty else { throw DescriptorProblem("\(at): typed configure needs at least one field in the schema") }
+        let layout: TypedModelLayout
+        do { layout = try TypedModelLayout(fields: fields.map(\.type)) } catch {
+            throw DescriptorProblem("\(at): libffi could not lay out the model struct (\(error)); report this as a host bug")
+        }
+        if Int(d.model_size) != layout.size || Int(d.model_alignment) != layout.alignment {
+            let members = zip(fields, layout.offsets).map { "\($0.name)@\($1)" }.joined(separator: ", ")
+            throw DescriptorProblem("\(at): typed model size \(d.model_size) / alignment \(d.model_alignment) does not match the schema's layout, size \(layout.size) / alignment \(layout.alignment) (\(members)); declare the struct's members in schema order with the C types of formwork.h")
+        }
+        return TypedBinding(function: function, convention: convention, layout: layout)
+    }
+
+    func textInput(_ d: fw_cell_type, fields: [FieldSchema], at: String) throws(DescriptorProblem) -> TextInputConfiguration {
+        guard let kind = TextInputKind(abiValue: d.text_input_kind) else {
+            throw DescriptorProblem("\(at): text_input_kind \(d.text_input_kind) is unknown; use one of FW_TEXT_INPUT_* (0...4)")
+        }
+        let fieldName = try optionalString(d.text_input_field, "\(at): text_input_field")
+        var traits = TextInputTraits()
+        if let pointer = d.text_traits {
+            let raw = UnsafeRawPointer(pointer)
+            let size = Int(raw.loadUnaligned(as: UInt32.self))
+            try checkSize(size, minimum: PackLoader.minimumSize.traits, of: "\(at): fw_text_traits")
+            traits = try readTraits(DescriptorReader.copy(fw_text_traits.self, from: raw, declaredSize: size), at: at)
+        }
+        if kind == .none {
+            if let fieldName {
+                throw DescriptorProblem("\(at): text_input_field '\(fieldName)' is set but text_input_kind is FW_TEXT_INPUT_NONE; set a kind or clear the field")
+            }
+            return TextInputConfiguration(kind: kind, field: nil, traits: traits)
+        }
+        guard let fieldName else {
+            throw DescriptorProblem("\(at): text_input_kind is \(kind.rawValue) but text_input_field is NULL; name the model field it binds to")
+        }
+        guard let bound = fields.first(where: { $0.name == fieldName }) else {
+            throw DescriptorProblem("\(at): text_input_field '\(fieldName)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", ")))")
+        }
+        guard kind.bindableTypes.contains(bound.type) else {
+            throw DescriptorProblem("\(at): a \(kind.rawValue) cannot bind field '\(fieldName)' of type \(bound.type.rawValue); it binds \(kind.bindableTypes.map(\.rawValue).joined(separator: " or "))")
+        }
+        if kind == .picker && bound.type == .string && bound.optionsField == nil {
+            throw DescriptorProblem("\(at): a picker bound to string field '\(fieldName)' needs options_field naming its rows")
+        }
+        for (key, name) in [("minimum_field", traits.minimumField), ("maximum_field", traits.maximumField)] {
+            guard let name else { continue }
+            guard fields.first(where: { $0.name == name })?.type == .date else {
+                throw DescriptorProblem("\(at): fw_text_traits.\(key) '\(name)' is not a date field of the model")
+            }
+        }
+        return TextInputConfiguration(kind: kind, field: fieldName, traits: traits)
+    }
+
+    func readTraits(_ t: fw_text_traits, at: String) throws(DescriptorProblem) -> TextInputTraits {
+        /// By the header's explicit values; 0 (`*_DEFAULT`) is the platform default (nil).
+        func pick<E: ABIEnum>(_ value: UInt32, _ type: E.Type, _ name: String) throws(DescriptorProblem) -> E? {
+            guard let picked = E(abiValue: value) else {
+                throw DescriptorProblem("\(at): fw_text_traits.\(name) has unknown value \(value)")
+            }
+            return value == 0 ? nil : picked
+        }
+        func tristate(_ value: UInt32, _ name: String) throws(DescriptorProblem) -> Bool? {
+            switch Int(value) {
+            case Int(FW_TRAIT_DEFAULT): return nil
+            case Int(FW_TRAIT_NO): return false
+            case Int(FW_TRAIT_YES): return true
+            default: throw DescriptorProblem("\(at): fw_text_traits.\(name) has unknown value \(value); use FW_TRAIT_DEFAULT, FW_TRAIT_NO or FW_TRAIT_YES")
+            }
+        }
+        var traits = TextInputTraits()
+        traits.autocapitalization = try pick(t.autocapitalization, Autocapitalization.self, "autocapitalization")
+        traits.autocorrection = try tristate(t.autocorrection, "autocorrection")
+        traits.spellChecking = try tristate(t.spell_checking, "spell_checking")
+        traits.smartDashes = try tristate(t.smart_dashes, "smart_dashes")
+        traits.smartQuotes = try tristate(t.smart_quotes, "smart_quotes")
+        traits.smartInsertDelete = try tristate(t.smart_insert_delete, "smart_insert_delete")
+        traits.keyboard = try pick(t.keyboard, KeyboardType.self, "keyboard")
+        traits.keyboardAppearance = try pick(t.keyboard_appearance, KeyboardAppearance.self, "keyboard_appearance")
+        traits.returnKey = try pick(t.return_key, ReturnKey.self, "return_key")
+        traits.clearButton = try pick(t.clear_button, ClearButtonMode.self, "clear_button")
+        traits.secureEntry = try tristate(t.secure_entry, "secure_entry")
+        traits.contentType = try optionalString(t.content_type, "\(at): fw_text_traits.content_type")
+        guard t.data_detectors & ~DataDetector.knownBits == 0 else {
+            throw DescriptorProblem("\(at): fw_text_traits.data_detectors has unknown bits 0x\(String(t.data_detectors & ~DataDetector.knownBits, radix: 16))")
+        }
+        traits.dataDetectors = DataDetector.from(mask: t.data_detectors)
+        traits.selectable = try tristate(t.selectable, "selectable")
+        traits.dateMode = try pick(t.date_mode, DatePickerMode.self, "date_mode")
+        traits.minimumField = try optionalString(t.minimum_field, "\(at): fw_text_traits.minimum_field")
+        traits.maximumField = try optionalString(t.maximum_field, "\(at): fw_text_traits.maximum_field")
+        return traits
+    }
+
+    // MARK: fields
+
+    func field(at raw: UnsafeRawPointer, size: Int, cell: String) throws(DescriptorProblem) -> FieldSchema {
+        let d = DescriptorReader.copy(fw_field.self, from: raw, declaredSize: size)
+        let name = try requiredString(d.name, "\(cell): fw_field.name")
+        let at = "\(cell) field '\(name)'"
+        guard Self.isFieldName(name) else {
+            throw DescriptorProblem("\(at): the name must match [A-Za-z][A-Za-z0-9_]*")
+        }
+        guard let type = FieldType(abiValue: d.type) else {
+            throw DescriptorProblem("\(at): unknown field type \(d.type); use one of FW_FIELD_STRING (1) ... FW_FIELD_STRING_LIST (8)")
+        }
+        let known = UInt32(FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM)
+        guard d.flags & ~known == 0 else {
+            throw DescriptorProblem("\(at): unknown flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_FIELD_* flags")
+        }
+        let label = try optionalString(d.label, "\(at): label") ?? name
+        let doc = try optionalString(d.doc, "\(at): doc")
+        let optionsField = try optionalString(d.options_field, "\(at): options_field")
+
+        var choices: [Choice] = []
+        if type == .choice {
+            guard d.choice_count > 0, let pointer = d.choices else {
+                throw DescriptorProblem("\(at): a choice field needs at least one choice; set choices and choice_count")
+            }
+            choices = try array(UnsafeRawPointer(pointer), count: Int(d.choice_count), minimum: PackLoader.minimumSize.choice,
+                                what: "\(at): choices") { (element, elementSize) throws(DescriptorProblem) in
+                let c = DescriptorReader.copy(fw_choice.self, from: element, declaredSize: elementSize)
+                let value = try requiredString(c.value, "\(at): choice value")
+                guard !value.isEmpty else { throw DescriptorProblem("\(at): a choice value is empty") }
+                let label = try optionalString(c.label, "\(at): choice label") ?? value
+                return Choice(value: value, label: label)
+            }
+            var seen: Set<String> = []
+            for choice in choices where !seen.insert(choice.value).inserted {
+                throw DescriptorProblem("\(at): choice '\(choice.value)' is listed twice; choice values must be unique")
+            }
+        } else if d.choice_count != 0 {
+            throw DescriptorProblem("\(at): only choice fields may have choices (choice_count is \(d.choice_count))")
+        }
+
+        let hasMin = d.flags & UInt32(FW_FIELD_HAS_MINIMUM) != 0
+        let hasMax = d.flags & UInt32(FW_FIELD_HAS_MAXIMUM) != 0
+        if (hasMin || hasMax) && !type.isOrdered {
+            throw DescriptorProblem("\(at): minimum/maximum apply only to integer, number and date fields, not \(type.rawValue)")
+        }
+        let minimum = hasMin ? d.minimum : nil
+        let maximum = hasMax ? d.maximum : nil
+        for bound in [minimum, maximum].compactMap({ $0 }) where !bound.isFinite {
+            throw DescriptorProblem("\(at): minimum and maximum must be finite numbers")
+        }
+        if let minimum, let maximum, minimum > maximum {
+            throw DescriptorProblem("\(at): minimum \(NumberText.format(minimum)) is greater than maximum \(NumberText.format(maximum))")
+        }
+        let minLength = d.min_length == 0 ? nil : Int(d.min_length)
+        let maxLength = d.max_length == 0 ? nil : Int(d.max_length)
+        if (minLength != nil || maxLength != nil) && !type.hasLength {
+            throw DescriptorProblem("\(at): min_length/max_length apply only to string, text and string-list fields, not \(type.rawValue)")
+        }
+        if let minLength, let maxLength, minLength > maxLength {
+            throw DescriptorProblem("\(at): min_length \(minLength) is greater than max_length \(maxLength)")
+        }
+
+        let schema = FieldSchema(name: name, type: type, label: label, doc: doc,
+                                 required: d.flags & UInt32(FW_FIELD_REQUIRED) != 0, choices: choices,
+                                 defaultValue: nil, minimum: minimum, maximum: maximum,
+                                 minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+        guard let value = try defaultValue(d.default_value, field: schema, at: at) else { return schema }
+        return FieldSchema(name: name, type: type, label: label, doc: doc, required: schema.required, choices: choices,
+                           defaultValue: value, minimum: minimum, maximum: maximum,
+                           minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+    }
+
+    func defaultValue(_ v: fw_value, field: FieldSchema, at: String) throws(DescriptorProblem) -> Value? {
+        guard v.type != UInt32(FW_FIELD_NONE) else { return nil }
+        guard v.type == field.type.abiValue else {
+            let given = FieldType(abiValue: v.type)?.rawValue ?? "unknown type \(v.type)"
+            throw DescriptorProblem("\(at): the default is a \(given) but the field is a \(field.type.rawValue)")
+        }
+        let value: Value
+        switch field.type {
+        case .string, .text, .choice:
+            guard let text = try optionalString(v.as.string, "\(at): default") else { return nil }
+            value = .string(text)
+        case .bool: value = .bool(v.as.boolean)
+        case .integer: value = .integer(v.as.integer)
+        case .number, .date:
+            guard v.as.number.isFinite else { throw DescriptorProblem("\(at): the default must be a finite number") }
+            value = .number(v.as.number)
+        case .stringList:
+            let list = v.as.list
+            var items: [String] = []
+            if list.count > 0 {
+                guard let base = list.items, list.count <= 10_000 else {
+                    throw DescriptorProblem("\(at): the default list has \(list.count) items but no items pointer")
+                }
+                for i in 0..<list.count { items.append(try requiredString(base[i], "\(at): default item \(i)")) }
+            }
+            value = .stringList(items)
+        }
+        if let problem = SchemaValidator.problem(with: value, for: field, model: [:]) {
+            throw DescriptorProblem("\(at): the default \(problem)")
+        }
+        return value
+    }
+
+    // MARK: helpers
+
+    func array<T>(_ base: UnsafeRawPointer, count: Int, minimum: Int, what: String,
+                  _ read: (UnsafeRawPointer, Int) throws(DescriptorProblem) -> T) throws(DescriptorProblem) -> [T] {
+        let stride = Int(base.loadUnaligned(as: UInt32.self))
+        try checkSize(stride, minimum: minimum, of: "\(what)[0]")
+        var out: [T] = []
+        for i in 0..<count {
+            let element = base + i * stride
+            let size = Int(element.loadUnaligned(as: UInt32.self))
+            guard size == stride else {
+                throw DescriptorProblem("\(what)[\(i)].struct_size is \(size) but element 0 says \(stride); every element of an array must have the same struct_size")
+            }
+            out.append(try read(element, size))
+        }
+        return out
+    }
+
+    func checkSize(_ size: Int, minimum: Int, of what: String) throws(DescriptorProblem) {
+        guard size >= minimum else {
+            throw DescriptorProblem("\(what).struct_size is \(size), smaller than the \(minimum) bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h")
+        }
+    }
+
+    func requiredString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(DescriptorProblem) -> String {
+        guard let text = try optionalString(pointer, what) else {
+            throw DescriptorProblem("\(what) is NULL; it is required")
+        }
+        return text
+    }
+
+    func optionalString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(DescriptorProblem) -> String? {
+        do { return try DescriptorReader.string(pointer) } catch {
+            switch error {
+            case .tooLong: throw DescriptorProblem("\(what) is not NUL-terminated within \(DescriptorReader.maxStringLength) bytes")
+            case .invalidUTF8: throw DescriptorProblem("\(what) is not valid UTF-8")
+            }
+        }
+    }
+
+    func checkIdentifier(_ id: String, what: String) throws(DescriptorProblem) {
+        guard Self.isReverseDNS(id) else {
+            throw DescriptorProblem("\(what) '\(id)' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'")
+        }
+    }
+
+    /// `label(.label)+`, labels of lowercase letters, digits and hyphens, starting with a letter or digit.
+    static func isReverseDNS(_ id: String) -> Bool {
+        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, id.utf8.count <= 255 else { return false }
+        return labels.allSatisfy { label in
+            guard let first = label.utf8.first, label.utf8.count <= 63 else { return false }
+            let isAlnum: (UInt8) -> Bool = { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            return isAlnum(first) && label.utf8.allSatisfy { isAlnum($0) || $0 == 0x2D } && label.utf8.last != 0x2D
+        } && labels[0].utf8.first.map { (0x61...0x7A).contains($0) } == true
+    }
+
+    static func isFieldName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 64 else { return false }
+        let isAlpha: (UInt8) -> Bool = { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        return isAlpha(first) && name.utf8.allSatisfy { isAlpha($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+    }
+
+}

@@ -1,0 +1,88 @@
+import FormworkCore
+import Glibc
+
+/// Where packs are looked for, in the order docs/cli.md documents.
+public struct SearchLocation: Sendable, Equatable, CustomStringConvertible {
+    public enum Origin: String, Sendable {
+        /// `--pack-path`: a missing path is an error.
+        case option
+        /// `FORMWORK_PACK_PATH`.
+        case environment
+        /// `$XDG_DATA_HOME/formwork/packs`, `/usr/local/lib/formwork/packs`, `/usr/lib/formwork/packs`.
+        case standard
+        /// Beside the running executable (a fresh build finds its own packs).
+        case executable
+    }
+
+    public var path: String
+    public var origin: Origin
+
+    public init(path: String, origin: Origin) {
+        self.path = path
+        self.origin = origin
+    }
+
+    public var description: String { path }
+}
+
+public enum Discovery {
+    /// The search locations: `packPaths`, then `FORMWORK_PACK_PATH`, then the
+    /// standard directories, then `executableDirectory`.
+    public static func locations(packPaths: [String], environment: [String: String],
+                                 executableDirectory: String?) -> [SearchLocation] {
+        var out = packPaths.map { SearchLocation(path: $0, origin: .option) }
+        if let env = environment["FORMWORK_PACK_PATH"] {
+            out += env.split(separator: ":").map { SearchLocation(path: String($0), origin: .environment) }
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].map { "\($0)/.local/share" }
+        if let dataHome { out.append(SearchLocation(path: "\(dataHome)/formwork/packs", origin: .standard)) }
+        out.append(SearchLocation(path: "/usr/local/lib/formwork/packs", origin: .standard))
+        out.append(SearchLocation(path: "/usr/lib/formwork/packs", origin: .standard))
+        if let executableDirectory { out.append(SearchLocation(path: executableDirectory, origin: .executable)) }
+        return out
+    }
+
+    /// The directory of the running executable (`/proc/self/exe`).
+    public static var executableDirectory: String? {
+        guard let path = FileSystem.realPath("/proc/self/exe") else { return nil }
+        return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+
+    /// A candidate pack file and where it was found.
+    struct Candidate {
+        var path: String
+        var location: SearchLocation
+    }
+
+    /// The pack files of `locations` in order, each real path once, and the errors for
+    /// explicitly given paths that do not exist.
+    static func candidates(in locations: [SearchLocation]) -> (files: [Candidate], errors: [PackError]) {
+        var files: [Candidate] = []
+        var errors: [PackError] = []
+        var seen: Set<String> = []
+        func add(_ path: String, _ location: SearchLocation) {
+            let real = FileSystem.realPath(path) ?? path
+            if seen.insert(real).inserted { files.append(Candidate(path: path, location: location)) }
+        }
+        for location in locations {
+            switch FileSystem.kind(of: location.path) {
+            case .directory:
+                let base = location.path.hasSuffix("/") ? String(location.path.dropLast()) : location.path
+                for name in FileSystem.entries(of: location.path) where name.hasSuffix(".so") {
+                    let path = "\(base)/\(name)"
+                    if FileSystem.kind(of: path) == .regular { add(path, location) }
+                }
+            case .regular:
+                add(location.path, location)
+            case .missing where location.origin == .option:
+                errors.append(PackError(path: location.path, reason: .fileNotFound))
+            case .other where location.origin == .option:
+                errors.append(PackError(path: location.path, reason: .notARegularFile))
+            default:
+                break
+            }
+        }
+        return (files, errors)
+    }
+}

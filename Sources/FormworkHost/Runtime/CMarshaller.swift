@@ -1,0 +1,90 @@
+import CFormwork
+import FormworkCore
+import Glibc
+
+/// The one converter from `Value`s to C memory, for the generic configure
+/// (`fw_value` arrays), the typed configure (a model struct) and `value_changed`.
+///
+/// Every string and list it makes is owned by the marshaller and freed when it is
+/// released: pointers handed to a pack live only for the call, as formwork.h says.
+final class CMarshaller {
+    private var owned: [UnsafeMutableRawPointer] = []
+
+    deinit { for pointer in owned { free(pointer) } }
+
+    /// Runs `body` with a marshaller whose memory is freed afterwards.
+    static func with<R>(_ body: (CMarshaller) throws -> R) rethrows -> R {
+        let marshaller = CMarshaller()
+        return try withExtendedLifetime(marshaller) { try body(marshaller) }
+    }
+
+    /// A NUL-terminated copy of `s`, valid until the marshaller is released.
+    func cString(_ s: String) -> UnsafePointer<CChar> {
+        let copy = strdup(s)!
+        owned.append(UnsafeMutableRawPointer(copy))
+        return UnsafePointer(copy)
+    }
+
+    /// An `fw_string_list` of copies of `items` (`items` is NULL when the list is empty).
+    func list(_ items: [String]) -> fw_string_list {
+        guard !items.isEmpty else { return fw_string_list(items: nil, count: 0) }
+        let raw = malloc(items.count * MemoryLayout<UnsafePointer<CChar>?>.stride)!
+        owned.append(raw)
+        let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: items.count)
+        for (j, item) in items.enumerated() { array[j] = cString(item) }
+        return fw_string_list(items: UnsafePointer(array), count: items.count)
+    }
+
+    /// A tagged `fw_value` (type `FW_FIELD_NONE` when absent).
+    func value(_ value: Value?, as type: FieldType) -> fw_value {
+        var v = fw_value()
+        guard let value else { return v }
+        v.type = type.abiValue
+        switch value {
+        case .string(let s): v.as.string = cString(s)
+        case .bool(let b): v.as.boolean = b
+        case .integer(let n):
+            if type == .integer { v.as.integer = n } else { v.as.number = Double(n) }
+        case .number(let d): v.as.number = d
+        case .stringList(let items):
+            // Generic lists keep a non-NULL items pointer even when empty (1.0 behaviour).
+            if items.isEmpty {
+                let raw = malloc(MemoryLayout<UnsafePointer<CChar>?>.stride)!
+                owned.append(raw)
+                v.as.list = fw_string_list(items: UnsafePointer(raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: 1)), count: 0)
+            } else {
+                v.as.list = list(items)
+            }
+        }
+        return v
+    }
+
+    /// `fw_value`s in schema order for the generic configure.
+    func values(_ values: [Value?], types: [FieldType]) -> [fw_value] {
+        var array = [fw_value](repeating: fw_value(), count: values.count)
+        for i in values.indices { array[i] = value(values[i], as: types[i]) }
+        return array
+    }
+
+    /// Stores `value` as the C member of a typed model at `at` (absent: zero, or NaN for a date).
+    func store(_ value: Value?, as type: FieldType, at: UnsafeMutableRawPointer) {
+        switch (type, value) {
+        case (.string, .string(let s)?), (.text, .string(let s)?), (.choice, .string(let s)?):
+            at.storeBytes(of: cString(s), as: UnsafePointer<CChar>?.self)
+        case (.bool, .bool(let b)?):
+            at.storeBytes(of: b, as: Bool.self)
+        case (.integer, .integer(let n)?):
+            at.storeBytes(of: n, as: Int64.self)
+        case (.number, .number(let d)?), (.date, .number(let d)?):
+            at.storeBytes(of: d, as: Double.self)
+        case (.number, .integer(let n)?), (.date, .integer(let n)?):
+            at.storeBytes(of: Double(n), as: Double.self)
+        case (.date, nil):
+            at.storeBytes(of: Double.nan, as: Double.self) // absent date
+        case (.stringList, .stringList(let items)?):
+            at.storeBytes(of: list(items), as: fw_string_list.self)
+        default:
+            break // absent: zero (NULL, false, 0)
+        }
+    }
+}

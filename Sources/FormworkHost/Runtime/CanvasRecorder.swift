@@ -1,0 +1,134 @@
+import CFormwork
+import FormworkCore
+import Glibc
+
+/// Records a cell's canvas calls into view nodes.
+///
+/// The `fw_canvas` vtable is one static table; each `render` call passes a
+/// recorder as `canvas_ctx`. Input from the pack is read defensively: invalid
+/// UTF-8 is replaced, unbalanced groups are closed, and runaway output is cut.
+final class CanvasRecorder {
+    static let maxNodes = 10_000
+    static let maxDepth = 32
+
+    private let accessibilityId: String
+    private let valueField: String?
+    private var stack: [(role: String, title: String?, children: [ViewNode])] = [("root", nil, [])]
+    private var count = 0
+    private(set) var truncated = false
+
+    init(accessibilityId: String, valueField: String?) {
+        self.accessibilityId = accessibilityId
+        self.valueField = valueField
+    }
+
+    /// The recorded nodes, closing any group the cell left open.
+    func finish() -> [ViewNode] {
+        while stack.count > 1 { endGroup() }
+        return stack[0].children
+    }
+
+    func append(_ node: ViewNode) {
+        guard count < Self.maxNodes else { truncated = true; return }
+        count += 1
+        stack[stack.count - 1].children.append(node)
+    }
+
+    func beginGroup(role: String, title: String?) {
+        guard stack.count <= Self.maxDepth else { truncated = true; return }
+        stack.append((role, title, []))
+    }
+
+    func endGroup() {
+        guard stack.count > 1 else { return }
+        let group = stack.removeLast()
+        append(.group(role: group.role, title: group.title, children: group.children))
+    }
+
+    private var usedIDs: Set<String> = []
+
+    /// A control; `action` marks a button, whose `field` names an action rather than a model field.
+    func control(field: String?, label: String?, flags: UInt32, action: Bool = false) -> Control {
+        var id = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
+        if usedIDs.contains(id) {
+            var n = 2
+            while usedIDs.contains("\(id)-\(n)") { n += 1 }
+            id = "\(id)-\(n)"
+        }
+        usedIDs.insert(id)
+        return Control(field: field, id: id, label: label,
+                       disabled: flags & UInt32(FW_CONTROL_DISABLED) != 0,
+                       required: flags & UInt32(FW_CONTROL_REQUIRED) != 0,
+                       multiline: flags & UInt32(FW_CONTROL_MULTILINE) != 0)
+    }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> CanvasRecorder? {
+        context.map { Unmanaged<CanvasRecorder>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The host's canvas, valid for the life of the process.
+    nonisolated(unsafe) static let canvas: UnsafeMutablePointer<fw_canvas> = {
+        let c = UnsafeMutablePointer<fw_canvas>.allocate(capacity: 1)
+        c.initialize(to: fw_canvas())
+        c.pointee.struct_size = UInt32(MemoryLayout<fw_canvas>.size)
+        c.pointee.begin_group = { ctx, role, title in
+            from(ctx)?.beginGroup(role: text(role) ?? "stack", title: text(title))
+        }
+        c.pointee.end_group = { ctx in from(ctx)?.endGroup() }
+        c.pointee.label = { ctx, value, style in
+            from(ctx)?.append(.label(text: text(value) ?? "", style: LabelStyle(abiValue: style) ?? .body))
+        }
+        c.pointee.value = { ctx, label, value in
+            from(ctx)?.append(.value(label: text(label) ?? "", text: text(value) ?? ""))
+        }
+        c.pointee.text_input = { ctx, field, label, value, placeholder, flags in
+            guard let r = from(ctx) else { return }
+            r.append(.textInput(r.control(field: text(field), label: text(label), flags: flags), text: text(value), placeholder: text(placeholder)))
+        }
+        c.pointee.toggle = { ctx, field, label, on, flags in
+            guard let r = from(ctx) else { return }
+            r.append(.toggle(r.control(field: text(field), label: text(label), flags: flags), isOn: on))
+        }
+        c.pointee.button = { ctx, field, title, role, flags in
+            guard let r = from(ctx) else { return }
+            r.append(.button(r.control(field: text(field), label: text(title), flags: flags, action: true),
+                             role: ButtonRole(abiValue: role) ?? .default))
+        }
+        c.pointee.choice = { ctx, field, label, choices, count, selected, style, flags in
+            guard let r = from(ctx) else { return }
+            r.append(.choice(r.control(field: text(field), label: text(label), flags: flags),
+                             choices: readChoices(choices, count: count), selected: text(selected),
+                             style: ChoiceStyle(abiValue: style) ?? .menu))
+        }
+        c.pointee.date = { ctx, field, label, hasValue, seconds, mode, flags in
+            guard let r = from(ctx) else { return }
+            r.append(.date(r.control(field: text(field), label: text(label), flags: flags),
+                           seconds: hasValue && seconds.isFinite ? seconds : nil,
+                           mode: DatePickerMode(abiValue: mode) ?? .default))
+        }
+        c.pointee.message = { ctx, kind, value in
+            from(ctx)?.append(.message(kind: MessageKind(abiValue: kind) ?? .hint, text: text(value) ?? ""))
+        }
+        return c
+    }()
+
+    /// A pack string: invalid UTF-8 is repaired rather than trusted.
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        let length = strnlen(pointer, DescriptorReader.maxStringLength * 16)
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    static func readChoices(_ base: UnsafePointer<fw_choice>?, count: UInt32) -> [Choice] {
+        guard let base, count > 0, count <= 10_000 else { return [] }
+        let raw = UnsafeRawPointer(base)
+        let stride = Int(raw.loadUnaligned(as: UInt32.self))
+        guard stride >= PackLoader.minimumSize.choice else { return [] }
+        return (0..<Int(count)).compactMap { i in
+            let c = DescriptorReader.copy(fw_choice.self, from: raw + i * stride, declaredSize: stride)
+            guard let value = text(c.value) else { return nil }
+            return Choice(value: value, label: text(c.label) ?? value)
+        }
+    }
+}
+

@@ -1,0 +1,101 @@
+import CFormwork
+import FormworkCore
+import Glibc
+
+/// One live instance of a cell type, created through the ABI.
+final class CellInstance {
+    let cell: CellType
+    let entry: CellEntry
+    let handle: UnsafeMutableRawPointer
+
+    init(_ cell: CellType, entry: CellEntry) throws(RuntimeError) {
+        if let status = entry.lifecycle.retain() {
+            throw RuntimeError(cellID: cell.id, fieldID: nil, packPath: cell.packPath,
+                               message: "fw_pack.init failed with status \(status)" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+        }
+        guard let handle = entry.create(entry.descriptor.assumingMemoryBound(to: fw_cell_type.self), Host.shared.pointer) else {
+            entry.lifecycle.release()
+            throw RuntimeError(cellID: cell.id, fieldID: nil, packPath: cell.packPath,
+                               message: "create returned NULL" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+        }
+        self.cell = cell
+        self.entry = entry
+        self.handle = handle
+    }
+
+    deinit {
+        entry.destroy(handle)
+        entry.lifecycle.release()
+    }
+
+    func failure(_ what: String, status: fw_status, field: String?) -> RuntimeError {
+        RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath,
+                     message: "\(what) returned \(Status.name(status))" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+    }
+
+    /// Configures with `values` (schema order): through the typed entry when the cell
+    /// type declares one, unless `forceGeneric` (conformance compares the two paths).
+    func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
+        _ = Host.shared.drainLog()
+        if !forceGeneric, let typed = entry.typed {
+            let status: fw_status
+            do { status = try typed.layout.call(typed.function, convention: typed.convention, cell: handle, values: values) } catch {
+                throw RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath, message: "libffi: \(error)")
+            }
+            if status != FW_OK { throw failure("typed configure", status: status, field: field) }
+        } else {
+            let status = CMarshaller.with { marshaller in
+                let array = marshaller.values(values, types: cell.fields.map(\.type))
+                return array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
+            }
+            if status != FW_OK { throw failure("configure", status: status, field: field) }
+        }
+    }
+
+    /// Asks the cell whether `field` may become `value`; nil when accepted, else the reason.
+    func valueChanged(field name: String, to value: Value?, type: FieldType) -> String? {
+        let answer = offer(field: name, value: value, type: type)
+        guard answer.status != FW_OK else { return nil }
+        return answer.message ?? "the cell rejected the value (\(Status.name(answer.status)))"
+    }
+
+    /// The raw `value_changed` answer: its status and message (FW_OK when the cell has no callback).
+    func offer(field name: String, value: Value?, type: FieldType) -> (status: fw_status, message: String?) {
+        guard let valueChanged = entry.valueChanged else { return (fw_status(FW_OK), nil) }
+        var message: UnsafePointer<CChar>? = nil
+        let status = CMarshaller.with { marshaller in
+            var v = marshaller.value(value, as: type)
+            return name.withCString { valueChanged(handle, $0, &v, &message) }
+        }
+        return (status, CanvasRecorder.text(message))
+    }
+
+    func render(accessibilityId: String, valueField: String?, field: String?) throws(RuntimeError) -> [ViewNode] {
+        let recorder = CanvasRecorder(accessibilityId: accessibilityId, valueField: valueField)
+        let context = Unmanaged.passUnretained(recorder).toOpaque()
+        let status = withExtendedLifetime(recorder) { entry.render(handle, CanvasRecorder.canvas, context) }
+        if status != FW_OK { throw failure("render", status: status, field: field) }
+        var nodes = recorder.finish()
+        if recorder.truncated {
+            nodes.append(.message(kind: .warning, text: "output cut: the cell drew more than \(CanvasRecorder.maxNodes) views or nested groups deeper than \(CanvasRecorder.maxDepth)"))
+        }
+        return nodes
+    }
+
+    func setSelected(_ selected: Bool) { entry.didSetSelected?(handle, selected) }
+    func setHighlighted(_ highlighted: Bool) { entry.didSetHighlighted?(handle, highlighted) }
+}
+
+enum Status {
+    static func name(_ status: fw_status) -> String {
+        switch Int(status) {
+        case Int(FW_OK): "FW_OK"
+        case Int(FW_ERROR): "FW_ERROR"
+        case Int(FW_INVALID_ARGUMENT): "FW_INVALID_ARGUMENT"
+        case Int(FW_OUT_OF_MEMORY): "FW_OUT_OF_MEMORY"
+        case Int(FW_REJECTED): "FW_REJECTED"
+        case Int(FW_UNSUPPORTED): "FW_UNSUPPORTED"
+        default: "status \(status)"
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CFFI
+import CFormwork
+import FormworkCore
+import Glibc
+import Synchronization
+
+/// The C struct a typed-configure cell expects, laid out from its schema by
+/// libffi (`ffi_get_struct_offsets`), with the call interfaces prepared once
+/// and cached for each convention.
+///
+/// Member C types follow formwork.h: string/text/choice → `const char *`,
+/// bool → `bool`, integer → `int64_t`, number/date → `double`,
+/// string list → `fw_string_list`.
+final class TypedModelLayout: @unchecked Sendable {
+    enum LayoutError: Error, CustomStringConvertible {
+        case ffi(String, Int)
+        var description: String {
+            switch self { case .ffi(let call, let status): "\(call) returned status \(status)" }
+        }
+    }
+
+    let fields: [FieldType]
+    let offsets: [Int]
+    let size: Int
+    let alignment: Int
+
+    // libffi keeps pointers to these for as long as a cif is used: owned here, freed in deinit.
+    private let structType: UnsafeMutablePointer<ffi_type>
+    private let elements: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    private let listType: UnsafeMutablePointer<ffi_type>
+    private let listElements: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    private let cifs = Mutex<[TypedConvention: Prepared]>([:])
+
+    /// A prepared call interface and the argument-type array it points to.
+    private struct Prepared: @unchecked Sendable {
+        let cif: UnsafeMutablePointer<ffi_cif>
+        let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    }
+
+    init(fields: [FieldType]) throws(LayoutError) {
+        self.fields = fields
+        listElements = .allocate(capacity: 3)
+        listElements[0] = cffi_type_pointer()
+        listElements[1] = cffi_type_uint64()
+        listElements[2] = nil
+        listType = .allocate(capacity: 1)
+        listType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: listElements))
+
+        elements = .allocate(capacity: fields.count + 1)
+        for (i, type) in fields.enumerated() {
+            switch type {
+            case .string, .text, .choice: elements[i] = cffi_type_pointer()
+            case .bool: elements[i] = cffi_type_uint8()
+            case .integer: elements[i] = cffi_type_sint64()
+            case .number, .date: elements[i] = cffi_type_double()
+            case .stringList: elements[i] = listType
+            }
+        }
+        elements[fields.count] = nil
+        let structType = UnsafeMutablePointer<ffi_type>.allocate(capacity: 1)
+        structType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: elements))
+        self.structType = structType
+
+        var offsets = [Int](repeating: 0, count: fields.count)
+        let status = offsets.withUnsafeMutableBufferPointer {
+            ffi_get_struct_offsets(cffi_default_abi(), structType, $0.baseAddress)
+        }
+        guard status == FFI_OK else { throw .ffi("ffi_get_struct_offsets", Int(status.rawValue)) }
+        self.offsets = offsets
+        size = structType.pointee.size
+        alignment = Int(structType.pointee.alignment)
+    }
+
+    deinit {
+        for prepared in cifs.withLock({ Array($0.values) }) {
+            prepared.cif.deallocate()
+            prepared.argumentTypes.deallocate()
+        }
+        structType.deallocate()
+        elements.deallocate()
+        listType.deallocate()
+        listElements.deallocate()
+    }
+
+    /// The `ffi_cif` for `fw_status (*)(void *, MODEL)` or `(void *, const MODEL *)`, prepared once.
+    private func cif(for convention: TypedConvention) throws(LayoutError) -> UnsafeMutablePointer<ffi_cif> {
+        let result: Result<UnsafeMutablePointer<ffi_cif>, LayoutError> = cifs.withLock { cache in
+            if let prepared = cache[convention] { return .success(prepared.cif) }
+            let argumentTypes = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: 2)
+            argumentTypes[0] = cffi_type_pointer()
+            argumentTypes[1] = convention == .byValue ? structType : cffi_type_pointer()
+            let cif = UnsafeMutablePointer<ffi_cif>.allocate(capacity: 1)
+            let status = ffi_prep_cif(cif, cffi_default_abi(), 2, cffi_type_sint32(), argumentTypes)
+            guard status == FFI_OK else {
+                cif.deallocate()
+                argumentTypes.deallocate()
+                return .failure(.ffi("ffi_prep_cif", Int(status.rawValue)))
+            }
+            cache[convention] = Prepared(cif: cif, argumentTypes: argumentTypes)
+            return .success(cif)
+        }
+        return try result.get()
+    }
+
+    /// Number of prepared interfaces (for tests of the cache).
+    var preparedCount: Int { cifs.withLock { $0.count } }
+
+    /// Lays `values` (schema order; nil = absent) out as the model struct and calls `function` with it.
+    func call(_ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
+              values: [Value?]) throws(LayoutError) -> fw_status {
+        let cif = try cif(for: convention)
+        let model = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 8))
+        model.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
+        defer { model.deallocate() }
+        let marshaller = CMarshaller()
+        for (i, type) in fields.enumerated() {
+            marshaller.store(i < values.count ? values[i] : nil, as: type, at: model + offsets[i])
+        }
+        var cellArgument: UnsafeMutableRawPointer? = cell
+        var modelPointer: UnsafeMutableRawPointer? = model
+        var returned: UInt64 = 0 // ffi_arg: return values narrower than a register are widened
+        withUnsafeMutablePointer(to: &cellArgument) { cellSlot in
+            withUnsafeMutablePointer(to: &modelPointer) { pointerSlot in
+                var arguments: [UnsafeMutableRawPointer?] = [
+                    UnsafeMutableRawPointer(cellSlot),
+                    convention == .byValue ? model : UnsafeMutableRawPointer(pointerSlot),
+                ]
+                arguments.withUnsafeMutableBufferPointer {
+                    ffi_call(cif, function, &returned, $0.baseAddress)
+                }
+            }
+        }
+        withExtendedLifetime(marshaller) {}
+        return fw_status(truncatingIfNeeded: Int64(bitPattern: returned))
+    }
+}

@@ -1,0 +1,100 @@
+import FormworkCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An error from the dynamic loader, carrying `dlerror()`'s text.
+struct DynamicLibraryError: Error, Sendable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A shared library opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`.
+///
+/// Libraries are never closed: a pack may contain Swift code, and the Swift
+/// runtime keeps its type records after `dlclose`, so a later lookup would crash.
+struct DynamicLibrary: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    /// Opens the library at `path`.
+    ///
+    /// The corresponding C function is `dlopen`; failures carry `dlerror()`.
+    static func open(_ path: String) throws(DynamicLibraryError) -> DynamicLibrary {
+        _ = dlerror()
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            throw DynamicLibraryError(message: lastError() ?? "dlopen failed")
+        }
+        return DynamicLibrary(handle: handle)
+    }
+
+    /// The address of `name` in this library, or nil when it does not export it.
+    ///
+    /// The corresponding C function is `dlsym`.
+    func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+        _ = dlerror()
+        return dlsym(handle, name)
+    }
+
+    /// The corresponding C function is `dlerror`.
+    private static func lastError() -> String? {
+        guard let text = dlerror() else { return nil }
+        return String(cString: text)
+    }
+}
+
+/// File-system helpers used by discovery and loading.
+enum FileSystem {
+    enum Kind { case missing, regular, directory, other }
+
+    /// The corresponding C function is `stat`.
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// The corresponding C function is `realpath`.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Entries of a directory, sorted by name; empty when it cannot be read.
+    /// The corresponding C functions are `opendir`, `readdir` and `closedir`.
+    static func entries(of directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The first `count` bytes of a file, or nil when it cannot be read.
+    /// The corresponding C functions are `open`, `read` and `close`.
+    static func prefix(of path: String, count: Int) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, count) }
+        guard n >= 0 else { return nil }
+        return Array(bytes.prefix(n))
+    }
+
+    /// Whether the file can be opened for reading. The corresponding C function is `access`.
+    static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+}

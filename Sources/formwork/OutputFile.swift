@@ -1,0 +1,98 @@
+import Glibc
+
+/// Writes an output file the way a careful tool does:
+/// - a regular file (new or existing) is replaced atomically: a temporary file beside
+///   it, `fsync`, then `rename`, so a crash or a full disk never leaves half a file;
+///   an existing file keeps its permission bits and, where allowed, its owner and group;
+/// - a symbolic link is followed and its target replaced, the link itself kept;
+/// - something that is not a regular file (a terminal, a FIFO, `/dev/stdout`, a
+///   device) is written directly, never replaced by a regular file.
+enum OutputFile {
+    struct WriteError: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        /// The output could not be created at all (exit 73); otherwise writing it failed (exit 74).
+        let cannotCreate: Bool
+        var description: String { "\(path): cannot write: \(reason)" }
+    }
+
+    /// The corresponding C functions are `stat`, `lstat`, `readlink`, `mkstemp`, `write`, `fsync`, `fchmod`, `fchown` and `rename`.
+    static func write(_ text: String, to path: String) throws(WriteError) {
+        func fail(_ create: Bool, _ code: Int32 = errno) -> WriteError {
+            WriteError(path: path, reason: String(cString: strerror(code)), cannotCreate: create)
+        }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw WriteError(path: path, reason: "is a directory; name a file", cannotCreate: true)
+            }
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw fail(true) }
+            defer { close(fd) }
+            if let code = writeAll(fd, text) { throw fail(false, code) }
+            return
+        }
+        let target = resolveLinks(path)
+        let existing: stat? = stat(target, &info) == 0 ? info : nil
+        let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
+        let base = target.split(separator: "/").last.map(String.init) ?? target
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw fail(true) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var failure = writeAll(fd, text)
+        if failure == nil && fsync(fd) != 0 { failure = errno }
+        if let existing {
+            fchmod(fd, existing.st_mode & 0o7777)
+            if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                _ = fchown(fd, existing.st_uid, existing.st_gid) // allowed for root, or a group the user is in
+                fchmod(fd, existing.st_mode & 0o7777)         // fchown may clear set-id bits
+            }
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
+        close(fd)
+        if failure == nil && rename(temporary, target) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw fail(false, failure)
+        }
+    }
+
+    /// Writes all of `text`; returns the errno of a failure. The corresponding C function is `write`.
+    static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+        var text = text
+        return text.withUTF8 { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { return errno }
+                if n == 0 { return EIO }
+                offset += n
+            }
+            return nil
+        }
+    }
+
+    /// Follows symbolic links (at most 40, as the kernel does) to the path they name,
+    /// even when it does not exist yet. The corresponding C functions are `lstat` and `readlink`.
+    static func resolveLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") { current = link } else {
+                let directory = current.contains("/") ? String(current[..<current.lastIndex(of: "/")!]) : "."
+                current = directory + "/" + link
+            }
+        }
+        return current
+    }
+}

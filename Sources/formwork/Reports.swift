@@ -1,0 +1,178 @@
+import Foundation
+import FormworkCore
+import FormworkHost
+
+/// The `list` and `inspect` outputs: JSON (a stable contract, see docs/cli.md) and text tables.
+enum Reports {
+    // MARK: JSON
+
+    /// `formwork list --json`.
+    static func listJSON(_ registry: Registry) -> JSON {
+        .object([
+            ("packs", .array(registry.packs.map { pack in
+                .object([
+                    ("path", .string(pack.path)), ("id", .string(pack.id)), ("name", .string(pack.name)),
+                    ("version", .string(pack.version)), ("abi", .string(pack.abi.description)),
+                    ("vendor", .optional(pack.vendor)), ("license", .optional(pack.license)),
+                    ("cells", .array(pack.cellTypes.map { cell in
+                        var members: [(String, JSON)] = [
+                            ("id", .string(cell.id)), ("name", .string(cell.name)),
+                            ("textInput", .string(cell.textInput.kind.rawValue)),
+                            ("configure", .string(cell.configure.name)),
+                            ("fields", .array(cell.fields.map { field in
+                                .object([("name", .string(field.name)), ("type", .string(field.type.rawValue)),
+                                         ("required", .bool(field.required))])
+                            })),
+                        ]
+                        if let winner = registry.shadowed.first(where: { $0.id == cell.id && $0.path == pack.path }) {
+                            members.append(("shadowedBy", .string(winner.winner)))
+                        }
+                        return .object(members)
+                    })),
+                ])
+            })),
+            ("errors", .array(registry.failures.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })),
+            ("shadowed", .array(registry.shadowed.map {
+                .object([("id", .string($0.id)), ("path", .string($0.path)), ("winner", .string($0.winner))])
+            })),
+        ])
+    }
+
+    /// `formwork inspect CELL-ID --json`.
+    static func inspectJSON(_ cell: CellType) -> JSON {
+        var configure: [(String, JSON)] = [("style", .string(cell.configure.name))]
+        if case .typed(let convention, let size, let alignment) = cell.configure {
+            configure += [("convention", .string(convention.rawValue)), ("modelSize", .integer(Int64(size))),
+                          ("modelAlignment", .integer(Int64(alignment)))]
+            configure.append(("offsets", .object(zip(cell.fields, cell.modelOffsets).map { ($0.name, .integer(Int64($1))) })))
+        }
+        return .object([
+            ("id", .string(cell.id)), ("name", .string(cell.name)), ("summary", .optional(cell.summary)),
+            ("pack", .object([("id", .string(cell.packID)), ("path", .string(cell.packPath)), ("abi", .string(cell.packABI.description))])),
+            ("fields", .array(cell.fields.map(fieldJSON))),
+            ("textInput", .object([
+                ("kind", .string(cell.textInput.kind.rawValue)), ("field", .optional(cell.textInput.field)),
+                ("traits", TraitKey.json(cell.textInput.traits)),
+            ])),
+            ("capabilities", .array(cell.capabilities.names.map(JSON.string))),
+            ("configure", .object(configure)),
+        ])
+    }
+
+    static func fieldJSON(_ field: FieldSchema) -> JSON {
+        .object([
+            ("name", .string(field.name)), ("type", .string(field.type.rawValue)), ("required", .bool(field.required)),
+            ("label", .string(field.label)),
+            ("doc", field.doc.map(JSON.string)),
+            ("default", field.defaultValue.map { $0.json(as: field.type) }),
+            ("minimum", field.minimum.map(field.boundJSON)),
+            ("maximum", field.maximum.map(field.boundJSON)),
+            ("minLength", field.minLength.map { .integer(Int64($0)) }),
+            ("maxLength", field.maxLength.map { .integer(Int64($0)) }),
+            ("choices", field.choices.isEmpty ? nil : .array(field.choices.map {
+                .object([("value", .string($0.value)), ("label", .string($0.label))])
+            })),
+            ("options", field.optionsField.map(JSON.string)),
+        ])
+    }
+
+    // MARK: text
+
+    /// `formwork list`: packs, their cells as an aligned table, then problems.
+    static func listText(_ registry: Registry) -> String {
+        var out = ""
+        if registry.packs.isEmpty {
+            out += "No packs found. Searched: \(registry.locations.map(\.path).joined(separator: ", "))\n"
+        }
+        for pack in registry.packs {
+            out += "\(pack.name) — \(pack.id) \(pack.version) (ABI \(pack.abi))\n  \(pack.path)\n"
+            let rows = pack.cellTypes.map { cell -> [String] in
+                var note = ""
+                if let s = registry.shadowed.first(where: { $0.id == cell.id && $0.path == pack.path }) {
+                    note = "shadowed by \(s.winner)"
+                }
+                return [cell.id, cell.name, cell.textInput.kind.rawValue, cell.configure.name, "\(cell.fields.count)", note]
+            }
+            out += table(header: ["CELL", "NAME", "TEXT INPUT", "CONFIGURE", "FIELDS", ""], rows: rows, indent: "  ")
+            out += "\n"
+        }
+        if !registry.failures.isEmpty {
+            out += "Problems:\n"
+            for failure in registry.failures { out += "  \(failure.description)\n" }
+        }
+        return out
+    }
+
+    /// `formwork inspect CELL-ID`.
+    static func inspectText(_ cell: CellType) -> String {
+        var out = "\(cell.id) — \(cell.name)\n"
+        if let summary = cell.summary { out += "  \(summary)\n" }
+        out += "  pack:         \(cell.packID) (ABI \(cell.packABI))\n  path:         \(cell.packPath)\n"
+        out += "  configure:    \(cell.configure.name)"
+        if case .typed(let convention, let size, let alignment) = cell.configure {
+            out += " (\(convention.rawValue), \(size) bytes, alignment \(alignment))"
+        }
+        out += "\n  capabilities: \(cell.capabilities.names.isEmpty ? "none" : cell.capabilities.names.joined(separator: ", "))\n"
+        out += "  text input:   \(cell.textInput.kind.rawValue)\(cell.textInput.field.map { " → \($0)" } ?? "")\n"
+        if case .object(let traits) = TraitKey.json(cell.textInput.traits), !traits.isEmpty {
+            out += "  traits:       " + traits.map { "\($0.0)=\($0.1.serialized(pretty: false))" }.joined(separator: ", ") + "\n"
+        }
+        out += "\nFields:\n"
+        let rows = cell.fields.map { f -> [String] in
+            var constraints: [String] = []
+            if let m = f.minimum { constraints.append("min \(f.boundJSON(m).serialized(pretty: false))") }
+            if let m = f.maximum { constraints.append("max \(f.boundJSON(m).serialized(pretty: false))") }
+            if let m = f.minLength { constraints.append("min length \(m)") }
+            if let m = f.maxLength { constraints.append("max length \(m)") }
+            if !f.choices.isEmpty { constraints.append("one of " + f.choices.map(\.value).joined(separator: "|")) }
+            if let o = f.optionsField { constraints.append("one of \(o)") }
+            return [f.name, f.type.rawValue, f.required ? "yes" : "", f.defaultValue.map { $0.json(as: f.type).serialized(pretty: false) } ?? "",
+                    constraints.joined(separator: ", "), f.doc ?? ""]
+        }
+        out += table(header: ["NAME", "TYPE", "REQUIRED", "DEFAULT", "CONSTRAINTS", "DOC"], rows: rows, indent: "  ")
+        return out
+    }
+
+    /// An aligned table; the last column is not padded.
+    static func table(header: [String], rows: [[String]], indent: String) -> String {
+        let all = [header] + rows
+        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            var line = indent
+            for (i, cell) in row.enumerated() {
+                line += i == row.count - 1 ? cell : cell.padding(toLength: widths[i] + 2, withPad: " ", startingAt: 0)
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line + "\n"
+        }.joined()
+    }
+}
+
+/// `formwork check`'s reports: text for people, JSON for tools (docs/cli.md).
+enum CheckReport {
+    static func text(_ results: [(pack: String, results: [CheckResult])]) -> String {
+        var out = ""
+        for (pack, checks) in results {
+            out += "\(pack)\n"
+            let width = min(40, checks.map(\.check.count).max() ?? 0)
+            for c in checks {
+                out += "  \(c.passed ? "✓" : "✗") \(c.check.padding(toLength: width, withPad: " ", startingAt: 0))  \(c.message)\n"
+            }
+        }
+        let all = results.flatMap(\.results)
+        let failed = all.filter { !$0.passed }.count
+        out += "\(results.count) pack\(results.count == 1 ? "" : "s"): \(all.count - failed) passed, \(failed) failed\n"
+        return out
+    }
+
+    static func json(_ results: [(pack: String, results: [CheckResult])]) -> JSON {
+        let all = results.flatMap(\.results)
+        return .object([
+            ("packs", .array(results.map { pack, checks in
+                .object([("path", .string(pack)), ("passed", .bool(checks.allSatisfy(\.passed))), ("checks", .array(checks.map(\.json)))])
+            })),
+            ("passed", .integer(Int64(all.filter(\.passed).count))),
+            ("failed", .integer(Int64(all.filter { !$0.passed }.count))),
+        ])
+    }
+}

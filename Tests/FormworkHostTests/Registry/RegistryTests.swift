@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import FormworkCore
+@testable import FormworkHost
+import FormworkTestSupport
+
+@Suite("Registry and discovery")
+struct RegistryTests {
+    @Test("search order: options, FORMWORK_PACK_PATH, XDG data home, system directories, the executable's directory")
+    func order() {
+        let locations = Discovery.locations(
+            packPaths: ["/a", "/b.so"], environment: ["FORMWORK_PACK_PATH": "/c:/d", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
+            executableDirectory: "/bin/dir")
+        #expect(locations.map(\.path) == ["/a", "/b.so", "/c", "/d", "/xdg/formwork/packs", "/usr/local/lib/formwork/packs",
+                                          "/usr/lib/formwork/packs", "/bin/dir"])
+        #expect(locations.map(\.origin) == [.option, .option, .environment, .environment, .standard, .standard, .standard, .executable])
+        let home = Discovery.locations(packPaths: [], environment: ["HOME": "/home/u"], executableDirectory: nil)
+        #expect(home.first?.path == "/home/u/.local/share/formwork/packs")
+    }
+
+    @Test("an unknown identifier names near matches, the searched paths and what to do")
+    func unknownCell() {
+        let registry = firstPartyRegistry()
+        #expect(throws: RegistryError.self) { try registry.cellType("org.formwork.textfield") }
+        do {
+            _ = try registry.cellType("org.formwork.textfield")
+        } catch {
+            #expect(error.nearMatches.first == "org.formwork.text-field")
+            #expect(error.description.hasPrefix("no cell type 'org.formwork.textfield' is registered; did you mean 'org.formwork.text-field'"))
+            #expect(error.description.contains(Build.directory))
+            #expect(error.description.hasSuffix("Install the pack that provides it into one of these directories, or pass --pack-path."))
+        }
+    }
+}
+
+@Suite("Form document JSON Schema")
+struct DocumentSchemaTests {
+    @Test("formwork schema matches its golden file and covers every installed cell")
+    func golden() throws {
+        let registry = firstPartyRegistry()
+        let schema = DocumentSchema.generate(registry)
+        try Golden.check(schema.serialized() + "\n", against: "schema.json")
+        guard case .object(let defs)? = schema["$defs"] else { Issue.record("no $defs"); return }
+        for cell in registry.cellTypes { #expect(defs.contains { $0.0 == "cell:" + cell.id }, "\(cell.id)") }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+import FormworkCore
+import FormworkHost
+
+/// Where the built products (the `formwork` executable and the pack `.so` files) are:
+/// beside the test executable, never a hard-coded `.build/debug`.
+package enum Build {
+    package static let directory: String = {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        // On Darwin-style bundles the binary sits inside X.xctest/Contents/MacOS.
+        while directory.path.contains(".xctest") { directory = directory.deletingLastPathComponent() }
+        return directory.path
+    }()
+
+    package static var formwork: String { "\(directory)/formwork" }
+    package static var standardPack: String { "\(directory)/libStandardCells.so" }
+    package static var cPack: String { "\(directory)/libRatingCells.so" }
+}
+
+/// The source tree (for the header, fixtures, examples and golden files).
+package enum Source {
+    package static let root: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    package static var include: String { "\(root)/Sources/CFormwork/include" }
+    package static var tests: String { "\(root)/Tests" }
+    package static func fixture(_ name: String) -> String { "\(tests)/Fixtures/\(name)" }
+}
+
+/// A scratch directory removed at the end of the process.
+package enum Scratch {
+    package static let directory: String = {
+        let path = NSTemporaryDirectory() + "formwork-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    package static func file(_ name: String, contents: String) throws -> String {
+        let path = "\(directory)/\(name)"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+/// The result of running a process.
+package struct ProcessResult {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
+}
+
+/// Runs `executable` with `arguments`, waiting for it to finish.
+@discardableResult
+package func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+         input: String? = nil, directory: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = environment ?? ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = env["NO_COLOR"] ?? "1"
+    process.environment = env
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inp
+    try process.run()
+    if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+    try? inp.fileHandleForWriting.close()
+    // Read both pipes concurrently so a full pipe never blocks the child.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Compiles C fixtures like a third-party pack: `cc -shared -fPIC -fvisibility=hidden`, header only.
+package enum CCompiler {
+    package static let compiler = ProcessInfo.processInfo.environment["CC"] ?? "/usr/bin/cc"
+
+    /// Builds `source` with `defines` into `<scratch>/<name>/lib<name>.so` and returns its path.
+    package static func pack(_ name: String, source: String = Source.fixture("fixture_pack.c"), defines: [String] = [],
+                     extraFlags: [String] = []) throws -> String {
+        let directory = "\(Scratch.directory)/\(name)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let output = "\(directory)/lib\(name).so"
+        let arguments = ["-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-Wno-unused-function", "-Wno-unused-const-variable",
+                         "-I", Source.include] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", output]
+        let result = try run(compiler, arguments)
+        guard result.status == 0 else { throw CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)") }
+        return output
+    }
+
+    struct CompileError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+/// Golden-file comparison; `FORMWORK_UPDATE_GOLDEN=1` rewrites the files instead.
+package enum Golden {
+    package static func check(_ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = "\(Source.tests)/Golden/\(name)"
+        if ProcessInfo.processInfo.environment["FORMWORK_UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let previous = try? String(contentsOfFile: path, encoding: .utf8)
+            try actual.write(toFile: path, atomically: true, encoding: .utf8)
+            if previous != actual {
+                // Blessing is deliberate: the run that rewrites a golden file fails; the next run checks it.
+                Issue.record("rewrote golden file \(name); review the diff and run again without FORMWORK_UPDATE_GOLDEN", sourceLocation: sourceLocation)
+            }
+            return
+        }
+        guard let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
+            Issue.record("missing golden file \(name); run the tests with FORMWORK_UPDATE_GOLDEN=1 to create it", sourceLocation: sourceLocation)
+            return
+        }
+        if actual != expected {
+            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
+            let got = line < a.count ? String(a[line]) : "<end>"
+            let want = line < e.count ? String(e[line]) : "<end>"
+            Issue.record("\(name) differs at line \(line + 1):\n  expected: \(want)\n  actual:   \(got)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Replaces machine-specific paths with stable placeholders.
+    package static func normalize(_ text: String) -> String {
+        text.replacingOccurrences(of: Build.directory, with: "$BUILD")
+            .replacingOccurrences(of: (Build.directory as NSString).resolvingSymlinksInPath, with: "$BUILD")
+            .replacingOccurrences(of: Scratch.directory, with: "$SCRATCH")
+    }
+}
+
+/// A registry of the first-party packs only (no environment, no standard directories).
+package func firstPartyRegistry(plus extra: [String] = []) -> Registry {
+    Registry(locations: extra.map { SearchLocation(path: $0, origin: .option) }
+             + [SearchLocation(path: Build.directory, origin: .executable)])
+}
+
+/// The first-party cell types.
+package enum FirstParty {
+    package static let standardCells = ["org.formwork.text", "org.formwork.text-field", "org.formwork.text-view", "org.formwork.toggle",
+                                "org.formwork.button", "org.formwork.date-picker", "org.formwork.picker", "org.formwork.segments",
+                                "org.formwork.c.rating", "org.formwork.c.money"]
+}

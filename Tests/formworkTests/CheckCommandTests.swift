@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import FormworkCore
+@testable import FormworkHost
+import FormworkTestSupport
+
+/// `formwork check`, run as a real process: each check in its own child process.
+@Suite("formwork check")
+struct CheckCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+
+    @Test("the first-party Swift and C packs and the Makefile example pass every check")
+    func firstPartyPass() throws {
+        let make = try run("/usr/bin/make", ["-C", "\(Source.root)/Examples/Packs/phone-c", "-s"])
+        #expect(make.status == 0)
+        let phone = "\(Source.root)/Examples/Packs/phone-c/libphone.so"
+        let result = try run(Build.formwork, ["check", Build.standardPack, Build.cPack, phone, "--json"], environment: environment)
+        #expect(result.status == 0, "\(result.stdout)")
+        let json = try JSONParser.parse(result.stdout).json
+        #expect(json["failed"] == .integer(0))
+        #expect(json["passed"] == .integer(3 + 8 + 3 + 2 + 3 + 1))
+        let standard = try run(Build.formwork, ["check", Build.standardPack], environment: environment)
+        #expect(standard.stdout.contains("✓ exports                   exports formwork_pack_v1 and nothing else"), "\(standard.stdout)")
+        let text = try run(Build.formwork, ["check", Build.cPack], environment: environment)
+        #expect(text.stdout.contains("✓ org.formwork.c.rating  "))
+        #expect(text.stdout.contains("configure (generic), configure (typed), render, selection, value_changed accept, value_changed reject, destroy"))
+        #expect(text.stdout.hasSuffix("1 pack: 5 passed, 0 failed\n"))
+    }
+
+    /// name, -D flags, the failing check, the start of its message.
+    static let broken: [(String, [String], String, String)] = [
+        ("check-crash", ["FIXTURE_CRASH_RENDER"], "com.example.fixture.counter",
+         "crashed with SIGSEGV (signal 11); rerun with --in-process under a debugger to see where"),
+        ("check-hang", ["FIXTURE_HANG_RENDER"], "com.example.fixture.counter",
+         "did not finish within 3 s (a hang?)"),
+        ("check-export", ["FIXTURE_EXTRA_EXPORT"], "exports",
+         "exports formwork_pack_latest, which look like Formwork entries but are not"),
+        ("check-reject", ["FIXTURE_REJECT_NO_MESSAGE"], "com.example.fixture.counter",
+         "step 'value_changed 'title'' with values {\"title\":\"Counter\",\"count\":1}: returned FW_REJECTED without a message; set *message to a reason"),
+        ("check-typed", ["FIXTURE_TYPED_DIFFERS"], "com.example.fixture.counter",
+         "step 'configure (typed) [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values"),
+        ("check-minmax", ["FIXTURE_MIN_GT_MAX"], "load",
+         "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"),
+    ]
+
+    @Test("each broken fixture fails with a precise report naming the check, the step and the values",
+          arguments: CheckCommandTests.broken.indices)
+    func brokenFixture(index: Int) throws {
+        let (name, defines, check, message) = Self.broken[index]
+        let path = try CCompiler.pack(name, defines: defines)
+        let result = try run(Build.formwork, ["check", path, "--json", "--timeout", "3"], environment: environment)
+        #expect(result.status == 65)
+        let json = try JSONParser.parse(result.stdout).json
+        guard case .array(let packs)? = json["packs"], case .array(let checks)? = packs.first?["checks"] else {
+            Issue.record("no checks in \(result.stdout)")
+            return
+        }
+        let failing = checks.compactMap(CheckResult.init(json:)).filter { !$0.passed }
+        #expect(failing.map(\.check) == [check], "\(failing)")
+        #expect(failing.first?.message.hasPrefix(message) == true, "\(failing.first?.message ?? "")")
+    }
+
+    @Test("a good fixture passes, and --in-process gives the same verdicts")
+    func inProcess() throws {
+        let path = try CCompiler.pack("check-good")
+        let child = try run(Build.formwork, ["check", path], environment: environment)
+        let inside = try run(Build.formwork, ["check", path, "--in-process"], environment: environment)
+        #expect(child.status == 0, "\(child.stdout)")
+        #expect(child.stdout == inside.stdout)
+    }
+
+    @Test("the ELF reader lists exactly the exported symbols")
+    func elfSymbols() throws {
+        let path = try CCompiler.pack("elf-export", defines: ["FIXTURE_EXTRA_EXPORT"])
+        #expect(try ELFSymbols.exported(path: path) == ["formwork_pack_latest", "formwork_pack_v1"])
+        #expect(Conformance.isEntryName("formwork_pack_v12"))
+        #expect(!Conformance.isEntryName("formwork_pack_v"))
+    }
+
+    @Test("check without packs is a usage error")
+    func usage() throws {
+        let result = try run(Build.formwork, ["check"], environment: environment)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("name at least one pack (.so) to check"))
+    }
+}

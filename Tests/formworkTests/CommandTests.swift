@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import FormworkTestSupport
+
+/// The `formwork` executable, run as a real process.
+@Suite("formwork command")
+struct CommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+
+    @Test("list --json shows the 8 standard cells and the C pack's cells")
+    func listJSON() throws {
+        let result = try run(Build.formwork, ["list", "--json"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let packs = object?["packs"] as? [[String: Any]] ?? []
+        let cells = packs.flatMap { ($0["cells"] as? [[String: Any]]) ?? [] }
+        #expect(cells.count == 10)
+        let rating = cells.first { $0["id"] as? String == "org.formwork.c.rating" }
+        #expect(rating?["configure"] as? String == "typed")
+        let field = cells.first { $0["id"] as? String == "org.formwork.text-field" }
+        #expect(field?["textInput"] as? String == "textField")
+    }
+
+    @Test("list reports a broken pack and still lists the good ones")
+    func listBroken() throws {
+        let broken = try CCompiler.pack("cli-broken", defines: ["FIXTURE_MIN_GT_MAX"])
+        let result = try run(Build.formwork, ["list", "--pack-path", broken], environment: environment)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("org.formwork.text-field"))
+        #expect(result.stdout.contains("\(broken): cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"))
+    }
+
+    @Test("inspect of an unknown cell exits 69 with one line naming near matches")
+    func inspectUnknown() throws {
+        let result = try run(Build.formwork, ["inspect", "org.formwork.toggel"], environment: environment)
+        #expect(result.status == 69)
+        #expect(result.stderr.hasPrefix("formwork: error: no cell type 'org.formwork.toggel' is registered; did you mean 'org.formwork.toggle'?"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("inspect prints the schema table; bad usage exits 64")
+    func inspectText() throws {
+        let result = try run(Build.formwork, ["inspect", "org.formwork.c.money"], environment: environment)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("configure:    typed (byPointer, 56 bytes, alignment 8)"))
+        #expect(result.stdout.contains("currency      choice             \"EUR\"    one of EUR|USD|GBP|JPY"))
+        let usage = try run(Build.formwork, ["inspect"], environment: environment)
+        #expect(usage.status == 64)
+    }
+
+    @Test("FORMWORK_PACK_PATH adds packs")
+    func environmentPath() throws {
+        let good = try CCompiler.pack("cli-env")
+        var env = environment
+        env["FORMWORK_PACK_PATH"] = (good as NSString).deletingLastPathComponent
+        let result = try run(Build.formwork, ["inspect", "com.example.fixture.counter", "--json"], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"convention\": \"byPointer\""))
+    }
+}
+
+@Suite("formwork render and validate")
+struct RenderCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    var login: String { "\(Source.root)/Examples/Forms/login.yaml" }
+
+    @Test("render prints text by default when not on a terminal, and ansi only when asked without NO_COLOR")
+    func formats() throws {
+        let text = try run(Build.formwork, ["render", login, "--width", "60"], environment: environment)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Sign in\n=======\n"))
+        #expect(!text.stdout.contains("\u{1B}["))
+        var colour = environment
+        colour["NO_COLOR"] = ""
+        let ansi = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: colour)
+        #expect(ansi.stdout.contains("\u{1B}[1mSign in\u{1B}[0m"))
+        var noColor = environment
+        noColor["NO_COLOR"] = "1"
+        let plain = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: noColor)
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
+
+    @Test("render --output writes the file atomically and leaves no temporary file")
+    func output() throws {
+        let directory = "\(Scratch.directory)/out"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let result = try run(Build.formwork, ["render", login, "--format", "html", "--output", "\(directory)/login.html"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: "\(directory)/login.html", encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["login.html"])
+        let denied = try run(Build.formwork, ["render", login, "--output", "/nonexistent/dir/x.html"], environment: environment)
+        #expect(denied.status != 0)
+        #expect(denied.stderr.hasPrefix("formwork: error: /nonexistent/dir/x.html: cannot write:"))
+    }
+
+    @Test("validate: 0 for a good form, 65 with every error, 69 for a missing cell, 66 for a missing file")
+    func exitCodes() throws {
+        let good = try run(Build.formwork, ["validate", login], environment: environment)
+        #expect(good.status == 0)
+        #expect(good.stdout.hasSuffix("valid (5 fields in 2 sections)\n"))
+        let bad = try Scratch.file("cli/bad.yaml", contents: "formwork: 1\nid: bad\nsections:\n  - id: s\n    fields:\n      - { id: a, cell: org.formwork.toggle, model: { title: [a, b] } }\n")
+        let invalid = try run(Build.formwork, ["validate", bad], environment: environment)
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.contains("formwork: error: \(bad):6: /sections/0/fields/0/model/title: title must be a string, not a list"))
+        let unavailable = try run(Build.formwork, ["validate", Source.fixture("forms/planted-errors.yaml")], environment: environment)
+        #expect(unavailable.status == 69)
+        #expect(unavailable.stderr.hasSuffix("formwork: 15 problems found\n"))
+        let missing = try run(Build.formwork, ["render", "/nonexistent.yaml"], environment: environment)
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "formwork: error: /nonexistent.yaml: no such file\n")
+        let directory = try run(Build.formwork, ["render", Scratch.directory], environment: environment)
+        #expect(directory.status == 66)
+    }
+
+    @Test("validate --values runs value_changed and reports rejections")
+    func valuesRejected() throws {
+        let values = try Scratch.file("cli/values.json", contents: #"{"username": "ada@example.com", "password": "secret", "remember": false}"#)
+        let ok = try run(Build.formwork, ["validate", login, "--values", values], environment: environment)
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let kitchen = "\(Source.root)/Examples/Forms/kitchen-sink.yaml"
+        let rejected = try Scratch.file("cli/rejected.json", contents: #"{"pin": "1234567", "rating": 4}"#)
+        let result = try run(Build.formwork, ["validate", kitchen, "--values", rejected], environment: environment)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("/pin: cell 'org.formwork.text-field' rejected the value of 'pin': PIN takes at most 6 characters"))
+    }
+
+    @Test("preview and gallery render every installed cell")
+    func previewGallery() throws {
+        let preview = try run(Build.formwork, ["preview", "org.formwork.c.rating", "--format", "json"], environment: environment)
+        #expect(preview.status == 0)
+        #expect(preview.stdout.contains("\"cell\": \"org.formwork.c.rating\""))
+        let gallery = try run(Build.formwork, ["gallery", "--format", "html"], environment: environment)
+        #expect(gallery.status == 0)
+        for id in FirstParty.standardCells { #expect(gallery.stdout.contains("data-cell=\"\(id)\"")) }
+        let unknown = try run(Build.formwork, ["preview", "org.formwork.nope"], environment: environment)
+        #expect(unknown.status == 69)
+    }
+}
+
+@Suite("formwork fill")
+struct FillCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    var login: String { "\(Source.root)/Examples/Forms/login.yaml" }
+
+    @Test("--answers fills the form and --output writes the values; prompts go to standard error")
+    func answersFile() throws {
+        let answers = try Scratch.file("fill/answers.txt", contents: "ada@example.com\nsecret\nn\n")
+        let output = "\(Scratch.directory)/fill/values.json"
+        let result = try run(Build.formwork, ["fill", login, "--answers", answers, "--output", output], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("[2/3] Password *"))
+        #expect(!result.stderr.contains("secret"))
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written == "{\n  \"username\": \"ada@example.com\",\n  \"password\": \"secret\",\n  \"remember\": false\n}\n")
+        // The values file round-trips through render and validate.
+        let check = try run(Build.formwork, ["validate", login, "--values", output], environment: environment)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test("answers from a pipe, values on standard output; too few answers exits 65 and writes nothing")
+    func pipe() throws {
+        let result = try run(Build.formwork, ["fill", login], environment: environment, input: "ada@example.com\nsecret\n\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("{\n  \"username\": \"ada@example.com\""))
+        let output = "\(Scratch.directory)/fill/never.json"
+        let short = try run(Build.formwork, ["fill", login, "--output", output], environment: environment, input: "ada@example.com\n")
+        #expect(short.status == 65)
+        #expect(short.stderr.hasSuffix("formwork: error: the answers ended at field 'password'; nothing was written\n"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let missing = try run(Build.formwork, ["fill", login, "--answers", "/nonexistent/answers.txt"], environment: environment)
+        #expect(missing.status == 66)
+    }
+}
