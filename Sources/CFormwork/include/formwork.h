@@ -194,6 +194,19 @@ enum {
  * Fields are listed in schema order; that order is the order of `fw_value`s
  * in the generic configure call and of members in a typed model struct.
  * Lifetime: static, for the life of the process.
+ *
+ * Field roles (ABI 1.0): the host gives four model fields a meaning by name,
+ * since 1.0 has no way to declare them (documented in docs/abi.md, "Field
+ * roles", and kept in one place in the host, `FieldRoles`):
+ *   value     - the `text_input_field`, else a field named "value": what a
+ *               values file sets, `fill` asks for and an HTML form submits;
+ *   required  - an FW_FIELD_BOOL named "required": receives a document's
+ *               `required: true`;
+ *   title     - an FW_FIELD_STRING named "title": the label `fill` shows;
+ *   maxLength - an FW_FIELD_INTEGER named "maxLength": a length limit on the
+ *               value (HTML `maxlength`).
+ * A field with another name has no role; a field with one of these names but
+ * another type has none either.
  */
 typedef struct fw_field {
     uint32_t struct_size;       /**< sizeof(fw_field); also the stride of the array. */

@@ -14,17 +14,6 @@ public struct Form: Sendable {
     }
 }
 
-public struct EdgeInsets: Sendable, Equatable {
-    public var top: Double, left: Double, bottom: Double, right: Double
-
-    public init(top: Double, left: Double, bottom: Double, right: Double) {
-        self.top = top
-        self.left = left
-        self.bottom = bottom
-        self.right = right
-    }
-}
-
 public struct FormSection: Sendable {
     public var id: String
     public var header: String?
@@ -64,7 +53,8 @@ public struct FormField: Sendable {
     var documentModel: [String: Value?] = [:]
 
     /// A field of `cell`: its model is the schema defaults overlaid with `model`; its
-    /// value field and required flag follow the cell's roles. Check it with `Form.validate()`.
+    /// value field and required flag follow the cell's roles. The model is not checked here: decode a
+    /// document, or apply values with `ValuesFile.apply`, for checked input.
     public init(id: String, cell: CellType, model: [String: Value] = [:], textInput: TextInputConfiguration? = nil,
                 accessibilityId: String? = nil, required: Bool = false) {
         var filled: [String: Value] = [:]

@@ -49,7 +49,7 @@ public struct FormDecoder {
         }
     }
 
-    mutating func string(_ node: SourceNode?, _ pointer: String, required: Bool, what: String) -> String? {
+    mutating func string(_ node: SourceNode?, _ pointer: String, what: String) -> String? {
         guard let node else { return nil }
         guard let s = node.string else {
             report(pointer, node, "\(what) must be a string, not \(node.typeName)")
@@ -63,7 +63,7 @@ public struct FormDecoder {
             report(pointer.dropLastComponent, parent, "missing '\(pointer.lastComponent)': every \(what) needs an id")
             return nil
         }
-        guard let s = string(node, pointer, required: true, what: "the \(what) id") else { return nil }
+        guard let s = string(node, pointer, what: "the \(what) id") else { return nil }
         guard Self.isIdentifier(s) else {
             report(pointer, node, "\(what) id '\(SchemaValidator.truncated(s))' must start with a letter and use only letters, digits, '_' and '-'")
             return nil
@@ -88,8 +88,8 @@ public struct FormDecoder {
         default: report("/formwork", root["formwork"], "unsupported format version \(root["formwork"]!.json.serialized(pretty: false)); this formwork reads 'formwork: 1'")
         }
         let id = identifier(root["id"], "/id", parent: root, what: "form")
-        let title = string(root["title"], "/title", required: false, what: "the title")
-        _ = string(root["description"], "/description", required: false, what: "the description")
+        let title = string(root["title"], "/title", what: "the title")
+        _ = string(root["description"], "/description", what: "the description")
 
         var sections: [FormSection] = []
         var sectionIDs: [String: String] = [:]
@@ -128,8 +128,8 @@ public struct FormDecoder {
             if let first = sectionIDs[id] { report("\(pointer)/id", node["id"], "duplicate section id '\(id)' (first used at \(first))") }
             else { sectionIDs[id] = pointer }
         }
-        let header = string(node["header"], "\(pointer)/header", required: false, what: "the header")
-        let footer = string(node["footer"], "\(pointer)/footer", required: false, what: "the footer")
+        let header = string(node["header"], "\(pointer)/header", what: "the header")
+        let footer = string(node["footer"], "\(pointer)/footer", what: "the footer")
         var edgeInsets: EdgeInsets?
         if let insetsNode = node["insets"] { edgeInsets = insets(insetsNode, "\(pointer)/insets") }
         var spacing: Double?
@@ -201,7 +201,7 @@ public struct FormDecoder {
             report(pointer, node, "missing 'cell': name the cell type, e.g. org.formwork.text-field")
             return nil
         }
-        guard let cellID = string(cellNode, "\(pointer)/cell", required: true, what: "'cell'") else { return nil }
+        guard let cellID = string(cellNode, "\(pointer)/cell", what: "'cell'") else { return nil }
         let cell: CellType
         do { cell = try registry.cellType(cellID) } catch {
             report("\(pointer)/cell", cellNode, error.description, kind: .unavailable)

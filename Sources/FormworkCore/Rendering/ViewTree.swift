@@ -11,6 +11,18 @@ public struct ViewTree: Sendable, Equatable {
     }
 }
 
+/// Padding around a section, in CSS pixels.
+public struct EdgeInsets: Sendable, Equatable {
+    public var top: Double, left: Double, bottom: Double, right: Double
+
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+}
+
 public struct SectionView: Sendable, Equatable {
     public var id: String
     public var header: String?

@@ -99,8 +99,3 @@ extension JSON {
 
     package static func optional(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
 }
-
-extension JSON {
-    /// Parses JSON text (the document parser: strict escapes, depth limit); nil when it is not JSON.
-    package static func parse(_ text: String) -> JSON? { try? JSONParser.parse(text).json }
-}

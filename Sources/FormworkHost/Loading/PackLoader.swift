@@ -5,8 +5,7 @@ import FormworkCore
 /// Opens a pack, finds its entry, negotiates the ABI and validates every
 /// descriptor before anything is returned: a pack either loads whole or not at all.
 enum PackLoader {
-    /// Size of each root / exchanged struct in ABI 1.0: the least a pack may declare.
-    static let minimumSize = (pack: 96, cellType: 144, field: 104, choice: 24, traits: 88)
+    static let minimumSize = DescriptorReader.minimumSize
 
     static func load(path: String) throws(PackError) -> LoadedPack {
         func fail(_ reason: PackError.Reason) -> PackError { PackError(path: path, reason: reason) }

@@ -77,37 +77,29 @@ struct FormDecoderTests {
           ] as [(String, String, Int32, String)])
     func badInput(text: String, ext: String, code: Int32, message: String) throws {
         let path = try Scratch.file("bad/input-\(abs(text.hashValue)).\(ext)", contents: text)
-        do {
-            _ = try FormDecoder.load(path: path, registry: registry)
-            Issue.record("accepted bad input")
-        } catch {
-            if code == 65 { #expect(error.isParseOrInvalid) }
-            #expect(error.description.contains(message), "\(error.description)")
-            #expect(error.description.contains(path) || { if case .invalid = error { return true } else { return false } }())
-        }
+        let thrown = #expect(throws: FormError.self) { try FormDecoder.load(path: path, registry: registry) }
+        guard let error = thrown else { return }
+        if code == 65 { #expect(error.isParseOrInvalid) }
+        #expect(error.description.contains(message), "\(error.description)")
+        #expect(error.description.contains(path) || { if case .invalid = error { return true } else { return false } }())
     }
 
     @Test("a missing file and a directory exit 66")
     func missingInputs() {
-        #expect(throws: FormError.self) { try FormDecoder.load(path: "/nonexistent/form.yaml", registry: registry) }
-        do { _ = try FormDecoder.load(path: "/nonexistent/form.yaml", registry: registry) } catch {
-            #expect(error == .missingFile("/nonexistent/form.yaml"))
-            #expect(error.description == "/nonexistent/form.yaml: no such file")
-        }
-        do { _ = try FormDecoder.load(path: Scratch.directory, registry: registry) } catch {
-            #expect(error == .notAFile(Scratch.directory))
-            #expect(error.description.hasSuffix("is a directory, not a file; pass a form document (.json, .yaml)"))
-        }
+        let missing = #expect(throws: FormError.self) { try FormDecoder.load(path: "/nonexistent/form.yaml", registry: registry) }
+        #expect(missing == .missingFile("/nonexistent/form.yaml"))
+        #expect(missing?.description == "/nonexistent/form.yaml: no such file")
+        let directory = #expect(throws: FormError.self) { try FormDecoder.load(path: Scratch.directory, registry: registry) }
+        #expect(directory == .notAFile(Scratch.directory))
+        #expect(directory?.description.hasSuffix("is a directory, not a file; pass a form document (.json, .yaml)") == true)
     }
 
     @Test("an enormous string is refused by the schema, not rendered")
     func enormousString() throws {
         let big = String(repeating: "x", count: 2_000_000)
         let text = "{\"formwork\":1,\"id\":\"big\",\"sections\":[{\"id\":\"s\",\"fields\":[{\"id\":\"f\",\"cell\":\"org.formwork.text-field\",\"model\":{\"title\":\"\(big)\"}}]}]}"
-        #expect(throws: FormError.self) { try FormDecoder.decode(text: text, json: true, registry: registry) }
-        do { _ = try FormDecoder.decode(text: text, json: true, registry: registry) } catch {
-            #expect(error.description.contains("/sections/0/fields/0/model/title: title has 2000000 characters, more than the maximum 200"))
-        }
+        let error = #expect(throws: FormError.self) { try FormDecoder.decode(text: text, json: true, registry: registry) }
+        #expect(error?.description.contains("/sections/0/fields/0/model/title: title has 2000000 characters, more than the maximum 200") == true)
     }
 
     @Test("YAML plain scalars read as booleans or numbers keep their text where the schema wants a string")
@@ -154,16 +146,14 @@ struct FormDecoderTests {
     func valuesFile() throws {
         var form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
         let path = try Scratch.file("values/bad.json", contents: "{\n\"username\": 5,\n\"pasword\": \"x\",\n\"remember\": true\n}")
-        #expect(throws: FormError.self) { try ValuesFile.apply(path: path, to: &form) }
-        do { try ValuesFile.apply(path: path, to: &form) } catch {
-            guard case .invalid(let d) = error else { Issue.record("\(error)"); return }
-            #expect(d.map(\.description) == [
-                "\(path):2: /username: username must be a string, not an integer",
-                "\(path):3: /pasword: no field 'pasword' in form 'login'; did you mean 'password'?",
-                "\(path): /username: required field 'username' has no value",
-                "\(path): /password: required field 'password' has no value",
-            ])
-        }
+        let error = #expect(throws: FormError.self) { try ValuesFile.apply(path: path, to: &form) }
+        guard case .invalid(let d)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(d.map(\.description) == [
+            "\(path):2: /username: username must be a string, not an integer",
+            "\(path):3: /pasword: no field 'pasword' in form 'login'; did you mean 'password'?",
+            "\(path): /username: required field 'username' has no value",
+            "\(path): /password: required field 'password' has no value",
+        ])
     }
 }
 

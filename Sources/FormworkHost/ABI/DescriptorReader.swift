@@ -8,6 +8,9 @@ import Glibc
 /// `min(struct_size, MemoryLayout<T>.size)` bytes: fields a smaller (older)
 /// struct lacks read as zero, which is the documented default of every field.
 enum DescriptorReader {
+    /// Size of each root / exchanged struct in ABI 1.0: the least a pack may declare.
+    static let minimumSize = (pack: 96, cellType: 144, field: 104, choice: 24, traits: 88)
+
     /// Longest descriptor string accepted (guards against a missing terminator).
     static let maxStringLength = 64 * 1024
 

@@ -264,3 +264,8 @@ struct JSONParser {
         return v
     }
 }
+
+extension JSON {
+    /// Parses JSON text (the document parser: strict escapes, depth limit); nil when it is not JSON.
+    package static func parse(_ text: String) -> JSON? { try? JSONParser.parse(text).json }
+}
