@@ -29,7 +29,7 @@ struct Check: ParsableCommand {
         }
         let runner = CheckRunner(launcher: inProcess ? nil : launcher, timeout: timeout)
         let results = packs.map { (pack: $0, results: runner.run(pack: $0)) }
-        Console.out(json ? CheckReport.json(results).serialized() + "\n" : CheckReport.text(results))
+        Console.out(json ? CheckReport.json(results).serialized() + "\n" : TerminalText.safe(CheckReport.text(results), keepLayout: true))
         if results.contains(where: { $0.results.contains { !$0.passed } }) { throw Exit.dataError }
     }
 }

@@ -88,7 +88,7 @@ final class LineInput: FillTerminal {
         guard count >= 0, let buffer else { return nil }
         var line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
-        if !interactive && !secure { Console.write(2, line + "\n") } // a transcript reads like the terminal
+        if !interactive && !secure { Console.write(2, TerminalText.safe(line) + "\n") } // a transcript reads like the terminal
         return line
     }
 

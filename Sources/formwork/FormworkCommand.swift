@@ -38,7 +38,9 @@ struct PackOptions: ParsableArguments {
     var packPaths: [String] = []
 
     func registry() -> Registry {
-        Registry.discover(packPaths: packPaths, environment: ProcessEnvironment.variables)
+        let registry = Registry.discover(packPaths: packPaths, environment: ProcessEnvironment.variables)
+        for warning in registry.warnings { Console.warning(warning) }
+        return registry
     }
 
     /// The cell type `id`, or a `RegistryError` (exit 69).

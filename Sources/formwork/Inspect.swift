@@ -12,6 +12,6 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         let cell = try packs.cellType(cellID)
-        Console.out(json ? Reports.inspectJSON(cell).serialized() + "\n" : Reports.inspectText(cell))
+        Console.out(json ? Reports.inspectJSON(cell).serialized() + "\n" : TerminalText.safe(Reports.inspectText(cell), keepLayout: true))
     }
 }

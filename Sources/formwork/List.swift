@@ -11,6 +11,6 @@ struct List: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        Console.out(json ? Reports.listJSON(registry).serialized() + "\n" : Reports.listText(registry))
+        Console.out(json ? Reports.listJSON(registry).serialized() + "\n" : TerminalText.safe(Reports.listText(registry), keepLayout: true))
     }
 }

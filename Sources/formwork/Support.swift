@@ -80,12 +80,14 @@ enum Console {
     }
 
     /// One line on standard error, prefixed "formwork: error: ".
+    /// One line on standard error. Whatever the message quotes (a document's strings, a
+    /// pack's messages) is made terminal-safe: no escape sequence, no forged second line.
     static func error(_ text: String) {
-        write(2, "formwork: error: \(text)\n")
+        write(2, "formwork: error: \(TerminalText.safe(text))\n")
     }
 
     static func warning(_ text: String) {
-        write(2, "formwork: warning: \(text)\n")
+        write(2, "formwork: warning: \(TerminalText.safe(text))\n")
     }
 }
 

@@ -14,6 +14,9 @@
  *   FIXTURE_REJECT_NO_MESSAGE, FIXTURE_TYPED_DIFFERS
  *   FIXTURE_HEAP_DESCRIPTOR: the fw_pack lives in a heap block of exactly struct_size bytes
  *   FIXTURE_LIFECYCLE: init/deinit count their calls; render shows "init=N deinit=M"
+ *   Hostile: FIXTURE_CELL_COUNT=n (the cells array claims n elements; with FIXTURE_CELL_SIZE a huge stride),
+ *   FIXTURE_HUGE_BOUND (integer maximum 1e300), FIXTURE_ESCAPES (labels and messages with terminal escapes),
+ *   FIXTURE_PRINTS (writes to standard output in its entry, init and render)
  */
 #include "formwork.h"
 
@@ -67,6 +70,9 @@ static const fw_choice moods[] = {
 #ifdef FIXTURE_MIN_GT_MAX
 #define COUNT_MIN 10
 #define COUNT_MAX 1
+#elif defined(FIXTURE_HUGE_BOUND)
+#define COUNT_MIN 0
+#define COUNT_MAX 1e300
 #else
 #define COUNT_MIN 0
 #define COUNT_MAX 10
@@ -88,6 +94,8 @@ static const fw_choice moods[] = {
 #endif
 #ifdef FIXTURE_INVALID_UTF8
 #define TITLE_LABEL "Ti\xC3\x28tle"
+#elif defined(FIXTURE_ESCAPES)
+#define TITLE_LABEL "Title\033]0;owned\007\033[2J"
 #else
 #define TITLE_LABEL "Title"
 #endif
@@ -127,7 +135,11 @@ static fw_status counter_value_changed(void *cell, const char *field, const fw_v
     (void)message;
     return FW_REJECTED;
 #else
+#ifdef FIXTURE_ESCAPES
+    if (value->type == FW_FIELD_INTEGER && value->as.integer > 10) { *message = "at most 10\033]52;c;b3duZWQ=\007"; return FW_REJECTED; }
+#else
     if (value->type == FW_FIELD_INTEGER && value->as.integer > 10) { *message = "at most 10"; return FW_REJECTED; }
+#endif
     return FW_OK;
 #endif
 }
@@ -138,6 +150,11 @@ static int inits, deinits;
 static fw_status pack_init(const fw_host *host) { (void)host; inits++; return FW_OK; }
 static void pack_deinit(void) { deinits++; }
 #define PACK_LIFECYCLE .init = pack_init, .deinit = pack_deinit,
+#elif defined(FIXTURE_PRINTS)
+#include <stdio.h>
+#include <unistd.h>
+static fw_status pack_init(const fw_host *host) { (void)host; printf("PACK-STDOUT init\n"); return FW_OK; }
+#define PACK_LIFECYCLE .init = pack_init,
 #else
 #define PACK_LIFECYCLE
 #endif
@@ -147,6 +164,13 @@ static fw_status counter_render(void *cell, const fw_canvas *canvas, void *ctx) 
     char counts[64];
     snprintf(counts, sizeof counts, "init=%d deinit=%d", inits, deinits);
     canvas->value(ctx, "Lifecycle", counts);
+#endif
+#ifdef FIXTURE_PRINTS
+    printf("PACK-STDOUT render (buffered)\n");
+    (void)!write(1, "PACK-STDOUT render (raw)\n", 26);
+#endif
+#ifdef FIXTURE_ESCAPES
+    canvas->value(ctx, "Escapes\033[31m", "\033]8;;http://evil.example\007link\033]8;;\007");
 #endif
 #ifdef FIXTURE_CRASH_RENDER
     volatile int *nowhere = NULL;
@@ -227,7 +251,11 @@ static const PACK_T pack = PACK(
     .version = "1.0.0",
     PACK_LIFECYCLE
     .cell_types = (const fw_cell_type *)cells,
+#ifdef FIXTURE_CELL_COUNT
+    .cell_type_count = FIXTURE_CELL_COUNT);
+#else
     .cell_type_count = 1);
+#endif
 
 #ifdef FIXTURE_EXTRA_EXPORT
 FW_EXPORT const fw_pack *formwork_pack_latest(void) { return (const fw_pack *)&pack; }
@@ -250,6 +278,11 @@ FW_EXPORT int not_a_formwork_entry(void) { return 42; }
 FW_EXPORT const fw_pack *formwork_pack_v2(void) { return (const fw_pack *)&pack; }
 #elif defined(FIXTURE_ENTRY_NULL)
 FW_EXPORT const fw_pack *formwork_pack_v1(void) { return NULL; }
+#elif defined(FIXTURE_PRINTS)
+FW_EXPORT const fw_pack *formwork_pack_v1(void) {
+    printf("PACK-STDOUT entry\n");
+    return (const fw_pack *)&pack;
+}
 #else
 FW_EXPORT const fw_pack *formwork_pack_v1(void) { return (const fw_pack *)&pack; }
 #endif

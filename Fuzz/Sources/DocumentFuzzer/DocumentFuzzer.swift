@@ -18,7 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     for json in [true, false] {
         guard let form = try? FormDecoder.decode(text: text, json: json, registry: registry) else { continue }
-        guard let tree = try? FormRuntime().render(form) else { continue }
+        guard let tree = try? FormRuntime(registry: registry).render(form) else { continue }
         for format in OutputFormat.allCases { _ = Renderer.render(tree, as: format, width: 40) }
     }
     return 0

@@ -135,7 +135,10 @@ public struct FormDecoder {
         var spacing: Double?
         if let s = node["spacing"] {
             spacing = number(s)
-            if spacing == nil || spacing! < 0 { report("\(pointer)/spacing", s, "spacing must be a number >= 0"); spacing = nil }
+            if spacing == nil || !(0...Self.maxLength).contains(spacing!) {
+                report("\(pointer)/spacing", s, "spacing must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
+                spacing = nil
+            }
         }
         var fields: [FormField] = []
         switch node["fields"]?.kind {
@@ -160,8 +163,17 @@ public struct FormDecoder {
         }
     }
 
+    /// The largest inset or spacing a document may ask for, in pixels (documented in docs/forms.md).
+    static let maxLength: Double = 1000
+
     mutating func insets(_ node: SourceNode, _ pointer: String) -> EdgeInsets? {
-        if let all = number(node), all >= 0 { return EdgeInsets(top: all, left: all, bottom: all, right: all) }
+        if let all = number(node) {
+            guard (0...Self.maxLength).contains(all) else {
+                report(pointer, node, "insets must be from 0 to \(Int(Self.maxLength)) (pixels)")
+                return nil
+            }
+            return EdgeInsets(top: all, left: all, bottom: all, right: all)
+        }
         guard node.members != nil else {
             report(pointer, node, "insets must be a number or an object with top, left, bottom and right")
             return nil
@@ -170,7 +182,10 @@ public struct FormDecoder {
         var values: [Double] = []
         for key in ["top", "left", "bottom", "right"] {
             guard let v = node[key] else { values.append(0); continue }
-            guard let d = number(v), d >= 0 else { report("\(pointer)/\(key)", v, "\(key) must be a number >= 0"); return nil }
+            guard let d = number(v), (0...Self.maxLength).contains(d) else {
+                report("\(pointer)/\(key)", v, "\(key) must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
+                return nil
+            }
             values.append(d)
         }
         return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
@@ -367,8 +382,7 @@ enum ValueCoercion {
                 return .failure(Problem(text: "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\" or \"2026-11-21T09:30:00Z\""))
             }
             return .success(.number(seconds))
-        case (.date, .integer(let i)): return .success(.number(Double(i)))
-        case (.date, .number(let d)): return .success(.number(d))
+        // A bare number is not a date in a document (is it seconds? milliseconds? a year?): write ISO 8601.
         case (.stringList, .array(let items)):
             var strings: [String] = []
             for (i, item) in items.enumerated() {

@@ -69,7 +69,7 @@ public final class FillSession {
     /// Asks for every fillable field; returns the form with the answers as its values.
     public func run() throws(FillError) -> Form {
         let order = fillable
-        if let title = form.title { say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1")) }
+        if let title = form.title.map({ TerminalText.safe($0) }) { say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1")) }
         for (n, (s, f)) in order.enumerated() {
             try ask(section: s, field: f, number: n + 1, of: order.count)
         }
@@ -266,6 +266,7 @@ public final class FillSession {
     }
 
     func complain(_ text: String) {
+        let text = TerminalText.safe(text)
         say(options.accessible ? "Not accepted: \(text)" : style("  ! \(text)", "31"))
     }
 

@@ -66,11 +66,12 @@ struct Prompt {
         }
         // A string field with options is answered like a choice.
         type = schema.type == .string && schema.optionsField != nil ? .choice : schema.type
-        self.label = label
-        self.placeholder = placeholder
-        self.choices = choices
-        hint = hints.isEmpty ? nil : hints.joined(separator: " ")
-        error = errors.isEmpty ? nil : errors.joined(separator: " ")
+        // Everything shown from the document or the cell is terminal-safe; the session adds its own styles.
+        self.label = TerminalText.safe(label)
+        self.placeholder = placeholder.map { TerminalText.safe($0) }
+        self.choices = choices.map { Choice(value: $0.value, label: TerminalText.safe($0.label)) }
+        hint = hints.isEmpty ? nil : TerminalText.safe(hints.joined(separator: " "))
+        error = errors.isEmpty ? nil : TerminalText.safe(errors.joined(separator: " "))
         required = field.required
         secure = traits.secureEntry == true
         isMultiline = multiline && !secure
@@ -157,6 +158,10 @@ enum AnswerShaping {
     }
 
     static func show(_ value: Value, _ p: Prompt) -> String {
+        TerminalText.safe(unsafeShow(value, p))
+    }
+
+    private static func unsafeShow(_ value: Value, _ p: Prompt) -> String {
         switch value {
         case .string(let s):
             if let label = p.choices.first(where: { $0.value == s })?.label { return label }

@@ -92,6 +92,8 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
+    /// Keys and indices from the root to the value being read, for the pointers of errors.
+    private var path: [String] = []
 
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
         var parser = JSONParser(bytes: Array(text.utf8))
@@ -105,6 +107,12 @@ struct JSONParser {
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private func error(_ message: String) -> ParseError { ParseError(line: line, message: message) }
+
+    /// An error that names the JSON pointer of the value being read (built only when reported).
+    private func error(at key: String?, _ message: String) -> ParseError {
+        let pointer = (path + (key.map { [$0] } ?? [])).map { "/" + Pointer.escape($0) }.joined()
+        return ParseError(line: line, message: (pointer.isEmpty ? "" : pointer + ": ") + message)
+    }
 
     private mutating func skipSpace() {
         while index < bytes.count {
@@ -131,12 +139,14 @@ struct JSONParser {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
                 let key = try string()
-                guard keys.insert(key).inserted else { throw error("duplicate key '\(key)'") }
+                guard keys.insert(key).inserted else { throw error(at: key, "duplicate key '\(key)'") }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
                 index += 1
                 skipSpace()
+                path.append(key)
                 members.append((key, try value(depth: depth + 1)))
+                path.removeLast()
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated object (missing '}')") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -150,7 +160,9 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array(items), line: start) }
             while true {
                 skipSpace()
+                path.append(String(items.count))
                 items.append(try value(depth: depth + 1))
+                path.removeLast()
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated list (missing ']')") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -237,6 +249,7 @@ struct JSONParser {
                         guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair in \\u escape") }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
+                    guard scalar != 0 else { throw error(at: nil, "a NUL character (\\u0000) is not allowed in a string; remove it") }
                     guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
                     out.append(contentsOf: Array(String(Character(u)).utf8))
                 default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")

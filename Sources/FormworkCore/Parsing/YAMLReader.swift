@@ -7,6 +7,9 @@ enum YAMLReader {
         if let line = excessiveFlowNesting(text) {
             throw ParseError(line: line, message: "nesting deeper than \(InputLimits.maxDepth) levels")
         }
+        // Anchors, aliases, merge keys, tags, NUL characters and duplicate keys are refused from
+        // the parser's events, before Yams composes (and would expand) anything.
+        try YAMLGuard.check(text)
         let node: Yams.Node?
         do {
             node = try Yams.compose(yaml: text)

@@ -33,7 +33,8 @@ struct HTMLRenderer {
         return out
     }
 
-    func css(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+    /// A CSS length: insets and spacing are bounded by the decoder, and this never traps either way.
+    func css(_ d: Double) -> String { NumberText.format(d) }
 
     func render(_ field: FieldView) -> String {
         var out = "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\">\n"

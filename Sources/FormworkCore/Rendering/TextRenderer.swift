@@ -245,10 +245,13 @@ struct TextRenderer {
 
     // MARK: output
 
+    /// One output line. Every segment's text is made terminal-safe here, in text and ANSI
+    /// alike: the only escape sequences in the output are the styles added below.
     func join(_ line: Line) -> String {
         var out = ""
         for segment in line {
-            if ansi, let code = code(segment.style) { out += "\u{1B}[\(code)m\(segment.text)\u{1B}[0m" } else { out += segment.text }
+            let text = TerminalText.safe(segment.text)
+            if ansi, let code = code(segment.style) { out += "\u{1B}[\(code)m\(text)\u{1B}[0m" } else { out += text }
         }
         while out.hasSuffix(" ") { out.removeLast() }
         return out
@@ -303,7 +306,8 @@ enum DateText {
         case .date: return day
         case .time: return time
         case .countdown:
-            let minutes = Int(seconds) / 60
+            // A countdown is a duration; any finite value is shown, none traps (Int(exactly:) after clamping).
+            let minutes = Int(exactly: (max(-1e15, min(1e15, seconds)) / 60).rounded(.towardZero)) ?? 0
             return "\(minutes / 60)h \(minutes % 60)m"
         case .dateAndTime, .default: return "\(day) \(time) UTC"
         }

@@ -1,9 +1,13 @@
 import Foundation
 
 /// Dates cross the ABI as seconds since 1970-01-01T00:00:00Z; documents write them as ISO 8601.
-enum DateFormat {
+package enum DateFormat {
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the dates documents can write.
+    package static let earliest: Double = -62_135_596_800
+    package static let latest: Double = 253_402_300_799
+
     /// "2026-11-21" for whole UTC days, else "2026-11-21T10:15:00Z".
-    static func iso8601(_ seconds: Double) -> String {
+    package static func iso8601(_ seconds: Double) -> String {
         guard seconds.isFinite, abs(seconds) < 253_402_300_800 else { return String(seconds) }
         let date = Date(timeIntervalSince1970: seconds)
         var calendar = Calendar(identifier: .gregorian)
@@ -15,7 +19,7 @@ enum DateFormat {
     }
 
     /// Parses "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]" (UTC when no zone).
-    static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         let s = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= s.count else { return nil }
@@ -40,7 +44,9 @@ enum DateFormat {
             }
             if i < s.count {
                 if s[i] == 0x5A { i += 1 } else if s[i] == 0x2B || s[i] == 0x2D {
-                    guard let oh = number(i + 1, 2), i + 3 < s.count, s[i + 3] == 0x3A, let om = number(i + 4, 2) else { return nil }
+                    // Real offsets run from -12:00 to +14:00; anything past ±14:00 is a typo.
+                    guard let oh = number(i + 1, 2), i + 3 < s.count, s[i + 3] == 0x3A, let om = number(i + 4, 2),
+                          om < 60, oh * 60 + om <= 14 * 60 else { return nil }
                     offset = (oh * 3600 + om * 60) * (s[i] == 0x2B ? 1 : -1)
                     i += 6
                 } else { return nil }

@@ -123,7 +123,7 @@ final class CanvasRecorder {
         guard let base, count > 0, count <= 10_000 else { return [] }
         let raw = UnsafeRawPointer(base)
         let stride = Int(raw.loadUnaligned(as: UInt32.self))
-        guard stride >= DescriptorReader.minimumSize.choice else { return [] }
+        guard stride >= DescriptorReader.minimumSize.choice, stride <= DescriptorReader.maximumStride else { return [] }
         return (0..<Int(count)).compactMap { i in
             let c = DescriptorReader.copy(fw_choice.self, from: raw + i * stride, declaredSize: stride)
             guard let value = text(c.value) else { return nil }

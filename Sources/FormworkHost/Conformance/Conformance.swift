@@ -66,6 +66,10 @@ public struct CheckResult: Sendable, Equatable {
 /// process so that a crash or a hang is reported instead of taking the checker down.
 public enum Conformance {
     public static func run(_ check: ConformanceCheck, pack path: String) -> CheckResult {
+        PackOutput.redirect { runUnguarded(check, pack: path) }
+    }
+
+    static func runUnguarded(_ check: ConformanceCheck, pack path: String) -> CheckResult {
         switch check {
         case .load: return load(path)
         case .exports: return exports(path)

@@ -16,6 +16,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidDescriptor(String)
         /// `fw_pack.init` failed.
         case initFailed(status: Int32, log: String?)
+        /// The file or its directory could be changed by someone else (see `FileSystem.trustProblem`).
+        case untrusted(String)
     }
 
     public var path: String
@@ -54,6 +56,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
             return text
         case .initFailed(let status, let log):
             return "fw_pack.init failed with status \(status)" + (log.map { ": \($0)" } ?? "")
+        case .untrusted(let why):
+            return "refused: \(why)"
         }
     }
 

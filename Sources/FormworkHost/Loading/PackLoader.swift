@@ -7,7 +7,12 @@ import FormworkCore
 enum PackLoader {
     static let minimumSize = DescriptorReader.minimumSize
 
+    /// Loads under `PackOutput.redirect`: the pack's constructors and entry may print; it never reaches standard output.
     static func load(path: String) throws(PackError) -> LoadedPack {
+        try PackOutput.redirect { () throws(PackError) -> LoadedPack in try loadUnguarded(path: path) }
+    }
+
+    private static func loadUnguarded(path: String) throws(PackError) -> LoadedPack {
         func fail(_ reason: PackError.Reason) -> PackError { PackError(path: path, reason: reason) }
 
         switch FileSystem.kind(of: path) {
@@ -312,8 +317,15 @@ struct DescriptorValidator {
         }
         let minimum = hasMin ? d.minimum : nil
         let maximum = hasMax ? d.maximum : nil
-        for bound in [minimum, maximum].compactMap({ $0 }) where !bound.isFinite {
-            throw DescriptorProblem("\(at): minimum and maximum must be finite numbers")
+        for bound in [minimum, maximum].compactMap({ $0 }) {
+            guard bound.isFinite else { throw DescriptorProblem("\(at): minimum and maximum must be finite numbers") }
+            // Bounds are checked at the door so that nothing downstream (inspect, schema, check) can trap on them.
+            if type == .integer, Int64(exactly: bound) == nil {
+                throw DescriptorProblem("\(at): an integer field's minimum and maximum must be whole numbers within int64_t (got \(NumberText.format(bound)))")
+            }
+            if type == .date, !(DateFormat.earliest...DateFormat.latest).contains(bound) {
+                throw DescriptorProblem("\(at): a date field's minimum and maximum must lie between years 0001 and 9999 (got \(NumberText.format(bound)) seconds)")
+            }
         }
         if let minimum, let maximum, minimum > maximum {
             throw DescriptorProblem("\(at): minimum \(NumberText.format(minimum)) is greater than maximum \(NumberText.format(maximum))")
@@ -376,6 +388,9 @@ struct DescriptorValidator {
                   _ read: (UnsafeRawPointer, Int) throws(DescriptorProblem) -> T) throws(DescriptorProblem) -> [T] {
         let stride = Int(base.loadUnaligned(as: UInt32.self))
         try checkSize(stride, minimum: minimum, of: "\(what)[0]")
+        guard stride <= DescriptorReader.maximumStride else {
+            throw DescriptorProblem("\(what)[0].struct_size is \(stride), larger than the \(DescriptorReader.maximumStride) bytes this host accepts for an array element; set it to sizeof and rebuild against formwork.h")
+        }
         var out: [T] = []
         for i in 0..<count {
             let element = base + i * stride

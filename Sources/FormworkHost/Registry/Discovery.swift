@@ -32,6 +32,8 @@ public enum Discovery {
                                  executableDirectory: String?) -> [SearchLocation] {
         var out = packPaths.map { SearchLocation(path: $0, origin: .option) }
         if let env = environment["FORMWORK_PACK_PATH"] {
+            // Relative entries are kept here and ignored (with a warning) by `candidates`:
+            // they would load code from whatever the current directory happens to be.
             out += env.split(separator: ":").map { SearchLocation(path: String($0), origin: .environment) }
         }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -57,17 +59,31 @@ public enum Discovery {
 
     /// The pack files of `locations` in order, each real path once, and the errors for
     /// explicitly given paths that do not exist.
-    static func candidates(in locations: [SearchLocation]) -> (files: [Candidate], errors: [PackError]) {
+    static func candidates(in locations: [SearchLocation]) -> (files: [Candidate], errors: [PackError], warnings: [String]) {
         var files: [Candidate] = []
         var errors: [PackError] = []
+        var warnings: [String] = []
         var seen: Set<String> = []
         func add(_ path: String, _ location: SearchLocation) {
             let real = FileSystem.realPath(path) ?? path
-            if seen.insert(real).inserted { files.append(Candidate(path: path, location: location)) }
+            guard seen.insert(real).inserted else { return }
+            if let problem = FileSystem.trustProblem(real) {
+                errors.append(PackError(path: path, reason: .untrusted(problem)))
+            } else {
+                files.append(Candidate(path: path, location: location))
+            }
         }
         for location in locations {
+            if location.origin == .environment && !location.path.hasPrefix("/") {
+                warnings.append("FORMWORK_PACK_PATH entry '\(location.path)' is not an absolute path and is ignored; write it as an absolute path (a relative one would load packs from the current directory)")
+                continue
+            }
             switch FileSystem.kind(of: location.path) {
             case .directory:
+                if let problem = FileSystem.trustProblem(location.path) {
+                    errors.append(PackError(path: location.path, reason: .untrusted(problem)))
+                    continue
+                }
                 let base = location.path.hasSuffix("/") ? String(location.path.dropLast()) : location.path
                 for name in FileSystem.entries(of: location.path) where name.hasSuffix(".so") {
                     let path = "\(base)/\(name)"
@@ -83,6 +99,6 @@ public enum Discovery {
                 break
             }
         }
-        return (files, errors)
+        return (files, errors, warnings)
     }
 }

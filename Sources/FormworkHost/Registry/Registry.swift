@@ -18,13 +18,15 @@ public struct Registry: Sendable, CellTypeCatalog {
     public let packs: [Pack]
     public let failures: [PackError]
     public let shadowed: [ShadowedCellType]
+    /// Search-path entries that were ignored, and why (relative `FORMWORK_PACK_PATH` entries).
+    public let warnings: [String]
     private let byID: [String: CellType]
     /// The code behind every loaded cell type (winners and shadowed), for the in-process driver.
     let entries: [CellKey: CellEntry]
 
     /// Finds and loads every pack in `locations`.
     public init(locations: [SearchLocation]) {
-        let (candidates, errors) = Discovery.candidates(in: locations)
+        let (candidates, errors, warnings) = Discovery.candidates(in: locations)
         var packs: [Pack] = []
         var entries: [CellKey: CellEntry] = [:]
         var failures = errors
@@ -56,6 +58,7 @@ public struct Registry: Sendable, CellTypeCatalog {
         self.shadowed = shadowed
         self.byID = byID
         self.entries = entries
+        self.warnings = warnings
     }
 
     /// The usual search: `packPaths`, the environment, the standard directories, the executable's directory.

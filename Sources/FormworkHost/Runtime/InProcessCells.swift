@@ -21,11 +21,15 @@ public final class InProcessCells: CellDriver {
     /// The most instances alive at once.
     public var peakLiveInstances: Int { pool.peakLive }
 
+    deinit { PackOutput.redirect { pool.drain() } }
+
     public func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
-        var responses: [CellResponse] = []
-        responses.reserveCapacity(requests.count)
-        for request in requests { responses.append(try perform(request)) }
-        return responses
+        try PackOutput.redirect { () throws(RuntimeError) -> [CellResponse] in
+            var responses: [CellResponse] = []
+            responses.reserveCapacity(requests.count)
+            for request in requests { responses.append(try perform(request)) }
+            return responses
+        }
     }
 
     func perform(_ request: CellRequest) throws(RuntimeError) -> CellResponse {
@@ -56,7 +60,7 @@ public final class InProcessCells: CellDriver {
         return CellResponse(nodes: nodes, rejections: rejections)
     }
 
-    public func drain() { pool.drain() }
+    public func drain() { PackOutput.redirect { pool.drain() } }
 }
 
 extension FormRuntime {

@@ -95,6 +95,24 @@ enum FileSystem {
         return Array(bytes.prefix(n))
     }
 
+    /// Why code at `path` must not be trusted, or nil: like `ld.so` and `ssh`, a pack file
+    /// or pack directory that its group or others can write, or that belongs to someone
+    /// other than root or the current user, could be replaced by another user.
+    /// The corresponding C functions are `stat` and `geteuid`.
+    static func trustProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let what = info.st_mode & S_IFMT == S_IFDIR ? "directory" : "file"
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            let mode = String(info.st_mode & 0o7777, radix: 8)
+            return "the \(what) is writable by \(info.st_mode & S_IWOTH != 0 ? "everyone" : "its group") (mode \(mode)), so another user could replace the code Formwork runs; run `chmod go-w \(path)`"
+        }
+        if info.st_uid != 0 && info.st_uid != geteuid() {
+            return "the \(what) belongs to user \(info.st_uid), neither root nor you (\(geteuid())); run `chown \(geteuid()) \(path)` or install the pack somewhere you own"
+        }
+        return nil
+    }
+
     /// Whether the file can be opened for reading. The corresponding C function is `access`.
     static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 }

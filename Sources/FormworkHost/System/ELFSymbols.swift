@@ -15,7 +15,7 @@ enum ELFSymbols {
 
     static func exported(_ b: [UInt8]) throws(ReadError) -> [String] {
         func u16(_ o: Int) throws(ReadError) -> Int {
-            guard o >= 0, o + 2 <= b.count else { throw ReadError(description: "truncated ELF file") }
+            guard o >= 0, o <= b.count - 2 else { throw ReadError(description: "truncated ELF file") }
             return Int(b[o]) | Int(b[o + 1]) << 8
         }
         func u32(_ o: Int) throws(ReadError) -> Int {
@@ -36,7 +36,7 @@ enum ELFSymbols {
         struct Section { var type: Int; var offset: Int; var size: Int; var link: Int; var entrySize: Int }
         var sections: [Section] = []
         for i in 0..<sectionCount {
-            let o = sectionOffset + i * sectionSize
+            let o = sectionOffset &+ i &* sectionSize // wrapping: a hostile offset fails the bounds check, never traps
             sections.append(Section(type: try u32(o + 4), offset: try u64(o + 0x18), size: try u64(o + 0x20),
                                     link: try u32(o + 0x28), entrySize: try u64(o + 0x38)))
         }
@@ -45,16 +45,17 @@ enum ELFSymbols {
         }
         let strtab = sections[dynsym.link]
         var names: [String] = []
-        for i in 0..<(dynsym.size / dynsym.entrySize) {
-            let o = dynsym.offset + i * dynsym.entrySize
+        // At most as many entries as the file can hold: a hostile size cannot make this loop long.
+        for i in 0..<min(dynsym.size / dynsym.entrySize, b.count / 24) {
+            let o = dynsym.offset &+ i &* dynsym.entrySize
             let nameOffset = try u32(o)
-            guard o + 6 <= b.count else { throw ReadError(description: "truncated symbol table") }
+            guard o >= 0, o <= b.count - 6 else { throw ReadError(description: "truncated symbol table") }
             let info = Int(b[o + 4]), other = Int(b[o + 5])
             let sectionIndex = try u16(o + 6)
             let binding = info >> 4, visibility = other & 3
             guard sectionIndex != 0, binding == 1 || binding == 2, visibility == 0 || visibility == 3 else { continue }
-            var end = strtab.offset + nameOffset
-            guard end < b.count else { continue }
+            var end = strtab.offset &+ nameOffset
+            guard end >= 0, end < b.count else { continue }
             let start = end
             while end < b.count, b[end] != 0 { end += 1 }
             if end > start { names.append(String(decoding: b[start..<end], as: UTF8.self)) }
