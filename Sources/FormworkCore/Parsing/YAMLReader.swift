@@ -1,76 +1,224 @@
-import Yams
+import CYaml
 
-/// Reads YAML (through Yams / libyaml) into the same node tree as JSON.
+/// Reads YAML into the same node tree as JSON, straight from libyaml's events:
+/// one pass, no intermediate document, no regular expressions.
+///
+/// What a form document never needs and an attacker would use is refused as it is
+/// met, before anything could be expanded: anchors, aliases and merge keys (a
+/// 400-byte "billion laughs" file would otherwise compose into gigabytes), tags
+/// (`!!binary`, `!secret`), NUL characters, duplicate keys, keys that are not
+/// scalars, and nesting deeper than `InputLimits.maxDepth`. Each problem names its
+/// JSON pointer and line. Time is linear in the input; memory is the tree itself.
+///
+/// Plain scalars are resolved like YAML 1.1's core schema, minus the surprises:
+/// `~`, `null`, `Null`, `NULL` and nothing are null; `true`/`false`, `yes`/`no`,
+/// `on`/`off` (lower, Capitalised or UPPER case) are booleans; decimal integers
+/// (`-12`, `1_000`) and hexadecimal ones (`0x1F`) are integers; decimal fractions and
+/// exponents (`1.5`, `2e3`) are numbers. Sexagesimal (`1:30`), octal (`017`) and binary
+/// forms are not numbers here: they stay text. A plain scalar read as a boolean or a
+/// number keeps its text for fields that want a string (`title: On`).
 enum YAMLReader {
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
-        // libyaml's composer recurses per level: refuse pathological nesting before it does.
+        // libyaml's flow-collection parsing recurses per level: refuse pathological nesting before it runs.
         if let line = excessiveFlowNesting(text) {
             throw ParseError(line: line, message: "nesting deeper than \(InputLimits.maxDepth) levels")
         }
-        // Anchors, aliases, merge keys, tags, NUL characters and duplicate keys are refused from
-        // the parser's events, before Yams composes (and would expand) anything.
-        try YAMLGuard.check(text)
-        let node: Yams.Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw describe(error)
-        } catch {
-            throw ParseError(line: nil, message: "\(error)")
-        }
-        guard let node else { return SourceNode(kind: .null, line: 1) }
-        return try convert(node, depth: 0)
-    }
-
-    private static func describe(_ error: YamlError) -> ParseError {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            let text = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
-            return ParseError(line: mark.line, message: text)
-        case .reader(let problem, _, _, _):
-            return ParseError(line: nil, message: problem)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ParseError(line: context.mark.line, message: "duplicate key " + duplicates.map { "'\($0)'" }.joined(separator: ", "))
-        default:
-            return ParseError(line: nil, message: "\(error)")
-        }
-    }
-
-    private static func convert(_ node: Yams.Node, depth: Int) throws(ParseError) -> SourceNode {
-        let line = node.mark?.line
-        guard depth <= InputLimits.maxDepth else {
-            throw ParseError(line: line, message: "nesting deeper than \(InputLimits.maxDepth) levels")
-        }
-        switch node {
-        case .scalar(let scalar):
-            if scalar.style != .plain { return SourceNode(kind: .string(scalar.string), line: line) }
-            if node.null != nil { return SourceNode(kind: .null, line: line) }
-            if let b = node.bool { return SourceNode(kind: .bool(b), line: line, plainText: scalar.string) }
-            if let i = node.int { return SourceNode(kind: .integer(Int64(i)), line: line, plainText: scalar.string) }
-            if let d = node.float, scalar.string.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true, d.isFinite {
-                return SourceNode(kind: .number(d), line: line, plainText: scalar.string)
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { throw ParseError(line: nil, message: "the YAML parser could not start") }
+        defer { yaml_parser_delete(&parser) }
+        var bytes = Array(text.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(ParseError) -> SourceNode in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var builder = Builder()
+            var event = yaml_event_t()
+            while true {
+                guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError(parser) }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { break }
+                if event.type == YAML_DOCUMENT_START_EVENT && builder.documents > 0 {
+                    throw ParseError(line: Int(event.start_mark.line) + 1, message: "a form file holds one YAML document; remove the second '---'")
+                }
+                try builder.handle(&event)
             }
-            return SourceNode(kind: .string(scalar.string), line: line)
-        case .sequence(let sequence):
-            var items: [SourceNode] = []
-            for item in sequence { items.append(try convert(item, depth: depth + 1)) }
-            return SourceNode(kind: .array(items), line: line)
-        case .mapping(let mapping):
+            return builder.root ?? SourceNode(kind: .null, line: 1)
+        }
+    }
+
+    /// libyaml's own words for a syntax error, with its line ("while parsing a flow sequence: did not find expected ',' or ']'").
+    private static func syntaxError(_ parser: yaml_parser_t) -> ParseError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+        let context = parser.context.map { String(cString: $0) }
+        let text = [context, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
+        let line = parser.error == YAML_READER_ERROR ? nil : Int(parser.problem_mark.line) + 1
+        return ParseError(line: line, message: text)
+    }
+
+    /// Builds the tree from events with an explicit stack (no recursion). Frames are
+    /// objects so that growing a collection never copies it.
+    private struct Builder {
+        final class Frame {
+            let isMapping: Bool
+            let line: Int
             var members: [(key: String, value: SourceNode)] = []
-            var seen: Set<String> = []
-            for (key, value) in mapping {
-                guard case .scalar(let k) = key else {
-                    throw ParseError(line: key.mark?.line, message: "keys must be plain strings")
-                }
-                guard seen.insert(k.string).inserted else {
-                    throw ParseError(line: key.mark?.line, message: "duplicate key '\(k.string)'")
-                }
-                members.append((k.string, try convert(value, depth: depth + 1)))
+            var items: [SourceNode] = []
+            var key: String?
+            var keys: Set<String> = []
+            init(isMapping: Bool, line: Int) {
+                self.isMapping = isMapping
+                self.line = line
             }
-            return SourceNode(kind: .object(members), line: line)
-        case .alias:
-            throw ParseError(line: line, message: "aliases are not supported in form documents")
+        }
+
+        var stack: [Frame] = []
+        var root: SourceNode?
+        var documents = 0
+
+        /// The pointer of the node being read, built only when a problem is reported.
+        func pointer(key extra: String? = nil) -> String {
+            var out = ""
+            for frame in stack {
+                if frame.isMapping { if let key = frame.key { out += "/" + Pointer.escape(key) } }
+                else { out += "/\(frame.items.count)" }
+            }
+            if let extra { out += "/" + Pointer.escape(extra) }
+            return out
+        }
+
+        func fail(_ message: String, line: Int, key: String? = nil) -> ParseError {
+            let at = pointer(key: key)
+            return ParseError(line: line, message: (at.isEmpty ? "" : at + ": ") + message)
+        }
+
+        func checkNode(anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, line: Int) throws(ParseError) {
+            if let anchor {
+                throw fail("YAML anchors (&\(String(cString: anchor))) are not allowed in form documents; write the value out", line: line)
+            }
+            if let tag {
+                var name = String(cString: tag)
+                if name.hasPrefix("tag:yaml.org,2002:") { name = "!!" + name.dropFirst("tag:yaml.org,2002:".count) }
+                throw fail("YAML tags (\(name)) are not allowed in form documents; write the value plainly", line: line)
+            }
+        }
+
+        var expectingKey: Bool {
+            guard let last = stack.last else { return false }
+            return last.isMapping && last.key == nil
+        }
+
+        /// Adds a finished node to its parent (or makes it the root).
+        mutating func add(_ node: SourceNode) {
+            guard let frame = stack.last else { root = node; return }
+            if frame.isMapping, let key = frame.key {
+                frame.members.append((key, node))
+                frame.key = nil
+            } else if !frame.isMapping {
+                frame.items.append(node)
+            }
+        }
+
+        mutating func handle(_ event: inout yaml_event_t) throws(ParseError) {
+            let line = Int(event.start_mark.line) + 1
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+            case YAML_ALIAS_EVENT:
+                let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
+                throw fail("YAML aliases (*\(name)) are not allowed in form documents; write the value out", line: line)
+            case YAML_SCALAR_EVENT:
+                let s = event.data.scalar
+                try checkNode(anchor: s.anchor, tag: s.tag, line: line)
+                let raw = UnsafeRawBufferPointer(start: s.value, count: s.length)
+                if raw.contains(0) {
+                    throw fail("a NUL character is not allowed in a string; remove it", line: line)
+                }
+                let value = String(decoding: raw, as: UTF8.self)
+                let plain = s.style == YAML_PLAIN_SCALAR_STYLE
+                if expectingKey, let frame = stack.last {
+                    if value == "<<" && plain {
+                        throw fail("YAML merge keys (<<) are not allowed in form documents; write the keys out", line: line, key: value)
+                    }
+                    guard frame.keys.insert(value).inserted else { throw fail("duplicate key '\(value)'", line: line, key: value) }
+                    frame.key = value
+                } else {
+                    add(plain ? Self.resolve(value, line: line) : SourceNode(kind: .string(value), line: line))
+                }
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                if isMapping { try checkNode(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, line: line) }
+                else { try checkNode(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, line: line) }
+                if expectingKey { throw fail("keys must be plain strings", line: line) }
+                guard stack.count < InputLimits.maxDepth else {
+                    throw fail("nesting deeper than \(InputLimits.maxDepth) levels", line: line)
+                }
+                stack.append(Frame(isMapping: isMapping, line: line))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = stack.popLast() else { return }
+                add(SourceNode(kind: frame.isMapping ? .object(frame.members) : .array(frame.items), line: frame.line))
+            default:
+                break
+            }
+        }
+
+        /// A plain scalar: null, boolean, integer, number or text (see the type's documentation).
+        static func resolve(_ s: String, line: Int) -> SourceNode {
+            switch s {
+            case "", "~", "null", "Null", "NULL":
+                return SourceNode(kind: .null, line: line)
+            case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON":
+                return SourceNode(kind: .bool(true), line: line, plainText: s)
+            case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF":
+                return SourceNode(kind: .bool(false), line: line, plainText: s)
+            default:
+                break
+            }
+            guard let first = s.utf8.first, first == 0x2D || first == 0x2B || first == 0x2E || (0x30...0x39).contains(first) else {
+                return SourceNode(kind: .string(s), line: line)
+            }
+            if let n = integer(s) { return SourceNode(kind: .integer(n), line: line, plainText: s) }
+            if let d = number(s), d.isFinite { return SourceNode(kind: .number(d), line: line, plainText: s) }
+            return SourceNode(kind: .string(s), line: line)
+        }
+
+        /// `[-+]?(0|[1-9][0-9_]*)` or `[-+]?0x[0-9a-fA-F_]+`, within Int64.
+        static func integer(_ s: String) -> Int64? {
+            var bytes = Substring(s).utf8[...]
+            var negative = false
+            if let sign = bytes.first, sign == 0x2D || sign == 0x2B { negative = sign == 0x2D; bytes = bytes.dropFirst() }
+            guard !bytes.isEmpty else { return nil }
+            var radix: Int64 = 10
+            if bytes.starts(with: "0x".utf8) { radix = 16; bytes = bytes.dropFirst(2) }
+            else if bytes.count > 1 && bytes.first == 0x30 { return nil } // 017: not octal here
+            guard !bytes.isEmpty, bytes.first != 0x5F else { return nil }
+            var value: Int64 = 0
+            for b in bytes {
+                if b == 0x5F { continue }
+                let digit: Int64
+                switch b {
+                case 0x30...0x39: digit = Int64(b - 0x30)
+                case 0x61...0x66 where radix == 16: digit = Int64(b - 0x61 + 10)
+                case 0x41...0x46 where radix == 16: digit = Int64(b - 0x41 + 10)
+                default: return nil
+                }
+                let (m, o1) = value.multipliedReportingOverflow(by: radix)
+                let (a, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
+                if o1 || o2 { return nil }
+                value = a
+            }
+            return value
+        }
+
+        /// Decimal fractions and exponents (`1.5`, `-2e3`, `.5`, `1_000.25`).
+        static func number(_ s: String) -> Double? {
+            var sawDigit = false
+            for b in s.utf8 {
+                switch b {
+                case 0x30...0x39: sawDigit = true
+                case 0x2B, 0x2D, 0x2E, 0x45, 0x65, 0x5F: break
+                default: return nil
+                }
+            }
+            guard sawDigit else { return nil }
+            return Double(s.contains("_") ? String(s.filter { $0 != "_" }) : s)
         }
     }
 
