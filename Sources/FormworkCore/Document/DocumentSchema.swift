@@ -51,7 +51,7 @@ package enum DocumentSchema {
         ])
     }
 
-    static let string = JSON.object([("type", .string("string"))])
+    static var string: JSON { .object([("type", .string("string"))]) }
 
     static func ref(_ name: String) -> JSON {
         .object([("$ref", .string("#/$defs/" + Pointer.escape(name)))])

@@ -3,19 +3,37 @@
 /// for; how its value is read, written and described. The decoder, `DocumentSchema`,
 /// the JSON view tree and `inspect` all read this table (and a test checks that
 /// docs/forms.md names every document key).
-public struct TraitKey: Sendable {
+public struct TraitKey: @unchecked Sendable {
     /// The name in documents and JSON (`secure`, `datePickerMode`, …).
     public let name: String
     /// The kinds a document may set it for; empty for traits only a pack declares.
     public let kinds: [TextInputKind]
     fileprivate let codec: Codec
+    /// The values of a `choice` trait (empty for the others).
+    fileprivate let names: [String]
+    /// Accessors: a key path for `bool` and `fieldName`, closures for `choice`. Kept as
+    /// plain optional properties rather than enum payloads, so that the table's
+    /// references stay visible to LeakSanitizer (a multi-payload enum hides tag bits in them).
+    fileprivate let boolPath: WritableKeyPath<TextInputTraits, Bool?>?
+    fileprivate let stringPath: WritableKeyPath<TextInputTraits, String?>?
+    fileprivate let get: (@Sendable (TextInputTraits) -> String?)?
+    fileprivate let set: (@Sendable (inout TextInputTraits, String) -> Bool)?
 
-    fileprivate enum Codec: @unchecked Sendable {
-        case bool(WritableKeyPath<TextInputTraits, Bool?>)
-        case choice(names: [String], get: @Sendable (TextInputTraits) -> String?, set: @Sendable (inout TextInputTraits, String) -> Bool)
-        case contentType
-        case dataDetectors
-        case fieldName(WritableKeyPath<TextInputTraits, String?>)
+    fileprivate enum Codec: Sendable { case bool, choice, contentType, dataDetectors, fieldName }
+
+    fileprivate init(name: String, kinds: [TextInputKind], codec: Codec, names: [String] = [],
+                     boolPath: WritableKeyPath<TextInputTraits, Bool?>? = nil,
+                     stringPath: WritableKeyPath<TextInputTraits, String?>? = nil,
+                     get: (@Sendable (TextInputTraits) -> String?)? = nil,
+                     set: (@Sendable (inout TextInputTraits, String) -> Bool)? = nil) {
+        self.name = name
+        self.kinds = kinds
+        self.codec = codec
+        self.names = names
+        self.boolPath = boolPath
+        self.stringPath = stringPath
+        self.get = get
+        self.set = set
     }
 
     /// Whether a document may set it at all.
@@ -41,8 +59,8 @@ public struct TraitKey: Sendable {
         TraitKey(name: "dataDetectors", kinds: [.textView], codec: .dataDetectors),
         bool("selectable", [.textView], \.selectable),
         choice("datePickerMode", [.datePicker], \.dateMode),
-        TraitKey(name: "minimumField", kinds: [], codec: .fieldName(\.minimumField)),
-        TraitKey(name: "maximumField", kinds: [], codec: .fieldName(\.maximumField)),
+        TraitKey(name: "minimumField", kinds: [], codec: .fieldName, stringPath: \.minimumField),
+        TraitKey(name: "maximumField", kinds: [], codec: .fieldName, stringPath: \.maximumField),
     ]
 
     private static let byName: [String: TraitKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -58,21 +76,20 @@ public struct TraitKey: Sendable {
     }
 
     private static func bool(_ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, Bool?>) -> TraitKey {
-        TraitKey(name: name, kinds: kinds, codec: .bool(path))
+        TraitKey(name: name, kinds: kinds, codec: .bool, boolPath: path)
     }
 
     private static func choice<E: RawRepresentable & CaseIterable & Sendable>(
         _ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, E?>
     ) -> TraitKey where E.RawValue == String {
         nonisolated(unsafe) let path = path
-        return TraitKey(name: name, kinds: kinds, codec: .choice(
-            names: E.allCases.map(\.rawValue),
+        return TraitKey(name: name, kinds: kinds, codec: .choice, names: E.allCases.map(\.rawValue),
             get: { $0[keyPath: path]?.rawValue },
             set: { traits, text in
                 guard let value = E(rawValue: text) else { return false }
                 traits[keyPath: path] = value
                 return true
-            }))
+            })
     }
 
     // MARK: reading and writing
@@ -80,11 +97,11 @@ public struct TraitKey: Sendable {
     /// The trait's value in `traits` as JSON; nil when it is the platform default.
     package func json(in traits: TextInputTraits) -> JSON? {
         switch codec {
-        case .bool(let path): traits[keyPath: path].map(JSON.bool)
-        case .choice(_, let get, _): get(traits).map(JSON.string)
+        case .bool: traits[keyPath: boolPath!].map(JSON.bool)
+        case .choice: get!(traits).map(JSON.string)
         case .contentType: traits.contentType.map(JSON.string)
         case .dataDetectors: traits.dataDetectors.isEmpty ? nil : .array(traits.dataDetectors.map { .string($0.rawValue) })
-        case .fieldName(let path): traits[keyPath: path].map(JSON.string)
+        case .fieldName: traits[keyPath: stringPath!].map(JSON.string)
         }
     }
 
@@ -96,13 +113,13 @@ public struct TraitKey: Sendable {
     /// Applies a document's value for this trait; returns the problem, or nil when applied.
     func apply(_ node: SourceNode, to traits: inout TextInputTraits) -> String? {
         switch codec {
-        case .bool(let path):
+        case .bool:
             guard case .bool(let b) = node.kind else { return "'\(name)' must be true or false" }
-            traits[keyPath: path] = b
+            traits[keyPath: boolPath!] = b
             return nil
-        case .choice(let names, _, let set):
+        case .choice:
             guard let s = node.string else { return "'\(name)' must be one of \(names.joined(separator: ", "))" }
-            if set(&traits, s) { return nil }
+            if set!(&traits, s) { return nil }
             var message = "'\(s)' is not a valid \(name)"
             if let suggestion = EditDistance.suggestion(for: s, in: names) { message += "; did you mean '\(suggestion)'?" }
             else { message += "; use one of \(names.joined(separator: ", "))" }
@@ -132,7 +149,7 @@ public struct TraitKey: Sendable {
     var jsonSchema: JSON {
         switch codec {
         case .bool: .object([("type", .string("boolean"))])
-        case .choice(let names, _, _): .object([("enum", .array(names.map(JSON.string)))])
+        case .choice: .object([("enum", .array(names.map(JSON.string)))])
         case .contentType: .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(64))])
         case .dataDetectors:
             .object([("type", .string("array")), ("items", .object([("enum", .array(DataDetector.allCases.map { .string($0.rawValue) }))])),

@@ -40,8 +40,18 @@ struct ChildProcess {
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
+        // The child inherits the environment, except that the Swift runtime's crash backtracer is off:
+        // a pack that crashes the child should end it with its signal at once, which is what is reported.
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var entry = environ
+        while let variable = entry.pointee {
+            if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(variable)) }
+            entry += 1
+        }
+        environment.append(nil)
+        defer { for e in environment { free(e) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environment)
         close(writeEnd)
         guard status == 0 else { throw SystemError(call: "posix_spawn \(executable)", code: status) }
 
