@@ -24,7 +24,10 @@ package enum Build {
 package enum Source {
     package static let root: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The current header (ABI 1.1).
     package static var include: String { "\(root)/Sources/CFormwork/include" }
+    /// The frozen ABI 1.0 header: compatibility fixtures are built against it, as a pack built in the past was.
+    package static var include1_0: String { "\(root)/abi/1.0" }
     package static var tests: String { "\(root)/Tests" }
     package static func fixture(_ name: String) -> String { "\(tests)/Fixtures/\(name)" }
 }
@@ -90,13 +93,14 @@ package enum CCompiler {
     package static let compiler = ProcessInfo.processInfo.environment["CC"] ?? "/usr/bin/cc"
 
     /// Builds `source` with `defines` into `<scratch>/<name>/lib<name>.so` and returns its path.
+    /// `include` defaults to the frozen 1.0 header: fixtures are packs built against 1.0 that must keep loading.
     package static func pack(_ name: String, source: String = Source.fixture("fixture_pack.c"), defines: [String] = [],
-                     extraFlags: [String] = []) throws -> String {
+                     extraFlags: [String] = [], include: String = Source.include1_0) throws -> String {
         let directory = "\(Scratch.directory)/\(name)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = "\(directory)/lib\(name).so"
         let arguments = ["-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-Wno-unused-function", "-Wno-unused-const-variable",
-                         "-I", Source.include] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", output]
+                         "-I", include] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", output]
         let result = try run(compiler, arguments)
         guard result.status == 0 else { throw CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)") }
         return output

@@ -1,10 +1,21 @@
 /*
- * formwork.h — the Formwork cell-pack ABI, version 1.
+ * formwork.h — the Formwork cell-pack ABI, version 1.1.
  *
  * This header is the whole contract between a Formwork host (the `Formwork`
  * Swift library, the `formwork` command) and a cell pack (a shared library
- * that provides cell types). It is plain C99 with no dependency beyond the
- * standard headers, so packs can be written in C, C++, Rust or Swift.
+ * that provides cell types). It compiles cleanly as C99, C11, C++17 and C++20
+ * (`-pedantic -Wall -Wextra -Werror`) with no dependency beyond the standard
+ * headers, so packs can be written in C, C++, Rust or Swift.
+ *
+ * What 1.1 adds to 1.0 (append-only; a 1.0 pack loads and behaves as before):
+ * field roles declared by the cell type (`fw_cell_type.value_field` ...), the
+ * FW_FIELD_CHOICE_LIST field type, the `number` and `multi_choice` canvas
+ * controls, the pack-context host extension (a pack learns its own file and
+ * resource directory), the entry prototype, FW_ALIGNOF, and C++ helpers.
+ * Every addition is marked "1.1". The frozen 1.0 header is abi/1.0/formwork.h.
+ *
+ * Thread tags: every function below says who calls it and where, in brackets:
+ * [host → pack, one call at a time per instance], [pack → host, during a call].
  *
  * ---------------------------------------------------------------------------
  * One entry per ABI major
@@ -73,7 +84,7 @@ extern "C" {
 
 /** ABI version this header describes. A pack records it in `fw_pack.abi`. */
 #define FW_ABI_VERSION_MAJOR 1
-#define FW_ABI_VERSION_MINOR 0
+#define FW_ABI_VERSION_MINOR 1
 #define FW_ABI_VERSION_PATCH 0
 
 /** Initializer for an `fw_version` holding this header's ABI version. */
@@ -87,6 +98,21 @@ extern "C" {
 #define FW_EXPORT __declspec(dllexport)
 #else
 #define FW_EXPORT __attribute__((visibility("default")))
+#endif
+
+/**
+ * 1.1. The alignment of a type, for `fw_cell_type.model_alignment`, in every
+ * language this header supports: C11 `_Alignof`, C++11 `alignof`, and in C99
+ * the GNU/Clang `__alignof__` (or MSVC's `__alignof`).
+ */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define FW_ALIGNOF(type) alignof(type)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define FW_ALIGNOF(type) _Alignof(type)
+#elif defined(__GNUC__) || defined(__clang__)
+#define FW_ALIGNOF(type) __alignof__(type)
+#elif defined(_MSC_VER)
+#define FW_ALIGNOF(type) __alignof(type)
 #endif
 
 /** A semantic version. Frozen value type (12 bytes). */
@@ -144,7 +170,10 @@ enum {
     FW_FIELD_NUMBER = 5,      /**< C: double. value.as.number */
     FW_FIELD_DATE = 6,        /**< Seconds since 1970-01-01T00:00:00Z. C: double. value.as.number */
     FW_FIELD_CHOICE = 7,      /**< One of the field's choices, by value. C: const char *. value.as.string */
-    FW_FIELD_STRING_LIST = 8  /**< C: fw_string_list. value.as.list */
+    FW_FIELD_STRING_LIST = 8, /**< C: fw_string_list. value.as.list */
+    FW_FIELD_CHOICE_LIST = 9  /**< 1.1. Several of the field's choices, by value, each at most once.
+                                   C: fw_string_list. value.as.list. min_length / max_length count items.
+                                   A pack that claims ABI 1.0 cannot use it. */
 };
 
 /** A list of strings. Frozen value type (16 bytes). */
@@ -195,16 +224,19 @@ enum {
  * in the generic configure call and of members in a typed model struct.
  * Lifetime: static, for the life of the process.
  *
- * Field roles (ABI 1.0): the host gives four model fields a meaning by name,
- * since 1.0 has no way to declare them (documented in docs/abi.md, "Field
- * roles", and kept in one place in the host, `FieldRoles`):
+ * Field roles: the host gives some model fields a meaning. A 1.1 cell type
+ * declares them (`fw_cell_type.value_field` and the members after it); for a
+ * 1.0 pack, and for a 1.1 member left NULL, the host uses these name
+ * conventions (docs/abi.md, "Field roles"; kept in one place in the host,
+ * `FieldRoles`):
  *   value     - the `text_input_field`, else a field named "value": what a
  *               values file sets, `fill` asks for and an HTML form submits;
  *   required  - an FW_FIELD_BOOL named "required": receives a document's
  *               `required: true`;
  *   title     - an FW_FIELD_STRING named "title": the label `fill` shows;
  *   maxLength - an FW_FIELD_INTEGER named "maxLength": a length limit on the
- *               value (HTML `maxlength`).
+ *               value (HTML `maxlength`);
+ *   placeholder - an FW_FIELD_STRING named "placeholder": example text (1.1).
  * A field with another name has no role; a field with one of these names but
  * another type has none either.
  */
@@ -215,8 +247,8 @@ typedef struct fw_field {
     const char *label;          /**< Human label. Default when NULL: `name`. */
     const char *doc;            /**< One-sentence documentation. Optional (NULL). */
     uint32_t flags;             /**< FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM. */
-    uint32_t choice_count;      /**< Number of `choices`; must be >= 1 for FW_FIELD_CHOICE, 0 otherwise. */
-    const fw_choice *choices;   /**< Allowed values of a CHOICE field, unique by value. */
+    uint32_t choice_count;      /**< Number of `choices`; >= 1 for CHOICE and CHOICE_LIST, 0 otherwise. */
+    const fw_choice *choices;   /**< Allowed values of a CHOICE or CHOICE_LIST field, unique by value. */
     fw_value default_value;     /**< Default; `type` FW_FIELD_NONE for none, else equal to `type`
                                      (DATE and NUMBER use as.number, TEXT/CHOICE use as.string). */
     double minimum;             /**< Smallest allowed value, if FW_FIELD_HAS_MINIMUM. */
@@ -381,6 +413,24 @@ typedef struct fw_host {
     const void *(*get_extension)(const struct fw_host *host, const char *id);
 } fw_host;
 
+/**
+ * 1.1. Host extension "org.formwork.pack-context/1": where the calling pack
+ * lives. `host->get_extension(host, FW_EXTENSION_PACK_CONTEXT)` returns a
+ * `const fw_pack_context *` describing the pack that received `host` (each
+ * pack gets its own `fw_host`), or NULL from a 1.0 host. Valid for the life of
+ * the process. Typical use: find data files in `init`.
+ * [pack → host, from `init` on, any thread]
+ */
+#define FW_EXTENSION_PACK_CONTEXT "org.formwork.pack-context/1"
+
+typedef struct fw_pack_context {
+    uint32_t struct_size;      /**< sizeof(fw_pack_context) as the host knows it. */
+    uint32_t reserved;         /**< 0. */
+    const char *pack_path;     /**< Absolute real path of the pack's shared library. */
+    const char *resource_dir;  /**< `<directory of the library>/<pack id>`: the pack's own data
+                                    directory. It may not exist; the host never creates it. */
+} fw_pack_context;
+
 /* ------------------------------------------------------------------------- */
 /* Rendering: the canvas                                                     */
 /* ------------------------------------------------------------------------- */
@@ -407,6 +457,14 @@ enum { FW_CHOICE_MENU = 0, FW_CHOICE_SEGMENTS = 1 };
 /** Kind of fw_canvas.message. */
 typedef uint32_t fw_message_kind;
 enum { FW_MESSAGE_HINT = 0, FW_MESSAGE_ERROR = 1, FW_MESSAGE_WARNING = 2 };
+
+/** 1.1. How fw_canvas.number is shown: a field (HTML number input), a stepper (- value +), a slider (HTML range). */
+typedef uint32_t fw_number_style;
+enum { FW_NUMBER_FIELD = 0, FW_NUMBER_STEPPER = 1, FW_NUMBER_SLIDER = 2 };
+
+/** 1.1. How fw_canvas.multi_choice is shown: checkboxes, or a list allowing several selections. */
+typedef uint32_t fw_multi_choice_style;
+enum { FW_MULTI_CHOICE_CHECKBOXES = 0, FW_MULTI_CHOICE_LIST = 1 };
 
 /**
  * View primitives a cell draws with, provided by the host for the duration of
@@ -449,6 +507,24 @@ typedef struct fw_canvas {
                  fw_date_picker_mode mode, uint32_t flags);
     /** A hint, warning or error message shown with the cell. */
     void (*message)(void *ctx, fw_message_kind kind, const char *text);
+
+    /* ---- 1.1: check `struct_size >= offsetof(fw_canvas, number) + sizeof(void *)` before calling. */
+
+    /**
+     * 1.1. A number input bound to an INTEGER or NUMBER `field`; `value` is
+     * meaningful when `has_value`. `minimum`, `maximum` and `step` are NaN when
+     * absent (a step of 1 is implied for an INTEGER field).
+     */
+    void (*number)(void *ctx, const char *field, const char *label, bool has_value, double value,
+                   double minimum, double maximum, double step, fw_number_style style, uint32_t flags);
+    /**
+     * 1.1. Several choices at once, bound to a CHOICE_LIST (or STRING_LIST)
+     * `field`: `count` choices (stride choices[0].struct_size) and the values
+     * selected now (`selected` may be NULL for none).
+     */
+    void (*multi_choice)(void *ctx, const char *field, const char *label, const fw_choice *choices,
+                         uint32_t count, const fw_string_list *selected, fw_multi_choice_style style,
+                         uint32_t flags);
 } fw_canvas;
 
 /* ------------------------------------------------------------------------- */
@@ -556,9 +632,22 @@ typedef struct fw_cell_type {
      * check` renders both and compares).
      */
     fw_typed_convention typed_convention; /**< FW_TYPED_*. */
-    uint32_t model_alignment;             /**< _Alignof(MODEL), or 0 without typed configure. */
+    uint32_t model_alignment;             /**< FW_ALIGNOF(MODEL), or 0 without typed configure. */
     uint64_t model_size;                  /**< sizeof(MODEL), or 0 without typed configure. */
     fw_typed_configure_fn typed_configure;/**< Cast to the convention's signature. */
+
+    /*
+     * 1.1: field roles. Each names a field of the model (checked at load), or is
+     * "" for "this cell has no such field". NULL (and a 1.0 pack, whose
+     * struct_size ends before these) means the 1.0 name convention: see the
+     * comment above fw_field. Default when absent: NULL.
+     */
+    const char *value_field;       /**< 1.1. The field a values file sets, `fill` asks for and a
+                                        submitted form carries (any type). */
+    const char *title_field;       /**< 1.1. A STRING or TEXT field that labels the cell. */
+    const char *required_field;    /**< 1.1. A BOOL field that receives a document's `required: true`. */
+    const char *max_length_field;  /**< 1.1. An INTEGER field limiting the value's length. */
+    const char *placeholder_field; /**< 1.1. A STRING or TEXT field with example text. */
 } fw_cell_type;
 
 /* ------------------------------------------------------------------------- */
@@ -599,14 +688,34 @@ typedef struct fw_pack {
 /** The entry point type: `formwork_pack_v1`. */
 typedef const fw_pack *(*fw_pack_entry_fn)(void);
 
+/**
+ * 1.1. The entry point, declared here so that a definition in C++ gets C
+ * linkage (it is inside `extern "C"`): a pack defines it with
+ *
+ *     FW_EXPORT const fw_pack *formwork_pack_v1(void) { return &pack; }
+ *
+ * [host → pack, any thread, may be called more than once: return the same
+ * static descriptor each time, without side effects]
+ * Define FW_NO_ENTRY_PROTOTYPE before including this header to leave it out
+ * (a Swift pack exports it with @_cdecl instead).
+ */
+#ifndef FW_NO_ENTRY_PROTOTYPE
+FW_EXPORT const fw_pack *formwork_pack_v1(void);
+#endif
+
 /* ------------------------------------------------------------------------- */
 /* Layout pins (LP64). A change here is an ABI break.                        */
 /* ------------------------------------------------------------------------- */
 #if defined(__LP64__) || defined(_LP64)
 #if defined(__cplusplus)
 #define FW_STATIC_ASSERT static_assert
-#else
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define FW_STATIC_ASSERT _Static_assert
+#else /* C99: a negative array size stops the build */
+#define FW_STATIC_ASSERT_JOIN2(a, b) a##b
+#define FW_STATIC_ASSERT_JOIN(a, b) FW_STATIC_ASSERT_JOIN2(a, b)
+#define FW_STATIC_ASSERT(condition, message) \
+    typedef char FW_STATIC_ASSERT_JOIN(fw_static_assert_, __LINE__)[(condition) ? 1 : -1]
 #endif
 FW_STATIC_ASSERT(sizeof(fw_version) == 12, "fw_version layout");
 FW_STATIC_ASSERT(sizeof(fw_string_list) == 16, "fw_string_list layout");
@@ -621,17 +730,59 @@ FW_STATIC_ASSERT(offsetof(fw_text_traits, content_type) == 48, "fw_text_traits l
 FW_STATIC_ASSERT(offsetof(fw_text_traits, minimum_field) == 72, "fw_text_traits layout");
 FW_STATIC_ASSERT(sizeof(fw_text_traits) == 88, "fw_text_traits layout");
 FW_STATIC_ASSERT(offsetof(fw_host, name) == 16 && sizeof(fw_host) == 56, "fw_host layout");
-FW_STATIC_ASSERT(offsetof(fw_canvas, begin_group) == 8 && sizeof(fw_canvas) == 88, "fw_canvas layout");
+FW_STATIC_ASSERT(offsetof(fw_canvas, begin_group) == 8 && offsetof(fw_canvas, number) == 88, "fw_canvas layout");
+FW_STATIC_ASSERT(sizeof(fw_canvas) == 104, "fw_canvas layout (1.1)");
+FW_STATIC_ASSERT(sizeof(fw_pack_context) == 24, "fw_pack_context layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, fields) == 32, "fw_cell_type layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, create) == 64, "fw_cell_type layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, typed_convention) == 120, "fw_cell_type layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, model_size) == 128, "fw_cell_type layout");
-FW_STATIC_ASSERT(sizeof(fw_cell_type) == 144, "fw_cell_type layout");
+FW_STATIC_ASSERT(offsetof(fw_cell_type, value_field) == 144, "fw_cell_type layout (1.1)");
+FW_STATIC_ASSERT(sizeof(fw_cell_type) == 184, "fw_cell_type layout (1.1)");
 FW_STATIC_ASSERT(offsetof(fw_pack, struct_size) == 12 && offsetof(fw_pack, id) == 16, "fw_pack layout");
 FW_STATIC_ASSERT(offsetof(fw_pack, init) == 64 && sizeof(fw_pack) == 96, "fw_pack layout");
 #endif
 
 #ifdef __cplusplus
+} /* extern "C" */
+
+/*
+ * 1.1. C++ helpers (C++11 and later; nothing here crosses the ABI).
+ *
+ * The FW_* flag constants are unnamed-enum values; mixing them with unsigned
+ * integers (`on ? FW_CONTROL_DISABLED : 0u`) is an error under -Wextra
+ * -Werror. `fw::flags::*` are the same values typed `uint32_t`.
+ * C++17 has no designated initialisers and initialises a union through its
+ * first member only: `fw::value_*` make default values of any type, and a
+ * descriptor array can be filled in a function that `formwork_pack_v1`
+ * calls once (see Examples/Packs/ticket-cpp).
+ */
+namespace fw {
+namespace flags {
+constexpr uint32_t field_required = FW_FIELD_REQUIRED;
+constexpr uint32_t field_has_minimum = FW_FIELD_HAS_MINIMUM;
+constexpr uint32_t field_has_maximum = FW_FIELD_HAS_MAXIMUM;
+constexpr uint32_t control_disabled = FW_CONTROL_DISABLED;
+constexpr uint32_t control_required = FW_CONTROL_REQUIRED;
+constexpr uint32_t control_multiline = FW_CONTROL_MULTILINE;
+constexpr uint32_t cell_selectable = FW_CELL_SELECTABLE;
+constexpr uint32_t cell_highlightable = FW_CELL_HIGHLIGHTABLE;
+constexpr uint32_t cell_typed_configure = FW_CELL_TYPED_CONFIGURE;
+constexpr uint32_t cell_thread_safe = FW_CELL_THREAD_SAFE;
+} /* namespace flags */
+
+inline fw_value value_none() { fw_value v = fw_value(); return v; }
+inline fw_value value_string(const char *s, fw_field_type type = FW_FIELD_STRING) {
+    fw_value v = fw_value(); v.type = type; v.as.string = s; return v;
 }
+inline fw_value value_bool(bool b) { fw_value v = fw_value(); v.type = FW_FIELD_BOOL; v.as.boolean = b; return v; }
+inline fw_value value_integer(int64_t i) { fw_value v = fw_value(); v.type = FW_FIELD_INTEGER; v.as.integer = i; return v; }
+inline fw_value value_number(double d, fw_field_type type = FW_FIELD_NUMBER) {
+    fw_value v = fw_value(); v.type = type; v.as.number = d; return v;
+}
+inline fw_value value_list(const char *const *items, size_t count, fw_field_type type = FW_FIELD_STRING_LIST) {
+    fw_value v = fw_value(); v.type = type; v.as.list.items = items; v.as.list.count = count; return v;
+}
+} /* namespace fw */
 #endif
 #endif /* FORMWORK_H */

@@ -103,6 +103,10 @@ package enum DocumentSchema {
         case .stringList:
             members += [("type", .string("array")), ("items", string),
                         ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) })]
+        case .choiceList:
+            members += [("type", .string("array")), ("items", .object([("enum", .array(f.choices.map { .string($0.value) }))])),
+                        ("uniqueItems", .bool(true)),
+                        ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) })]
         }
         members.append(("default", f.defaultValue.map { $0.json(as: f.type) }))
         return .object(members)

@@ -365,6 +365,7 @@ enum ValueCoercion {
             case .number: "a number"
             case .date: "a date such as \"2026-11-21\" or \"2026-11-21T09:30:00Z\""
             case .stringList: "a list of strings"
+            case .choiceList: "a list of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
             }
             return .failure(Problem(text: "must be \(expected), not \(node.typeName)"))
         }
@@ -383,7 +384,7 @@ enum ValueCoercion {
             }
             return .success(.number(seconds))
         // A bare number is not a date in a document (is it seconds? milliseconds? a year?): write ISO 8601.
-        case (.stringList, .array(let items)):
+        case (.stringList, .array(let items)), (.choiceList, .array(let items)):
             var strings: [String] = []
             for (i, item) in items.enumerated() {
                 guard let s = item.string ?? item.plainText else { return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)")) }

@@ -38,6 +38,8 @@ package enum Samples {
         case .number: return .number(f.minimum ?? 0)
         case .date: return .number(f.minimum ?? 1_767_225_600) // 2026-01-01
         case .choice: return .string(f.choices.first?.value ?? "")
+        case .choiceList:
+            return .stringList(Array(f.choices.prefix(max(1, f.minLength ?? 1)).map(\.value)))
         case .stringList:
             let count = max(f.minLength ?? 1, min(3, f.maxLength ?? 3))
             return .stringList((1...max(1, count)).map { "Option \($0)" })

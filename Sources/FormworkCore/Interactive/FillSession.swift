@@ -168,6 +168,17 @@ public final class FillSession {
                 return .problem(p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
             }
             return .value(.number(seconds))
+        case .choiceList:
+            // Several choices: numbers, values or labels separated by commas.
+            var chosen: [String] = []
+            for part in text.split(separator: ",") {
+                let item = part.trimmingCharacters(in: .whitespaces)
+                guard let value = AnswerShaping.choose(item, from: p.choices) else {
+                    return .problem("'\(TerminalText.safe(item))' is not one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+                }
+                if !chosen.contains(value) { chosen.append(value) }
+            }
+            return .value(.stringList(chosen))
         case .choice, .stringList:
             guard let chosen = AnswerShaping.choose(text, from: p.choices) else {
                 return .problem("Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
@@ -230,10 +241,11 @@ public final class FillSession {
         if p.secure { lines.append(a ? "Secure entry: what you type is not shown." : style("  (hidden as you type)", "2")) }
         if let kind = AnswerShaping.keyboardWords(p.traits.keyboard) { lines.append(a ? "Expected: \(kind)." : style("  (\(kind))", "2")) }
         switch p.type {
-        case .choice, .stringList:
+        case .choice, .stringList, .choiceList:
             let list = p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }
-            lines.append(a ? "Choices: " + list.joined(separator: ", ") + ". Answer with a number or a name."
-                           : "  " + list.map { style($0, "36") }.joined(separator: "   "))
+            let several = p.type == .choiceList
+            lines.append(a ? "Choices: " + list.joined(separator: ", ") + (several ? ". Answer with numbers or names separated by commas." : ". Answer with a number or a name.")
+                           : "  " + list.map { style($0, "36") }.joined(separator: "   ") + (several ? style("  (several: 1, 3)", "2") : ""))
         case .bool:
             lines.append(a ? "Answer yes or no." : style("  (y/n)", "2"))
         case .date:

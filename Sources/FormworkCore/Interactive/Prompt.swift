@@ -170,7 +170,8 @@ enum AnswerShaping {
         case .bool(let b): return b ? "yes" : "no"
         case .integer(let i): return String(i)
         case .number(let d): return p.type == .date ? DateText.format(d, mode: p.dateMode == .default ? .dateAndTime : p.dateMode) : NumberText.format(d)
-        case .stringList(let items): return items.joined(separator: ", ")
+        case .stringList(let items):
+            return items.map { item in p.choices.first { $0.value == item }?.label ?? item }.joined(separator: ", ")
         }
     }
 }

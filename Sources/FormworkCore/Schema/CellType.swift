@@ -85,7 +85,7 @@ public struct CellType: Sendable {
     public init(id: String, name: String, summary: String? = nil, fields: [FieldSchema],
                 textInput: TextInputConfiguration = TextInputConfiguration(kind: .none, field: nil),
                 capabilities: CellCapabilities = [], configure: ConfigureStyle = .generic, modelOffsets: [Int] = [],
-                packID: String, packPath: String, packABI: ABIVersion) {
+                roles: FieldRoles? = nil, packID: String, packPath: String, packABI: ABIVersion) {
         self.id = id
         self.name = name
         self.summary = summary
@@ -94,7 +94,7 @@ public struct CellType: Sendable {
         self.capabilities = capabilities
         self.configure = configure
         self.modelOffsets = modelOffsets
-        self.roles = FieldRoles(conventionsFor: fields, textInputField: textInput.field)
+        self.roles = roles ?? FieldRoles(conventionsFor: fields, textInputField: textInput.field)
         self.packID = packID
         self.packPath = packPath
         self.packABI = packABI

@@ -1,8 +1,8 @@
 /// The model fields the host gives a meaning to.
 ///
-/// ABI 1.0 does not let a pack declare them, so they are name conventions of the
-/// first-party packs, kept here and nowhere else (formwork.h and docs/abi.md point
-/// to this type):
+/// A 1.1 cell type declares them (`fw_cell_type.value_field` …); for ABI 1.0 packs,
+/// and for a 1.1 role left NULL, they are these name conventions, kept here and
+/// nowhere else (formwork.h and docs/abi.md point to this type):
 ///
 /// | role | model field | used for |
 /// | --- | --- | --- |
@@ -10,6 +10,7 @@
 /// | required | a `bool` field named `required` | receives the document's `required: true` |
 /// | title | a `string` field named `title` | the label `fill` shows |
 /// | maxLength | an `integer` field named `maxLength` | a document-level length limit (HTML `maxlength`) |
+/// | placeholder | a `string` field named `placeholder` | example text (1.1) |
 public struct FieldRoles: Sendable, Equatable {
     /// The conventional names.
     public enum Name {
@@ -17,18 +18,22 @@ public struct FieldRoles: Sendable, Equatable {
         public static let required = "required"
         public static let title = "title"
         public static let maxLength = "maxLength"
+        public static let placeholder = "placeholder"
     }
 
     public let value: String?
     public let required: String?
     public let title: String?
     public let maxLength: String?
+    /// A string field with example text (ABI 1.1; convention `placeholder`).
+    public let placeholder: String?
 
-    public init(value: String?, required: String?, title: String?, maxLength: String?) {
+    public init(value: String?, required: String?, title: String?, maxLength: String?, placeholder: String? = nil) {
         self.value = value
         self.required = required
         self.title = title
         self.maxLength = maxLength
+        self.placeholder = placeholder
     }
 
     /// The roles ABI 1.0 packs get: the conventions in the table above.
@@ -40,5 +45,6 @@ public struct FieldRoles: Sendable, Equatable {
         required = named(Name.required, .bool)
         title = named(Name.title, .string)
         maxLength = named(Name.maxLength, .integer)
+        placeholder = named(Name.placeholder, .string)
     }
 }

@@ -1,7 +1,7 @@
 /// The type of one model field. The raw value is the name used in documents,
 /// JSON output and error messages; `abiValue` is formwork.h's `FW_FIELD_*`.
 public enum FieldType: String, Sendable, CaseIterable, Codable, ABIEnum {
-    case string, text, bool, integer, number, date, choice, stringList
+    case string, text, bool, integer, number, date, choice, stringList, choiceList
 
     public var abiValue: UInt32 {
         switch self {
@@ -13,13 +13,20 @@ public enum FieldType: String, Sendable, CaseIterable, Codable, ABIEnum {
         case .date: 6        // FW_FIELD_DATE
         case .choice: 7      // FW_FIELD_CHOICE
         case .stringList: 8  // FW_FIELD_STRING_LIST
+        case .choiceList: 9  // FW_FIELD_CHOICE_LIST (ABI 1.1)
         }
     }
 
     /// Whether `minimum` / `maximum` apply to values of this type.
     public var isOrdered: Bool { self == .integer || self == .number || self == .date }
     /// Whether `minLength` / `maxLength` apply (characters, or items for a list).
-    public var hasLength: Bool { self == .string || self == .text || self == .stringList }
+    public var hasLength: Bool { self == .string || self == .text || self == .stringList || self == .choiceList }
+    /// Whether values are lists (`Value.stringList`).
+    public var isList: Bool { self == .stringList || self == .choiceList }
+    /// Whether the field's `choices` list its allowed values.
+    public var hasChoices: Bool { self == .choice || self == .choiceList }
+    /// The ABI minor version that introduced the type (a pack claiming an older minor cannot use it).
+    public var sinceMinor: UInt32 { self == .choiceList ? 1 : 0 }
 }
 
 /// A model value, as read from a document or a values file, or passed to a cell.

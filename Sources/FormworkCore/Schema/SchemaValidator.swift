@@ -24,6 +24,12 @@ package enum SchemaValidator {
             return rangeProblem(d, field, shown: field.boundText(d))
         case (.stringList, .stringList(let items)):
             return lengthProblem(items.count, field, unit: "items")
+        case (.choiceList, .stringList(let items)):
+            if let unknown = items.first(where: { item in !field.choices.contains { $0.value == item } }) {
+                return "has '\(truncated(unknown))', which is not one of the choices: \(list(field.choices.map(\.value)))"
+            }
+            if Set(items).count != items.count { return "lists a choice twice; each may be selected once" }
+            return lengthProblem(items.count, field, unit: "items")
         default:
             return "is a \(value.typeName) but '\(field.name)' is a \(field.type.rawValue)"
         }

@@ -1,5 +1,6 @@
 import CFormwork
 import FormworkCore
+import Synchronization
 
 /// Identifies a loaded cell type: the same identifier may come from two packs (one shadowed).
 struct CellKey: Hashable, Sendable {
@@ -27,6 +28,15 @@ struct CellEntry: @unchecked Sendable {
     let typed: TypedBinding?
     /// The pack's init/deinit, retained while instances of the cell type exist.
     let lifecycle: PackLifecycle
+    /// Serialises `create` and `destroy` of this cell type, as formwork.h promises,
+    /// unless it declares FW_CELL_THREAD_SAFE (nil then).
+    let createLock: CreateLock?
+}
+
+/// A per-cell-type lock for `create` / `destroy`.
+final class CreateLock: Sendable {
+    private let mutex = Mutex(())
+    func run<R>(_ body: () -> R) -> R { mutex.withLock { _ in body() } }
 }
 
 /// A typed configure: the pack's function, its convention, and the model layout built

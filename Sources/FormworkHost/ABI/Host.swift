@@ -1,48 +1,107 @@
-import FormworkCore
 import CFormwork
+import FormworkCore
 import Glibc
 import Synchronization
 
 /// The `fw_host` services given to packs: ABI version, logging, extensions.
 ///
-/// Messages a pack logs are kept (bounded) so that a failing call can quote
-/// them in its error.
-final class Host: Sendable {
-    static let shared = Host()
+/// Each pack gets its own `fw_host` (made when it is loaded, kept for the life of the
+/// process, as formwork.h promises), whose `host_data` is the pack's
+/// `fw_pack_context`: so `get_extension(FW_EXTENSION_PACK_CONTEXT)` can answer for the
+/// pack that asks, and every logged message is attributed to its pack.
+enum Host {
+    /// The `fw_host` of the pack at `path` with identifier `id`.
+    static func forPack(path: String, id: String) -> UnsafeMutablePointer<fw_host> {
+        hosts.withLock { hosts in
+            let key = path + "\u{0}" + id
+            if let host = hosts[key] { return host.pointer }
+            let host = PackHost(make(path: path, id: id))
+            hosts[key] = host
+            return host.pointer
+        }
+    }
 
-    /// Lives for the process, as the header promises.
-    nonisolated(unsafe) let pointer: UnsafeMutablePointer<fw_host>
-    private let messages = Mutex<[(level: UInt32, text: String)]>([])
+    private struct PackHost: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<fw_host>
+        init(_ pointer: UnsafeMutablePointer<fw_host>) { self.pointer = pointer }
+    }
+    private static let hosts = Mutex<[String: PackHost]>([:])
 
-    private init() {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: fw_host())
-        pointer.pointee.abi = ABIVersion.host.cVersion
-        pointer.pointee.struct_size = UInt32(MemoryLayout<fw_host>.size)
-        pointer.pointee.name = UnsafePointer(strdup("formwork"))
-        pointer.pointee.version = UnsafePointer(strdup(FormworkVersion.string))
-        pointer.pointee.log = { _, level, message in
+    private static func make(path: String, id: String) -> UnsafeMutablePointer<fw_host> {
+        let real = FileSystem.realPath(path) ?? path
+        let directory = real.contains("/") ? String(real[..<real.lastIndex(of: "/")!]) : "."
+        let context = UnsafeMutablePointer<fw_pack_context>.allocate(capacity: 1)
+        context.initialize(to: fw_pack_context())
+        context.pointee.struct_size = UInt32(MemoryLayout<fw_pack_context>.size)
+        context.pointee.pack_path = UnsafePointer(strdup(real))
+        context.pointee.resource_dir = UnsafePointer(strdup("\(directory)/\(id)"))
+
+        let host = UnsafeMutablePointer<fw_host>.allocate(capacity: 1)
+        host.initialize(to: fw_host())
+        host.pointee.abi = ABIVersion.host.cVersion
+        host.pointee.struct_size = UInt32(MemoryLayout<fw_host>.size)
+        host.pointee.name = UnsafePointer(strdup("formwork"))
+        host.pointee.version = UnsafePointer(strdup(FormworkVersion.string))
+        host.pointee.host_data = UnsafeMutableRawPointer(context)
+        host.pointee.log = { host, level, message in
             guard let message else { return }
             let text = (try? DescriptorReader.string(message)) ?? nil
-            Host.shared.record(level: level, text: text ?? "<invalid UTF-8>")
+            PackLog.record(level: level, text: text ?? "<invalid UTF-8>", host: host)
         }
-        pointer.pointee.get_extension = { _, _ in nil }
+        host.pointee.get_extension = { host, id in
+            guard let host, let id, strcmp(id, FW_EXTENSION_PACK_CONTEXT) == 0 else { return nil }
+            return UnsafeRawPointer(host.pointee.host_data)
+        }
+        return host
     }
 
-    private func record(level: UInt32, text: String) {
-        messages.withLock {
-            $0.append((level, text))
-            if $0.count > 64 { $0.removeFirst($0.count - 64) }
-        }
-    }
-
-    /// Removes and returns what packs logged since the last call, joined.
-    func drainLog() -> String? {
-        let drained = messages.withLock { m -> [(level: UInt32, text: String)] in
-            defer { m.removeAll() }
-            return m
-        }
-        return drained.isEmpty ? nil : drained.map(\.text).joined(separator: "; ")
+    /// The pack context behind a pack's `fw_host`.
+    static func context(of host: UnsafePointer<fw_host>?) -> fw_pack_context? {
+        guard let data = host?.pointee.host_data else { return nil }
+        return data.assumingMemoryBound(to: fw_pack_context.self).pointee
     }
 }
 
+/// What packs log through `fw_host.log`, captured per call on the calling thread:
+/// a failing call quotes exactly the messages its own pack wrote during it, and a
+/// message can neither be lost to another call nor quoted for the wrong pack.
+/// Messages logged outside any call (from a pack's own thread) go to standard error,
+/// prefixed with the pack's path.
+enum PackLog {
+    final class Capture {
+        var messages: [String] = []
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body`, a call into a pack, and returns what the pack logged during it.
+    /// Captures nest: an inner call's messages are its own.
+    static func capture<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (R, [String]) {
+        let capture = Capture()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(capture).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        let result = try withExtendedLifetime(capture) { () throws(E) -> R in try body() }
+        return (result, capture.messages)
+    }
+
+    static func record(level: UInt32, text: String, host: UnsafePointer<fw_host>?) {
+        if let current = pthread_getspecific(key) {
+            let capture = Unmanaged<Capture>.fromOpaque(current).takeUnretainedValue()
+            if capture.messages.count < 64 { capture.messages.append(text) }
+            return
+        }
+        let pack = Host.context(of: host)?.pack_path.map { String(cString: $0) } ?? "a pack"
+        let line = "formwork: \(pack): \(TerminalText.safe(text))\n"
+        _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+    }
+
+    /// ": message; message" for an error, or "" when the pack said nothing.
+    static func suffix(_ messages: [String]) -> String {
+        messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")
+    }
+}

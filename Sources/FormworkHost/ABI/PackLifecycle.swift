@@ -11,18 +11,27 @@ final class PackLifecycle: Sendable {
     private let initialize: Init?
     private let deinitialize: Deinit?
     private let count = Mutex(0)
+    /// The pack's own `fw_host`, passed to `init` and to every `create`.
+    nonisolated(unsafe) let host: UnsafeMutablePointer<fw_host>
 
-    init(initialize: Init?, deinitialize: Deinit?) {
+    init(host: UnsafeMutablePointer<fw_host>, initialize: Init?, deinitialize: Deinit?) {
+        self.host = host
         self.initialize = initialize
         self.deinitialize = deinitialize
     }
 
-    /// Calls `init` on the first retain. Returns the failing status, or nil on success.
-    func retain() -> fw_status? {
-        count.withLock { count -> fw_status? in
+    /// A failed `init`: its status and what the pack logged during the call.
+    struct Failure: Error {
+        let status: fw_status
+        let log: [String]
+    }
+
+    /// Calls `init` on the first retain; nil on success.
+    func retain() -> Failure? {
+        count.withLock { count -> Failure? in
             if count == 0, let initialize {
-                let status = initialize(Host.shared.pointer)
-                if status != FW_OK { return status }
+                let (status, log) = PackLog.capture { initialize(host) }
+                if status != FW_OK { return Failure(status: status, log: log) }
             }
             count += 1
             return nil

@@ -53,7 +53,7 @@ final class TypedModelLayout: @unchecked Sendable {
             case .bool: elements[i] = cffi_type_uint8()
             case .integer: elements[i] = cffi_type_sint64()
             case .number, .date: elements[i] = cffi_type_double()
-            case .stringList: elements[i] = listType
+            case .stringList, .choiceList: elements[i] = listType
             }
         }
         elements[fields.count] = nil

@@ -125,9 +125,9 @@ public enum Conformance {
             return CheckResult(check: "lifecycle", passed: false, message: "no cell types")
         }
         for round in 1...2 {
-            if let status = lifecycle.retain() {
+            if let failure = lifecycle.retain() {
                 return CheckResult(check: "lifecycle", passed: false,
-                                   message: "init failed with \(Status.name(status)) on round \(round)" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+                                   message: "init failed with \(Status.name(failure.status)) on round \(round)" + PackLog.suffix(failure.log))
             }
             _ = lifecycle.retain() // a second user: must not call init again
             do { _ = try CellInstance(first, entry: firstEntry) } catch {
@@ -279,6 +279,12 @@ public enum Conformance {
                 if let options = field.optionsField, case .stringList(let items)? = base[options] {
                     for item in items { add(item, field, .string(item)) }
                 }
+            case .choiceList:
+                let values = field.choices.map(\.value)
+                let fewest = field.minLength ?? 0
+                let most = min(field.maxLength ?? values.count, values.count)
+                if fewest <= values.count { add("fewest", field, .stringList(Array(values.prefix(fewest)))) }
+                add("most", field, .stringList(Array(values.prefix(most))))
             case .stringList:
                 let fewest = field.minLength ?? 0
                 let most = min(field.maxLength ?? 20, 100)

@@ -11,6 +11,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         /// No `formwork_pack_v1`; `otherMajors` lists other entry majors it does export.
         case missingEntry(otherMajors: [UInt32])
         case entryReturnedNull
+        /// Only the C++-mangled `_Z16formwork_pack_v1v` is exported.
+        case mangledEntry
         case incompatibleABI(pack: ABIVersion, host: ABIVersion)
         /// A descriptor failed validation; the text says where and how to fix it.
         case invalidDescriptor(String)
@@ -46,6 +48,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingEntry(let majors):
             let names = majors.map { "`formwork_pack_v\($0)` (ABI major \($0))" }.joined(separator: ", ")
             return "exports only \(names) but this host speaks ABI \(ABIVersion.host); rebuild the pack against formwork.h \(ABIVersion.host.major).x or use a host for that ABI"
+        case .mangledEntry:
+            return "exports `formwork_pack_v1` with a C++-mangled name (_Z16formwork_pack_v1v); declare it extern \"C\" (include formwork.h, which declares it inside extern \"C\", before defining it)"
         case .entryReturnedNull:
             return "`formwork_pack_v1()` returned NULL; it must return a pointer to a static fw_pack"
         case .incompatibleABI(let pack, let host) where pack.major != host.major:

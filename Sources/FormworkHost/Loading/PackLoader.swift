@@ -28,6 +28,8 @@ enum PackLoader {
         do { library = try DynamicLibrary.open(FileSystem.realPath(path) ?? path) } catch { throw fail(.openFailed(error.message)) }
 
         guard let entry = library.symbol(FW_PACK_ENTRY_SYMBOL) else {
+            // A C++ definition without C linkage exports the Itanium-mangled name instead.
+            if library.symbol("_Z16formwork_pack_v1v") != nil { throw fail(.mangledEntry) }
             let others = ([0] + Array(2...9)).filter { library.symbol("formwork_pack_v\($0)") != nil }
             throw fail(.missingEntry(otherMajors: others.map(UInt32.init)))
         }
@@ -71,6 +73,7 @@ struct DescriptorValidator {
         let vendor = try optionalString(d.vendor, "pack '\(id)': fw_pack.vendor")
         let license = try optionalString(d.license, "pack '\(id)': fw_pack.license")
         let description = try optionalString(d.description, "pack '\(id)': fw_pack.description")
+        try checkReserved(d.reserved, "pack '\(id)': fw_pack.reserved")
 
         guard d.cell_type_count > 0, let cells = d.cell_types else {
             throw DescriptorProblem("pack '\(id)' declares no cell types; set fw_pack.cell_types and cell_type_count")
@@ -78,7 +81,7 @@ struct DescriptorValidator {
         guard d.cell_type_count <= 10_000 else {
             throw DescriptorProblem("pack '\(id)' declares \(d.cell_type_count) cell types; the limit is 10000")
         }
-        let lifecycle = PackLifecycle(initialize: d.`init`, deinitialize: d.deinit)
+        let lifecycle = PackLifecycle(host: Host.forPack(path: path, id: id), initialize: d.`init`, deinitialize: d.deinit)
         let loaded = try array(UnsafeRawPointer(cells), count: Int(d.cell_type_count),
                                minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types") {
             (element, elementSize) throws(DescriptorProblem) in
@@ -96,7 +99,9 @@ struct DescriptorValidator {
     // MARK: cell types
 
     func cellType(at raw: UnsafeRawPointer, size: Int, packID: String, lifecycle: PackLifecycle) throws(DescriptorProblem) -> (CellType, CellEntry) {
-        let d = DescriptorReader.copy(fw_cell_type.self, from: raw, declaredSize: size)
+        // A pack that claims 1.0 knows nothing past 1.0's fw_cell_type: whatever follows is not a 1.1 member.
+        let d = DescriptorReader.copy(fw_cell_type.self, from: raw,
+                                      declaredSize: abi.minor >= 1 ? size : min(size, PackLoader.minimumSize.cellType))
         let id = try requiredString(d.id, "pack '\(packID)': fw_cell_type.id")
         try checkIdentifier(id, what: "cell type identifier")
         let at = "cell type '\(id)'"
@@ -148,11 +153,36 @@ struct DescriptorValidator {
         let entry = CellEntry(
             descriptor: raw, create: create, destroy: destroy, configure: configure, render: render,
             didSetSelected: d.did_set_selected, didSetHighlighted: d.did_set_highlighted,
-            valueChanged: d.value_changed, typed: typed, lifecycle: lifecycle)
+            valueChanged: d.value_changed, typed: typed, lifecycle: lifecycle,
+            createLock: capabilities.contains(.threadSafe) ? nil : CreateLock())
+        let roles = try self.roles(d, fields: fields, textInput: textInput, at: at)
         let cell = CellType(id: id, name: name, summary: summary, fields: fields, textInput: textInput,
                             capabilities: capabilities, configure: configureStyle, modelOffsets: typed?.layout.offsets ?? [],
-                            packID: packID, packPath: path, packABI: abi)
+                            roles: roles, packID: packID, packPath: path, packABI: abi)
         return (cell, entry)
+    }
+
+    /// The field roles: declared (1.1) or the 1.0 conventions. A declared role must name a
+    /// field of a fitting type; "" declares that the cell has none.
+    func roles(_ d: fw_cell_type, fields: [FieldSchema], textInput: TextInputConfiguration, at: String) throws(DescriptorProblem) -> FieldRoles {
+        let conventions = FieldRoles(conventionsFor: fields, textInputField: textInput.field)
+        func role(_ pointer: UnsafePointer<CChar>?, _ member: String, _ convention: String?, _ types: [FieldType]?) throws(DescriptorProblem) -> String? {
+            guard let name = try optionalString(pointer, "\(at): fw_cell_type.\(member)") else { return convention }
+            if name.isEmpty { return nil }
+            guard let field = fields.first(where: { $0.name == name }) else {
+                throw DescriptorProblem("\(at): \(member) '\(name)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", "))); name one, or use \"\" for none")
+            }
+            if let types, !types.contains(field.type) {
+                throw DescriptorProblem("\(at): \(member) '\(name)' is a \(field.type.rawValue) field; this role needs \(types.map(\.rawValue).joined(separator: " or "))")
+            }
+            return name
+        }
+        return FieldRoles(
+            value: try role(d.value_field, "value_field", conventions.value, nil),
+            required: try role(d.required_field, "required_field", conventions.required, [.bool]),
+            title: try role(d.title_field, "title_field", conventions.title, [.string, .text]),
+            maxLength: try role(d.max_length_field, "max_length_field", conventions.maxLength, [.integer]),
+            placeholder: try role(d.placeholder_field, "placeholder_field", conventions.placeholder, [.string, .text]))
     }
 
     func checkPair(_ flag: Bool, _ function: Bool, flag flagName: String, function name: String, at: String) throws(DescriptorProblem) {
@@ -200,7 +230,17 @@ struct DescriptorValidator {
             let raw = UnsafeRawPointer(pointer)
             let size = Int(raw.loadUnaligned(as: UInt32.self))
             try checkSize(size, minimum: PackLoader.minimumSize.traits, of: "\(at): fw_text_traits")
-            traits = try readTraits(DescriptorReader.copy(fw_text_traits.self, from: raw, declaredSize: size), at: at)
+            let t = DescriptorReader.copy(fw_text_traits.self, from: raw, declaredSize: size)
+            try checkReserved(t.reserved, "\(at): fw_text_traits.reserved")
+            traits = try readTraits(t, at: at)
+        }
+        // A default a document could not set for this kind is a mistake in the pack (secure entry on a text view).
+        for key in TraitKey.all where key.json(in: traits) != nil {
+            let applies = key.isDocumentKey ? key.kinds.contains(kind) : kind == .datePicker
+            guard applies else {
+                let fits = key.isDocumentKey ? key.kinds.map(\.rawValue).joined(separator: " and ") : "datePicker"
+                throw DescriptorProblem("\(at): fw_text_traits sets '\(key.name)', which does not apply to a \(kind.rawValue) (it applies to \(fits)); leave it at its default")
+            }
         }
         if kind == .none {
             if let fieldName {
@@ -279,7 +319,10 @@ struct DescriptorValidator {
             throw DescriptorProblem("\(at): the name must match [A-Za-z][A-Za-z0-9_]*")
         }
         guard let type = FieldType(abiValue: d.type) else {
-            throw DescriptorProblem("\(at): unknown field type \(d.type); use one of FW_FIELD_STRING (1) ... FW_FIELD_STRING_LIST (8)")
+            throw DescriptorProblem("\(at): unknown field type \(d.type); use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)")
+        }
+        guard type.sinceMinor <= abi.minor else {
+            throw DescriptorProblem("\(at): field type \(type.rawValue) (\(type.abiValue)) is new in ABI 1.\(type.sinceMinor) but the pack claims ABI \(abi); build it against formwork.h 1.\(type.sinceMinor) or later")
         }
         let known = UInt32(FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM)
         guard d.flags & ~known == 0 else {
@@ -290,13 +333,14 @@ struct DescriptorValidator {
         let optionsField = try optionalString(d.options_field, "\(at): options_field")
 
         var choices: [Choice] = []
-        if type == .choice {
+        if type.hasChoices {
             guard d.choice_count > 0, let pointer = d.choices else {
-                throw DescriptorProblem("\(at): a choice field needs at least one choice; set choices and choice_count")
+                throw DescriptorProblem("\(at): a \(type.rawValue) field needs at least one choice; set choices and choice_count")
             }
             choices = try array(UnsafeRawPointer(pointer), count: Int(d.choice_count), minimum: PackLoader.minimumSize.choice,
                                 what: "\(at): choices") { (element, elementSize) throws(DescriptorProblem) in
                 let c = DescriptorReader.copy(fw_choice.self, from: element, declaredSize: elementSize)
+                try checkReserved(c.reserved, "\(at): fw_choice.reserved")
                 let value = try requiredString(c.value, "\(at): choice value")
                 guard !value.isEmpty else { throw DescriptorProblem("\(at): a choice value is empty") }
                 let label = try optionalString(c.label, "\(at): choice label") ?? value
@@ -307,7 +351,7 @@ struct DescriptorValidator {
                 throw DescriptorProblem("\(at): choice '\(choice.value)' is listed twice; choice values must be unique")
             }
         } else if d.choice_count != 0 {
-            throw DescriptorProblem("\(at): only choice fields may have choices (choice_count is \(d.choice_count))")
+            throw DescriptorProblem("\(at): only choice and choiceList fields may have choices (choice_count is \(d.choice_count))")
         }
 
         let hasMin = d.flags & UInt32(FW_FIELD_HAS_MINIMUM) != 0
@@ -350,6 +394,7 @@ struct DescriptorValidator {
     }
 
     func defaultValue(_ v: fw_value, field: FieldSchema, at: String) throws(DescriptorProblem) -> Value? {
+        try checkReserved(v.reserved, "\(at): default_value.reserved")
         guard v.type != UInt32(FW_FIELD_NONE) else { return nil }
         guard v.type == field.type.abiValue else {
             let given = FieldType(abiValue: v.type)?.rawValue ?? "unknown type \(v.type)"
@@ -365,7 +410,7 @@ struct DescriptorValidator {
         case .number, .date:
             guard v.as.number.isFinite else { throw DescriptorProblem("\(at): the default must be a finite number") }
             value = .number(v.as.number)
-        case .stringList:
+        case .stringList, .choiceList:
             let list = v.as.list
             var items: [String] = []
             if list.count > 0 {
@@ -401,6 +446,13 @@ struct DescriptorValidator {
             out.append(try read(element, size))
         }
         return out
+    }
+
+    /// Fields documented "Must be 0": refused otherwise, so that a later minor can give them a meaning.
+    func checkReserved(_ value: UInt32, _ what: String) throws(DescriptorProblem) {
+        guard value == 0 else {
+            throw DescriptorProblem("\(what) is \(value) but must be 0 (reserved for a later ABI version); zero-initialise the struct")
+        }
     }
 
     func checkSize(_ size: Int, minimum: Int, of what: String) throws(DescriptorProblem) {

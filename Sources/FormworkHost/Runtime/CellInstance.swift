@@ -9,14 +9,19 @@ final class CellInstance {
     let handle: UnsafeMutableRawPointer
 
     init(_ cell: CellType, entry: CellEntry) throws(RuntimeError) {
-        if let status = entry.lifecycle.retain() {
+        if let failure = entry.lifecycle.retain() {
             throw RuntimeError(cellID: cell.id, fieldID: nil, packPath: cell.packPath,
-                               message: "fw_pack.init failed with status \(status)" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+                               message: "fw_pack.init failed with status \(failure.status)" + PackLog.suffix(failure.log))
         }
-        guard let handle = entry.create(entry.descriptor.assumingMemoryBound(to: fw_cell_type.self), Host.shared.pointer) else {
+        let descriptor = entry.descriptor.assumingMemoryBound(to: fw_cell_type.self)
+        let host = entry.lifecycle.host
+        let (created, log) = PackLog.capture {
+            entry.createLock.map { $0.run { entry.create(descriptor, host) } } ?? entry.create(descriptor, host)
+        }
+        guard let handle = created else {
             entry.lifecycle.release()
             throw RuntimeError(cellID: cell.id, fieldID: nil, packPath: cell.packPath,
-                               message: "create returned NULL" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+                               message: "create returned NULL" + PackLog.suffix(log))
         }
         self.cell = cell
         self.entry = entry
@@ -24,31 +29,39 @@ final class CellInstance {
     }
 
     deinit {
-        entry.destroy(handle)
+        let (entry, handle) = (self.entry, self.handle)
+        _ = PackLog.capture { entry.createLock.map { $0.run { entry.destroy(handle) } } ?? entry.destroy(handle) }
         entry.lifecycle.release()
     }
 
-    func failure(_ what: String, status: fw_status, field: String?) -> RuntimeError {
+    func failure(_ what: String, status: fw_status, field: String?, log: [String]) -> RuntimeError {
         RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath,
-                     message: "\(what) returned \(Status.name(status))" + (Host.shared.drainLog().map { ": \($0)" } ?? ""))
+                     message: "\(what) returned \(Status.name(status))" + PackLog.suffix(log))
     }
 
     /// Configures with `values` (schema order): through the typed entry when the cell
     /// type declares one, unless `forceGeneric` (conformance compares the two paths).
     func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
-        _ = Host.shared.drainLog()
         if !forceGeneric, let typed = entry.typed {
-            let status: fw_status
-            do { status = try typed.layout.call(typed.function, convention: typed.convention, cell: handle, values: values) } catch {
+            let (result, log) = PackLog.capture { () -> Result<fw_status, TypedModelLayout.LayoutError> in
+                do throws(TypedModelLayout.LayoutError) {
+                    return .success(try typed.layout.call(typed.function, convention: typed.convention, cell: handle, values: values))
+                } catch { return .failure(error) }
+            }
+            switch result {
+            case .failure(let error):
                 throw RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath, message: "libffi: \(error)")
+            case .success(let status):
+                if status != FW_OK { throw failure("typed configure", status: status, field: field, log: log) }
             }
-            if status != FW_OK { throw failure("typed configure", status: status, field: field) }
         } else {
-            let status = CMarshaller.with { marshaller in
-                let array = marshaller.values(values, types: cell.fields.map(\.type))
-                return array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
+            let (status, log) = PackLog.capture {
+                CMarshaller.with { marshaller in
+                    let array = marshaller.values(values, types: cell.fields.map(\.type))
+                    return array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
+                }
             }
-            if status != FW_OK { throw failure("configure", status: status, field: field) }
+            if status != FW_OK { throw failure("configure", status: status, field: field, log: log) }
         }
     }
 
@@ -63,18 +76,20 @@ final class CellInstance {
     func offer(field name: String, value: Value?, type: FieldType) -> (status: fw_status, message: String?) {
         guard let valueChanged = entry.valueChanged else { return (fw_status(FW_OK), nil) }
         var message: UnsafePointer<CChar>? = nil
-        let status = CMarshaller.with { marshaller in
-            var v = marshaller.value(value, as: type)
-            return name.withCString { valueChanged(handle, $0, &v, &message) }
+        let (status, log) = PackLog.capture {
+            CMarshaller.with { marshaller in
+                var v = marshaller.value(value, as: type)
+                return name.withCString { valueChanged(handle, $0, &v, &message) }
+            }
         }
-        return (status, CanvasRecorder.text(message))
+        return (status, CanvasRecorder.text(message) ?? (log.isEmpty ? nil : log.joined(separator: "; ")))
     }
 
     func render(accessibilityId: String, valueField: String?, field: String?) throws(RuntimeError) -> [ViewNode] {
         let recorder = CanvasRecorder(accessibilityId: accessibilityId, valueField: valueField)
         let context = Unmanaged.passUnretained(recorder).toOpaque()
-        let status = withExtendedLifetime(recorder) { entry.render(handle, CanvasRecorder.canvas, context) }
-        if status != FW_OK { throw failure("render", status: status, field: field) }
+        let (status, log) = PackLog.capture { withExtendedLifetime(recorder) { entry.render(handle, CanvasRecorder.canvas, context) } }
+        if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
         var nodes = recorder.finish()
         if recorder.truncated {
             nodes.append(.message(kind: .warning, text: "output cut: the cell drew more than \(CanvasRecorder.maxNodes) views or nested groups deeper than \(CanvasRecorder.maxDepth)"))

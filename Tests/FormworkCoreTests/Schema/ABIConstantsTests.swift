@@ -4,11 +4,11 @@ import Testing
 import FormworkTestSupport
 
 /// Every enum that crosses the ABI maps by the header's explicit values: each case's
-/// `abiValue` equals the constant of the same name in the frozen abi/constants-1.0.txt.
+/// `abiValue` equals the constant of the same name in the frozen abi/constants-1.1.txt.
 @Suite("ABI constants")
 struct ABIConstantsTests {
     static let constants: [String: UInt32] = {
-        let text = (try? String(contentsOfFile: "\(Source.root)/abi/constants-1.0.txt", encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOfFile: "\(Source.root)/abi/constants-1.1.txt", encoding: .utf8)) ?? ""
         var out: [String: UInt32] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -66,7 +66,8 @@ struct ABIConstantsTests {
         #expect(CellCapabilities.typedConfigure.rawValue == Self.constants["FW_CELL_TYPED_CONFIGURE"])
         #expect(CellCapabilities.threadSafe.rawValue == Self.constants["FW_CELL_THREAD_SAFE"])
         #expect(FieldType(abiValue: 0) == nil)
-        #expect(FieldType(abiValue: 9) == nil)
+        #expect(FieldType(abiValue: 9) == .choiceList)
+        #expect(FieldType(abiValue: 10) == nil)
         #expect(KeyboardType(abiValue: 10) == nil)
         #expect(DataDetector.from(mask: 0b1010) == [.link, .calendarEvent])
     }

@@ -9,7 +9,7 @@ struct HeaderConstantsTests {
     @Test("field types, kinds, traits, canvas enums and flags equal the header's values")
     func constants() {
         #expect(FieldType.allCases.map(\.abiValue) == [FW_FIELD_STRING, FW_FIELD_TEXT, FW_FIELD_BOOL, FW_FIELD_INTEGER, FW_FIELD_NUMBER,
-                                                        FW_FIELD_DATE, FW_FIELD_CHOICE, FW_FIELD_STRING_LIST].map { UInt32($0) })
+                                                        FW_FIELD_DATE, FW_FIELD_CHOICE, FW_FIELD_STRING_LIST, FW_FIELD_CHOICE_LIST].map { UInt32($0) })
         #expect(TextInputKind.allCases.map(\.abiValue) == [FW_TEXT_INPUT_NONE, FW_TEXT_INPUT_TEXT_FIELD, FW_TEXT_INPUT_TEXT_VIEW,
                                                             FW_TEXT_INPUT_PICKER, FW_TEXT_INPUT_DATE_PICKER].map { UInt32($0) })
         #expect(DatePickerMode.allCases.map(\.abiValue) == [FW_DATE_PICKER_DEFAULT, FW_DATE_PICKER_TIME, FW_DATE_PICKER_DATE,

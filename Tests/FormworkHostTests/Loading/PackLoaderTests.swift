@@ -57,13 +57,13 @@ struct PackLoaderTests {
         ("no-entry", ["FIXTURE_NO_ENTRY"],
          "does not export `formwork_pack_v1`; define it with FW_EXPORT (C) or @_cdecl(\"formwork_pack_v1\") (Swift)"),
         ("only-v2", ["FIXTURE_ONLY_V2"],
-         "exports only `formwork_pack_v2` (ABI major 2) but this host speaks ABI 1.0.0; rebuild the pack against formwork.h 1.x or use a host for that ABI"),
+         "exports only `formwork_pack_v2` (ABI major 2) but this host speaks ABI 1.1.0; rebuild the pack against formwork.h 1.x or use a host for that ABI"),
         ("major-0", ["FIXTURE_ABI_MAJOR=0"],
-         "pack ABI 0.0.0 is incompatible with host ABI 1.0.0 (major 0 differs from 1); rebuild the pack against formwork.h 1.x"),
+         "pack ABI 0.0.0 is incompatible with host ABI 1.1.0 (major 0 differs from 1); rebuild the pack against formwork.h 1.x"),
         ("major-2", ["FIXTURE_ABI_MAJOR=2"],
-         "pack ABI 2.0.0 is incompatible with host ABI 1.0.0 (major 2 differs from 1); rebuild the pack against formwork.h 1.x"),
-        ("newer-minor", ["FIXTURE_ABI_MINOR=1"],
-         "pack ABI 1.1.0 is newer than host ABI 1.0.0 (minor 1 > 0); upgrade formwork or rebuild the pack against formwork.h 1.0"),
+         "pack ABI 2.0.0 is incompatible with host ABI 1.1.0 (major 2 differs from 1); rebuild the pack against formwork.h 1.x"),
+        ("newer-minor", ["FIXTURE_ABI_MINOR=2"],
+         "pack ABI 1.2.0 is newer than host ABI 1.1.0 (minor 2 > 1); upgrade formwork or rebuild the pack against formwork.h 1.1"),
         ("small-pack", ["FIXTURE_PACK_SIZE=64"],
          "fw_pack.struct_size is 64, smaller than the 96 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"),
         ("small-cell", ["FIXTURE_CELL_SIZE=100"],
@@ -73,7 +73,7 @@ struct PackLoaderTests {
         ("duplicate-field", ["FIXTURE_DUPLICATE_FIELD"],
          "cell type 'com.example.fixture.counter': field 'count' is declared twice; field names must be unique in a schema"),
         ("unknown-type", ["FIXTURE_UNKNOWN_TYPE"],
-         "cell type 'com.example.fixture.counter' field 'count': unknown field type 99; use one of FW_FIELD_STRING (1) ... FW_FIELD_STRING_LIST (8)"),
+         "cell type 'com.example.fixture.counter' field 'count': unknown field type 99; use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)"),
         ("min-gt-max", ["FIXTURE_MIN_GT_MAX"],
          "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"),
         ("default-out-of-range", ["FIXTURE_DEFAULT_OUT_OF_RANGE"],
@@ -138,8 +138,8 @@ struct PackLoaderTests {
 
     @Test("a future minor's grown structs are refused by the rule, not misread")
     func grownStructs() throws {
-        let path = try CCompiler.pack("grown-1-1", defines: ["FIXTURE_GROWN", "FIXTURE_ABI_MINOR=1"])
-        #expect(throws: PackError(path: path, reason: .incompatibleABI(pack: ABIVersion(major: 1, minor: 1, patch: 0), host: .host))) {
+        let path = try CCompiler.pack("grown-1-2", defines: ["FIXTURE_GROWN", "FIXTURE_ABI_MINOR=2"])
+        #expect(throws: PackError(path: path, reason: .incompatibleABI(pack: ABIVersion(major: 1, minor: 2, patch: 0), host: .host))) {
             try PackLoader.load(path: path)
         }
         // Larger struct_size at the host's own minor: read only what 1.0 knows.
