@@ -7,10 +7,11 @@ let standardPack = CellPack(
     version: "1.0.0",
     vendor: "Formwork",
     license: "MIT",
-    description: "Static text, text field, text view, toggle, button, date picker, picker and segments.",
+    description: "Static text, text field, text view, toggle, button, date picker, picker, segments, number, integer and multi-select.",
     cells: [
         TextCell.self, TextFieldCell.self, TextViewCell.self, ToggleCell.self,
         ButtonCell.self, DatePickerCell.self, PickerCell.self, SegmentsCell.self,
+        NumberCell.self, IntegerCell.self, MultiSelectCell.self,
     ])
 
 @_cdecl("formwork_pack_v1")

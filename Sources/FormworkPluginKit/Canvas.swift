@@ -11,6 +11,10 @@ public struct Canvas {
     public enum ButtonRole: UInt32, Sendable { case `default` = 0, primary = 1, cancel = 2, destructive = 3 }
     public enum ChoiceStyle: UInt32, Sendable { case menu = 0, segments = 1 }
     public enum MessageKind: UInt32, Sendable { case hint = 0, error = 1, warning = 2 }
+    /// ABI 1.1: how a number is edited.
+    public enum NumberStyle: UInt32, Sendable { case field = 0, stepper = 1, slider = 2 }
+    /// ABI 1.1: how several choices are shown.
+    public enum MultiChoiceStyle: UInt32, Sendable { case checkboxes = 0, list = 1 }
     public struct Flags: OptionSet, Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -100,6 +104,47 @@ public struct Canvas {
 
     public func message(_ text: String, kind: MessageKind = .hint) {
         text.withCString { vtable.message?(context, kind.rawValue, $0) }
+    }
+
+    /// Whether the host's canvas has the ABI 1.1 controls (`number`, `multiChoice`).
+    /// A 1.0 host does not: draw a fallback (a text input, a value) instead.
+    public var hasNumberAndMultiChoice: Bool { vtable.number != nil && vtable.multi_choice != nil }
+
+    /// ABI 1.1: a number input bound to an integer or number field; nil bounds and step are absent.
+    public func number(field: String, label: String?, value: Double?, minimum: Double? = nil, maximum: Double? = nil,
+                       step: Double? = nil, style: NumberStyle = .field, flags: Flags = []) {
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                vtable.number?(context, f, l, value != nil, value ?? 0, minimum ?? .nan, maximum ?? .nan, step ?? .nan,
+                               style.rawValue, flags.rawValue)
+            }
+        }
+    }
+
+    /// ABI 1.1: several choices at once, bound to a choice-list field.
+    public func multiChoice(field: String, label: String?, choices: [(value: String, label: String)], selected: [String],
+                            style: MultiChoiceStyle = .checkboxes, flags: Flags = []) {
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        defer { owned.forEach { free($0) } }
+        func copy(_ s: String) -> UnsafePointer<CChar> {
+            let c = strdup(s)!
+            owned.append(c)
+            return UnsafePointer(c)
+        }
+        let array = choices.map {
+            fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: copy($0.value), label: copy($0.label))
+        }
+        let items: [UnsafePointer<CChar>?] = selected.map { copy($0) }
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                items.withUnsafeBufferPointer { itemBuffer in
+                    var list = fw_string_list(items: items.isEmpty ? nil : itemBuffer.baseAddress, count: items.count)
+                    array.withUnsafeBufferPointer {
+                        vtable.multi_choice?(context, f, l, $0.baseAddress, UInt32($0.count), &list, style.rawValue, flags.rawValue)
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -20,6 +20,9 @@ public protocol Cell: AnyObject {
     static var textInput: TextInput { get }
     /// Whether instances may be used on different threads at once.
     static var isThreadSafe: Bool { get }
+    /// ABI 1.1: which model fields hold the value, the title, the `required` flag,
+    /// the maximum length and the placeholder. Default: the 1.0 name conventions.
+    static var roles: FieldRoles { get }
     init()
     /// Replaces the whole model (instances are pooled and reused across fields).
     func configure(model: Model) throws
@@ -31,6 +34,26 @@ extension Cell {
     public static var summary: String? { nil }
     public static var textInput: TextInput { .none }
     public static var isThreadSafe: Bool { false }
+    public static var roles: FieldRoles { FieldRoles() }
+}
+
+/// The field roles a cell declares (ABI 1.1). nil keeps the host's 1.0 name
+/// convention for that role; `""` says the cell has no such field.
+public struct FieldRoles: Sendable {
+    public var value: String?
+    public var title: String?
+    public var required: String?
+    public var maxLength: String?
+    public var placeholder: String?
+
+    public init(value: String? = nil, title: String? = nil, required: String? = nil, maxLength: String? = nil,
+                placeholder: String? = nil) {
+        self.value = value
+        self.title = title
+        self.required = required
+        self.maxLength = maxLength
+        self.placeholder = placeholder
+    }
 }
 
 /// A cell that reacts to selection (SelectableView).

@@ -34,6 +34,13 @@ enum Descriptors {
         traits.initialize(to: descriptor(input.traits))
         d.text_traits = UnsafePointer(traits)
 
+        let roles = C.roles
+        d.value_field = roles.value.map(string)
+        d.title_field = roles.title.map(string)
+        d.required_field = roles.required.map(string)
+        d.max_length_field = roles.maxLength.map(string)
+        d.placeholder_field = roles.placeholder.map(string)
+
         installVTable(&d, observesValues: C.self is any ValueObservingCell.Type)
         return d
     }
@@ -105,7 +112,7 @@ enum Descriptors {
         case Int(FW_FIELD_BOOL): return .bool(v.as.boolean)
         case Int(FW_FIELD_INTEGER): return .integer(v.as.integer)
         case Int(FW_FIELD_NUMBER), Int(FW_FIELD_DATE): return .number(v.as.number)
-        case Int(FW_FIELD_STRING_LIST):
+        case Int(FW_FIELD_STRING_LIST), Int(FW_FIELD_CHOICE_LIST):
             let list = v.as.list
             guard list.count > 0, let items = list.items else { return .stringList([]) }
             return .stringList((0..<list.count).map { items[$0].map { String(cString: $0) } ?? "" })

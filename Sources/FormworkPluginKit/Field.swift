@@ -7,7 +7,7 @@ import CFormwork
 ///         .bool("enabled", default: true),
 ///     ]
 public struct Field: Sendable {
-    public enum Kind: Sendable { case string, text, bool, integer, number, date, choice, stringList }
+    public enum Kind: Sendable { case string, text, bool, integer, number, date, choice, stringList, choiceList }
 
     public var name: String
     public var kind: Kind
@@ -63,10 +63,20 @@ public struct Field: Sendable {
               choices: choices)
     }
 
+    /// `options` (ABI 1.1 for lists): another string-list field whose items are the allowed items of this one.
     public static func stringList(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                                  default value: [String]? = nil, minItems: Int? = nil, maxItems: Int? = nil) -> Field {
+                                  default value: [String]? = nil, minItems: Int? = nil, maxItems: Int? = nil,
+                                  options: String? = nil) -> Field {
         Field(name: name, kind: .stringList, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.stringList),
-              minLength: minItems, maxLength: maxItems)
+              minLength: minItems, maxLength: maxItems, optionsField: options)
+    }
+
+    /// ABI 1.1: several of `choices` at once (values are `.stringList`).
+    public static func choiceList(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+                                  choices: [(value: String, label: String)], default value: [String]? = nil,
+                                  minItems: Int? = nil, maxItems: Int? = nil) -> Field {
+        Field(name: name, kind: .choiceList, label: label, doc: doc, required: required,
+              defaultValue: value.map(ModelValue.stringList), minLength: minItems, maxLength: maxItems, choices: choices)
     }
 
     var cType: fw_field_type {
@@ -79,6 +89,7 @@ public struct Field: Sendable {
         case .date: fw_field_type(FW_FIELD_DATE)
         case .choice: fw_field_type(FW_FIELD_CHOICE)
         case .stringList: fw_field_type(FW_FIELD_STRING_LIST)
+        case .choiceList: fw_field_type(FW_FIELD_CHOICE_LIST)
         }
     }
 }

@@ -158,5 +158,6 @@ package func firstPartyRegistry(plus extra: [String] = []) -> Registry {
 package enum FirstParty {
     package static let standardCells = ["org.formwork.text", "org.formwork.text-field", "org.formwork.text-view", "org.formwork.toggle",
                                 "org.formwork.button", "org.formwork.date-picker", "org.formwork.picker", "org.formwork.segments",
+                                "org.formwork.number", "org.formwork.integer", "org.formwork.multi-select",
                                 "org.formwork.c.rating", "org.formwork.c.money"]
 }

@@ -7,14 +7,14 @@ import FormworkTestSupport
 struct CommandTests {
     let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
 
-    @Test("list --json shows the 8 standard cells and the C pack's cells")
+    @Test("list --json shows the 11 standard cells and the C pack's cells")
     func listJSON() throws {
         let result = try run(Build.formwork, ["list", "--json"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let packs = object?["packs"] as? [[String: Any]] ?? []
         let cells = packs.flatMap { ($0["cells"] as? [[String: Any]]) ?? [] }
-        #expect(cells.count == 10)
+        #expect(cells.count == 13)
         let rating = cells.first { $0["id"] as? String == "org.formwork.c.rating" }
         #expect(rating?["configure"] as? String == "typed")
         let field = cells.first { $0["id"] as? String == "org.formwork.text-field" }

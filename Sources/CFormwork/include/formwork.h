@@ -255,8 +255,9 @@ typedef struct fw_field {
     double maximum;             /**< Largest allowed value, if FW_FIELD_HAS_MAXIMUM; >= minimum. */
     uint32_t min_length;        /**< STRING/TEXT: fewest Unicode scalars; STRING_LIST: fewest items. 0: no limit. */
     uint32_t max_length;        /**< STRING/TEXT: most Unicode scalars; STRING_LIST: most items. 0: no limit. */
-    const char *options_field;  /**< STRING field only: name of a STRING_LIST field of the same model whose
-                                     items are this field's allowed values (a picker's rows). Optional. */
+    const char *options_field;  /**< STRING field (1.1: or STRING_LIST field): name of another STRING_LIST
+                                     field of the same model whose items are this field's allowed values
+                                     (a picker's rows, a multi-select's options). Optional. */
 } fw_field;
 
 /* ------------------------------------------------------------------------- */

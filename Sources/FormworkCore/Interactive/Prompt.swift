@@ -50,6 +50,13 @@ struct Prompt {
                 case .toggle(let c, _) where c.field == schema.name:
                     disabled = disabled || c.disabled
                     if let l = c.label, !l.isEmpty { label = l }
+                case .number(let c, _, _, _, _, _) where c.field == schema.name:
+                    disabled = disabled || c.disabled
+                    if let l = c.label, !l.isEmpty { label = l }
+                case .multiChoice(let c, let list, _, _) where c.field == schema.name:
+                    disabled = disabled || c.disabled
+                    if let l = c.label, !l.isEmpty { label = l }
+                    choices = list
                 case .date(let c, _, let m) where c.field == schema.name:
                     disabled = disabled || c.disabled
                     if let l = c.label, !l.isEmpty { label = l }
@@ -65,7 +72,7 @@ struct Prompt {
             choices = items.map { Choice(value: $0, label: $0) }
         }
         // A string field with options is answered like a choice.
-        type = schema.type == .string && schema.optionsField != nil ? .choice : schema.type
+        type = schema.optionsField == nil ? schema.type : schema.type == .string ? .choice : schema.type == .stringList ? .choiceList : schema.type
         // Everything shown from the document or the cell is terminal-safe; the session adds its own styles.
         self.label = TerminalText.safe(label)
         self.placeholder = placeholder.map { TerminalText.safe($0) }

@@ -124,6 +124,35 @@ struct HTMLRenderer {
             if let min = field.minimum { attributes += " min=\"\(format(min))\"" }
             if let max = field.maximum { attributes += " max=\"\(format(max))\"" }
             return label(c) + "<input\(attributes)>\n"
+        case .number(let c, let value, let minimum, let maximum, let step, let style):
+            var attributes = common(c, name: name(c, field), described: described)
+            attributes += style == .slider ? " type=\"range\" class=\"fw-slider\"" : " type=\"number\" inputmode=\"decimal\"" + (style == .stepper ? " class=\"fw-stepper\"" : "")
+            if let minimum { attributes += " min=\"\(NumberText.format(minimum))\"" }
+            if let maximum { attributes += " max=\"\(NumberText.format(maximum))\"" }
+            attributes += " step=\"\(step.map(NumberText.format) ?? "any")\""
+            if let value { attributes += " value=\"\(NumberText.format(value))\"" }
+            var out = label(c) + "<input\(attributes)>\n"
+            if style == .slider {
+                out += "<output for=\"\(escape(c.id))\" class=\"fw-slider-value\">\(value.map(NumberText.format) ?? "")</output>\n"
+            }
+            return out
+        case .multiChoice(let c, let choices, let selected, let style):
+            if style == .list {
+                var out = label(c) + "<select multiple\(common(c, name: name(c, field), described: described)) size=\"\(min(max(choices.count, 2), 8))\">\n"
+                for choice in choices {
+                    out += "<option value=\"\(escape(choice.value))\"\(selected.contains(choice.value) ? " selected" : "")>\(escape(choice.label))</option>\n"
+                }
+                return out + "</select>\n"
+            }
+            var out = "<fieldset class=\"fw-checkboxes\" id=\"\(escape(c.id))\"\(described)>\n"
+            if let l = c.label { out += "<legend>\(escape(l))\(c.required ? requiredMark : "")</legend>\n" }
+            for (i, choice) in choices.enumerated() {
+                let id = "\(c.id)-\(i)"
+                out += "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
+                out += (selected.contains(choice.value) ? " checked" : "") + (c.disabled ? " disabled" : "") + ">"
+                out += " <label for=\"\(escape(id))\">\(escape(choice.label))</label></div>\n"
+            }
+            return out + "</fieldset>\n"
         case .message(let kind, let text):
             messageIndex += 1
             let id = "\(field.accessibilityId)-message-\(messageIndex)"
@@ -219,7 +248,7 @@ struct HTMLRenderer {
     .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
     .fw-field > label, .fw-segments > legend { font-weight: 500; }
     input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
-    input[type=date], input[type=time], input[type=datetime-local], select, textarea {
+    input[type=date], input[type=time], input[type=datetime-local], input[type=number], select, textarea {
       font: inherit; padding: .55rem .7rem; border: 1px solid var(--fw-border); border-radius: 8px; background: transparent; color: inherit; width: 100%; }
     input:focus, select:focus, textarea:focus, button:focus { outline: 2px solid var(--fw-accent); outline-offset: 1px; }
     input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
@@ -251,6 +280,13 @@ struct HTMLRenderer {
     .fw-value-label { font-weight: 500; }
     .fw-value output { font-variant-numeric: tabular-nums; }
     .fw-group.fw-row { display: flex; flex-direction: column; gap: .3rem; }
+    .fw-stepper { max-width: 10rem; }
+    .fw-slider { width: 100%; accent-color: var(--fw-accent); }
+    .fw-slider-value { font-variant-numeric: tabular-nums; }
+    .fw-checkboxes { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: .25rem; }
+    .fw-checkboxes > legend { font-weight: 500; margin-bottom: .3rem; }
+    .fw-checkbox { display: flex; align-items: center; gap: .5rem; }
+    .fw-checkbox input { accent-color: var(--fw-accent); width: 1.1rem; height: 1.1rem; }
 
     """
 }

@@ -62,6 +62,14 @@ enum JSONTreeRenderer {
             control("date", c, [("mode", .string(mode.rawValue)), ("value", seconds.map { .string(DateFormat.iso8601($0)) })])
         case .message(let kind, let text):
             .object([("type", .string("message")), ("kind", .string(kind.rawValue)), ("text", .string(text))])
+        case .number(let c, let value, let minimum, let maximum, let step, let style):
+            control("number", c, [("style", .string(style.rawValue)), ("value", value.map(JSON.number)),
+                                  ("minimum", minimum.map(JSON.number)), ("maximum", maximum.map(JSON.number)),
+                                  ("step", step.map(JSON.number))])
+        case .multiChoice(let c, let choices, let selected, let style):
+            control("multiChoice", c, [("style", .string(style.rawValue)),
+                                       ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
+                                       ("selected", .array(selected.map(JSON.string)))])
         }
     }
 }

@@ -55,7 +55,8 @@ struct TextRenderer {
             switch node {
             case .group(_, _, let children): return labels(in: children)
             case .value(let label, _): return [label]
-            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _):
+            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _),
+                 .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
                 return [(c.label ?? "") + (c.required ? " *" : "")]
             default: return []
             }
@@ -223,6 +224,59 @@ struct TextRenderer {
             if field.minimum != nil || field.maximum != nil {
                 let range = "\(field.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
                 value = appending("  " + range, style: .hint, to: value, column: column)
+            }
+            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+        case .number(let control, let number, let minimum, let maximum, let step, let style):
+            let shown = number.map(NumberText.format)
+            var value: [Line]
+            switch style {
+            case .field:
+                let box = max(6, min(column - 2, 16))
+                var text = shown ?? ""
+                if text.count > box { text = String(text.prefix(box - 1)) + "…" }
+                value = [[Segment(text: "["), Segment(text: String(repeating: " ", count: box - text.count) + text, style: .value),
+                          Segment(text: "]")]]
+            case .stepper:
+                value = [[Segment(text: "[-] ", style: .button), Segment(text: shown ?? "–", style: shown == nil ? .placeholder : .value),
+                          Segment(text: " [+]", style: .button)]]
+            case .slider:
+                // A track of 11 positions with the value's knob, when both bounds are known.
+                var track = String(repeating: "─", count: 11)
+                if let minimum, let maximum, maximum > minimum, let number {
+                    let position = Int(exactly: ((min(max(number, minimum), maximum) - minimum) / (maximum - minimum) * 10).rounded()) ?? 0
+                    var chars = Array(track)
+                    chars[max(0, min(10, position))] = "●"
+                    track = String(chars)
+                }
+                value = [[Segment(text: minimum.map(NumberText.format) ?? "", style: .hint), Segment(text: " ├" + track + "┤ "),
+                          Segment(text: maximum.map(NumberText.format) ?? "", style: .hint),
+                          Segment(text: "  " + (shown ?? "–"), style: shown == nil ? .placeholder : .value)]]
+            }
+            var range: [String] = []
+            if style != .slider, minimum != nil || maximum != nil {
+                range.append("\(minimum.map(NumberText.format) ?? "…") to \(maximum.map(NumberText.format) ?? "…")")
+            }
+            if let step, step != 1 { range.append("step \(NumberText.format(step))") }
+            if !range.isEmpty { value = appending("  " + range.joined(separator: ", "), style: .hint, to: value, column: column) }
+            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+        case .multiChoice(let control, let choices, let selected, let style):
+            var value: [Line]
+            if style == .list {
+                let labels = choices.filter { selected.contains($0.value) }.map(\.label)
+                value = wrap(labels.isEmpty ? "‹none›" : labels.joined(separator: ", "), column - 4).map {
+                    [Segment(text: "{ "), Segment(text: $0, style: labels.isEmpty ? .placeholder : .value), Segment(text: " }")]
+                }
+                if choices.count <= 12 {
+                    value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
+                }
+            } else {
+                value = choices.map { choice in
+                    let on = selected.contains(choice.value)
+                    return [Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain)]
+                }.map { fit($0, column) }
+                if value.isEmpty { value = [[Segment(text: "‹no options›", style: .placeholder)]] }
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)

@@ -125,6 +125,31 @@ public enum MessageKind: String, Sendable, CaseIterable, ABIEnum {
     }
 }
 
+/// `FW_NUMBER_*` (ABI 1.1): how a number is edited.
+public enum NumberStyle: String, Sendable, CaseIterable, ABIEnum {
+    case field, stepper, slider
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .field: 0
+        case .stepper: 1
+        case .slider: 2
+        }
+    }
+}
+
+/// `FW_MULTI_CHOICE_*` (ABI 1.1): how several choices are shown.
+public enum MultiChoiceStyle: String, Sendable, CaseIterable, ABIEnum {
+    case checkboxes, list
+
+    public var abiValue: UInt32 {
+        switch self {
+        case .checkboxes: 0
+        case .list: 1
+        }
+    }
+}
+
 /// A control bound to a model field.
 public struct Control: Sendable, Equatable {
     /// The model field it edits (nil for none).
@@ -157,4 +182,8 @@ public indirect enum ViewNode: Sendable, Equatable {
     case choice(Control, choices: [Choice], selected: String?, style: ChoiceStyle)
     case date(Control, seconds: Double?, mode: DatePickerMode)
     case message(kind: MessageKind, text: String)
+    /// ABI 1.1: a number input; absent bounds and step are nil.
+    case number(Control, value: Double?, minimum: Double?, maximum: Double?, step: Double?, style: NumberStyle)
+    /// ABI 1.1: several choices at once; `selected` holds choice values.
+    case multiChoice(Control, choices: [Choice], selected: [String], style: MultiChoiceStyle)
 }

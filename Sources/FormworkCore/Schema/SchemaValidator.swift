@@ -23,6 +23,10 @@ package enum SchemaValidator {
             guard d.isFinite else { return "is not a finite number" }
             return rangeProblem(d, field, shown: field.boundText(d))
         case (.stringList, .stringList(let items)):
+            if let options = field.optionsField, case .stringList(let allowed)? = model[options],
+               let unknown = items.first(where: { !allowed.contains($0) }) {
+                return "has '\(truncated(unknown))', which is not one of \(options): \(list(allowed))"
+            }
             return lengthProblem(items.count, field, unit: "items")
         case (.choiceList, .stringList(let items)):
             if let unknown = items.first(where: { item in !field.choices.contains { $0.value == item } }) {

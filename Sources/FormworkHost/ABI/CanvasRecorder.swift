@@ -106,6 +106,23 @@ final class CanvasRecorder {
                            seconds: hasValue && seconds.isFinite ? seconds : nil,
                            mode: DatePickerMode(abiValue: mode) ?? .default))
         }
+        c.pointee.number = { ctx, field, label, hasValue, value, minimum, maximum, step, style, flags in
+            guard let r = from(ctx) else { return }
+            func finite(_ d: Double) -> Double? { d.isFinite ? d : nil }
+            r.append(.number(r.control(field: text(field), label: text(label), flags: flags),
+                             value: hasValue ? finite(value) : nil, minimum: finite(minimum), maximum: finite(maximum),
+                             step: finite(step).flatMap { $0 > 0 ? $0 : nil }, style: NumberStyle(abiValue: style) ?? .field))
+        }
+        c.pointee.multi_choice = { ctx, field, label, choices, count, selected, style, flags in
+            guard let r = from(ctx) else { return }
+            var items: [String] = []
+            if let list = selected?.pointee, list.count > 0, list.count <= 10_000, let base = list.items {
+                for i in 0..<list.count { if let s = text(base[i]) { items.append(s) } }
+            }
+            r.append(.multiChoice(r.control(field: text(field), label: text(label), flags: flags),
+                                  choices: readChoices(choices, count: count), selected: items,
+                                  style: MultiChoiceStyle(abiValue: style) ?? .checkboxes))
+        }
         c.pointee.message = { ctx, kind, value in
             from(ctx)?.append(.message(kind: MessageKind(abiValue: kind) ?? .hint, text: text(value) ?? ""))
         }

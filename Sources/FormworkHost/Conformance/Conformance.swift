@@ -228,7 +228,8 @@ public enum Conformance {
             switch node {
             case .message(.warning, let text) where text.hasPrefix("output cut"):
                 throw RenderProblem(text: text)
-            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _):
+            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _),
+                 .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
                 if let f = c.field, cell.field(named: f) == nil {
                     throw RenderProblem(text: "a control is bound to '\(f)', which is not a field of the model")
                 }

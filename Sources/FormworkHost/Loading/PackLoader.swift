@@ -136,8 +136,11 @@ struct DescriptorValidator {
         }
         for field in fields {
             guard let options = field.optionsField else { continue }
-            guard field.type == .string else {
-                throw DescriptorProblem("\(at) field '\(field.name)': options_field is only allowed on string fields")
+            guard field.type == .string || (field.type == .stringList && abi.minor >= 1) else {
+                throw DescriptorProblem("\(at) field '\(field.name)': options_field is only allowed on string fields (and, from ABI 1.1, string-list fields)")
+            }
+            guard options != field.name else {
+                throw DescriptorProblem("\(at) field '\(field.name)': options_field names the field itself")
             }
             guard fields.first(where: { $0.name == options })?.type == .stringList else {
                 throw DescriptorProblem("\(at) field '\(field.name)': options_field '\(options)' is not a string-list field of the same model")
