@@ -83,7 +83,7 @@ public enum Conformance {
             let pack = try PackLoader.load(path: path).pack
             let typed = pack.cellTypes.filter { $0.configure != .generic }.count
             return CheckResult(check: "load", passed: true,
-                               message: "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell types (\(typed) typed); every descriptor valid",
+                               message: "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell type\(pack.cellTypes.count == 1 ? "" : "s") (\(typed) typed); every descriptor valid",
                                cells: pack.cellTypes.map(\.id))
         } catch {
             return CheckResult(check: "load", passed: false, message: error.message)

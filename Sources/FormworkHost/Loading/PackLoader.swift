@@ -176,7 +176,7 @@ struct DescriptorValidator {
                 throw DescriptorProblem("\(at): \(member) '\(name)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", "))); name one, or use \"\" for none")
             }
             if let types, !types.contains(field.type) {
-                throw DescriptorProblem("\(at): \(member) '\(name)' is a \(field.type.rawValue) field; this role needs \(types.map(\.rawValue).joined(separator: " or "))")
+                throw DescriptorProblem("\(at): \(member) '\(name)' is of type \(field.type.rawValue); this role needs \(types.map(\.rawValue).joined(separator: " or "))")
             }
             return name
         }

@@ -59,7 +59,10 @@ struct LayoutAgreementTests {
         m("fw_canvas.begin_group", \fw_canvas.begin_group); m("fw_canvas.end_group", \fw_canvas.end_group); m("fw_canvas.label", \fw_canvas.label)
         m("fw_canvas.value", \fw_canvas.value); m("fw_canvas.text_input", \fw_canvas.text_input); m("fw_canvas.toggle", \fw_canvas.toggle)
         m("fw_canvas.button", \fw_canvas.button); m("fw_canvas.choice", \fw_canvas.choice); m("fw_canvas.date", \fw_canvas.date)
-        m("fw_canvas.message", \fw_canvas.message)
+        m("fw_canvas.message", \fw_canvas.message); m("fw_canvas.number", \fw_canvas.number); m("fw_canvas.multi_choice", \fw_canvas.multi_choice)
+        s("fw_pack_context", fw_pack_context.self); m("fw_pack_context.struct_size", \fw_pack_context.struct_size)
+        m("fw_pack_context.reserved", \fw_pack_context.reserved); m("fw_pack_context.pack_path", \fw_pack_context.pack_path)
+        m("fw_pack_context.resource_dir", \fw_pack_context.resource_dir)
         s("fw_cell_type", fw_cell_type.self)
         m("fw_cell_type.struct_size", \fw_cell_type.struct_size); m("fw_cell_type.flags", \fw_cell_type.flags)
         m("fw_cell_type.id", \fw_cell_type.id); m("fw_cell_type.name", \fw_cell_type.name); m("fw_cell_type.summary", \fw_cell_type.summary)
@@ -71,6 +74,9 @@ struct LayoutAgreementTests {
         m("fw_cell_type.did_set_highlighted", \fw_cell_type.did_set_highlighted); m("fw_cell_type.value_changed", \fw_cell_type.value_changed)
         m("fw_cell_type.typed_convention", \fw_cell_type.typed_convention); m("fw_cell_type.model_alignment", \fw_cell_type.model_alignment)
         m("fw_cell_type.model_size", \fw_cell_type.model_size); m("fw_cell_type.typed_configure", \fw_cell_type.typed_configure)
+        m("fw_cell_type.value_field", \fw_cell_type.value_field); m("fw_cell_type.title_field", \fw_cell_type.title_field)
+        m("fw_cell_type.required_field", \fw_cell_type.required_field); m("fw_cell_type.max_length_field", \fw_cell_type.max_length_field)
+        m("fw_cell_type.placeholder_field", \fw_cell_type.placeholder_field)
         s("fw_pack", fw_pack.self); m("fw_pack.abi", \fw_pack.abi); m("fw_pack.struct_size", \fw_pack.struct_size)
         m("fw_pack.id", \fw_pack.id); m("fw_pack.name", \fw_pack.name); m("fw_pack.version", \fw_pack.version)
         m("fw_pack.vendor", \fw_pack.vendor); m("fw_pack.license", \fw_pack.license); m("fw_pack.description", \fw_pack.description)
@@ -84,7 +90,7 @@ struct LayoutAgreementTests {
         let gcc = try cLayout("/usr/bin/gcc")
         let clangPath = ["/usr/bin/clang", "/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "clang"
         let clang = try cLayout(clangPath)
-        #expect(gcc.count == 108, "gcc printed \(gcc.count) lines (11 structs, 97 members)")
+        #expect(gcc.count == 120, "gcc printed \(gcc.count) lines (12 structs, 108 members: ABI 1.1)")
         #expect(gcc == clang, "gcc and clang disagree")
         let swift = swiftLayout
         var compared = 0
