@@ -11,7 +11,7 @@
  *   FIXTURE_TEXT_INPUT_MISSING, FIXTURE_TYPED_SIZE_MISMATCH, FIXTURE_INVALID_UTF8
  *   FIXTURE_GROWN: append fields to every struct, as a future minor would
  *   For `formwork check`: FIXTURE_CRASH_RENDER, FIXTURE_HANG_RENDER, FIXTURE_EXTRA_EXPORT,
- *   FIXTURE_REJECT_NO_MESSAGE, FIXTURE_TYPED_DIFFERS
+ *   FIXTURE_REJECT_NO_MESSAGE, FIXTURE_TYPED_DIFFERS, FIXTURE_TYPED_FORGETS
  *   FIXTURE_HEAP_DESCRIPTOR: the fw_pack lives in a heap block of exactly struct_size bytes
  *   FIXTURE_LIFECYCLE: init/deinit count their calls; render shows "init=N deinit=M"
  *   Hostile: FIXTURE_CELL_COUNT=n (the cells array claims n elements; with FIXTURE_CELL_SIZE a huge stride),
@@ -123,6 +123,8 @@ static fw_status counter_configure(void *cell, const fw_value *values, uint32_t 
 static fw_status counter_configure_typed(void *cell, const counter_model *model) {
 #ifdef FIXTURE_TYPED_DIFFERS
     ((counter *)cell)->count = model->count + 1;
+#elif defined(FIXTURE_TYPED_FORGETS)
+    (void)model; /* forgets `count`: after a generic configure the stale value hides it */
 #else
     ((counter *)cell)->count = model->count;
 #endif

@@ -33,15 +33,17 @@ struct CheckCommandTests {
     /// name, -D flags, the failing check, the start of its message.
     static let broken: [(String, [String], String, String)] = [
         ("check-crash", ["FIXTURE_CRASH_RENDER"], "com.example.fixture.counter",
-         "crashed with SIGSEGV (signal 11); rerun with --in-process under a debugger to see where"),
+         "crashed with SIGSEGV (signal 11) in step 'render [defaults]'; rerun with --in-process under a debugger to see where"),
         ("check-hang", ["FIXTURE_HANG_RENDER"], "com.example.fixture.counter",
-         "did not finish within 3 s (a hang?)"),
+         "did not finish within 3 s (a hang?) in step 'render [defaults]'"),
         ("check-export", ["FIXTURE_EXTRA_EXPORT"], "exports",
          "exports formwork_pack_latest, which look like Formwork entries but are not"),
         ("check-reject", ["FIXTURE_REJECT_NO_MESSAGE"], "com.example.fixture.counter",
          "step 'value_changed 'title'' with values {\"title\":\"Counter\",\"count\":1}: returned FW_REJECTED without a message; set *message to a reason"),
         ("check-typed", ["FIXTURE_TYPED_DIFFERS"], "com.example.fixture.counter",
-         "step 'configure (typed) [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values"),
+         "step 'configure (typed) [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values (view 1: generic drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"#\"}, typed drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"##\"})"),
+        ("check-typed-forgets", ["FIXTURE_TYPED_FORGETS"], "com.example.fixture.counter",
+         "step 'configure (typed) on a fresh instance [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values (view 1: generic drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"#\"}, typed drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"\"}); the typed configure must set every member itself"),
         ("check-minmax", ["FIXTURE_MIN_GT_MAX"], "load",
          "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"),
     ]

@@ -1,5 +1,5 @@
 /// The view tree as JSON; the format is documented in docs/view-tree.md.
-enum JSONTreeRenderer {
+package enum JSONTreeRenderer {
     static func render(_ tree: ViewTree) -> JSON {
         .object([
             ("formwork", .integer(1)),
@@ -40,7 +40,7 @@ enum JSONTreeRenderer {
                    ("multiline", c.multiline ? .bool(true) : nil)])
     }
 
-    static func node(_ n: ViewNode) -> JSON {
+    package static func node(_ n: ViewNode) -> JSON {
         switch n {
         case .group(let role, let title, let children):
             .object([("type", .string("group")), ("role", .string(role)), ("title", title.map(JSON.string)), ("children", .array(children.map(node)))])

@@ -80,7 +80,16 @@ public enum Conformance {
 
     static func load(_ path: String) -> CheckResult {
         do {
+            Progress.step("entry")
             let pack = try PackLoader.load(path: path).pack
+            // The entry returns static data without side effects: a second call must describe the same pack.
+            Progress.step("entry (second call)")
+            let again = try PackLoader.load(path: path).pack
+            if String(describing: again.cellTypes.map(Self.signature)) != String(describing: pack.cellTypes.map(Self.signature))
+                || again.id != pack.id || again.version != pack.version {
+                return CheckResult(check: "load", passed: false,
+                                   message: "a second call of formwork_pack_v1 describes a different pack; return the same static descriptor every time")
+            }
             let typed = pack.cellTypes.filter { $0.configure != .generic }.count
             return CheckResult(check: "load", passed: true,
                                message: "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell type\(pack.cellTypes.count == 1 ? "" : "s") (\(typed) typed); every descriptor valid",
@@ -108,6 +117,11 @@ public enum Conformance {
         let entries = symbols.filter(Self.isEntryName).joined(separator: ", ")
         return CheckResult(check: "exports", passed: true,
                            message: others == 0 ? "exports \(entries) and nothing else" : "exports \(entries) (and \(others) other symbols; a version script can hide them)")
+    }
+
+    /// What a cell type's descriptor says, for comparing two calls of the entry.
+    static func signature(_ cell: CellType) -> String {
+        "\(cell.id) \(cell.name) \(cell.fields) \(cell.textInput) \(cell.capabilities.rawValue) \(cell.configure) \(cell.roles)"
     }
 
     /// `formwork_pack_v<digits>`.
@@ -156,25 +170,41 @@ public enum Conformance {
             return CheckResult(check: id, passed: false, message: "\(text): \(problem)")
         }
         let cell = loaded.pack.cellTypes[index], entry = loaded.entries[index]
+        Progress.step("create")
         let instance: CellInstance
         do { instance = try CellInstance(cell, entry: entry) } catch { return fail("create", nil, error.message) }
         let sets = valueSets(cell)
         var steps: Set<String> = ["create", "destroy"]
         for (name, values) in sets {
             let ordered = cell.fields.map { values[$0.name] }
+            Progress.step("configure (generic) [\(name)]")
             do { try instance.configure(ordered, field: nil, forceGeneric: true) } catch {
                 return fail("configure (generic) [\(name)]", values, error.message)
             }
             steps.insert("configure (generic)")
+            Progress.step("render [\(name)]")
             let generic: [ViewNode]
             do { generic = try render(instance, cell) } catch { return fail("render [\(name)]", values, error.text) }
             steps.insert("render")
             if case .typed = cell.configure {
+                // After the generic configure (a stale member would hide a gap) and on a fresh instance (it cannot).
+                Progress.step("configure (typed) [\(name)]")
                 do { try instance.configure(ordered, field: nil) } catch { return fail("configure (typed) [\(name)]", values, error.message) }
                 let typed: [ViewNode]
                 do { typed = try render(instance, cell) } catch { return fail("render after typed configure [\(name)]", values, error.text) }
-                if typed != generic {
-                    return fail("configure (typed) [\(name)]", values, "renders differently from the generic configure of the same values; both entries must apply the same model")
+                if let difference = difference(generic, typed) {
+                    return fail("configure (typed) [\(name)]", values, "renders differently from the generic configure of the same values (\(difference)); both entries must apply the same model")
+                }
+                Progress.step("configure (typed) on a fresh instance [\(name)]")
+                let fresh: CellInstance
+                do { fresh = try CellInstance(cell, entry: entry) } catch { return fail("create", nil, error.message) }
+                do { try fresh.configure(ordered, field: nil) } catch {
+                    return fail("configure (typed) on a fresh instance [\(name)]", values, error.message)
+                }
+                let freshNodes: [ViewNode]
+                do { freshNodes = try render(fresh, cell) } catch { return fail("render after typed configure on a fresh instance [\(name)]", values, error.text) }
+                if let difference = difference(generic, freshNodes) {
+                    return fail("configure (typed) on a fresh instance [\(name)]", values, "renders differently from the generic configure of the same values (\(difference)); the typed configure must set every member itself")
                 }
                 steps.insert("configure (typed)")
             }
@@ -207,12 +237,39 @@ public enum Conformance {
                     if rejected.status == FW_REJECTED { steps.insert("value_changed reject") }
                 }
                 if answer.status == FW_OK { steps.insert("value_changed accept") }
+                // An absent value (a field cleared) must be answered too, never crash.
+                Progress.step("value_changed '\(field.name)' = absent")
+                let absent = instance.offer(field: field.name, value: nil, type: field.type)
+                if absent.status != FW_OK && absent.status != FW_REJECTED {
+                    return fail("value_changed '\(field.name)' = absent", nil, "returned \(Status.name(absent.status)); an absent value (FW_FIELD_NONE) must be accepted or rejected")
+                }
+                if absent.status == FW_REJECTED && (absent.message ?? "").isEmpty {
+                    return fail("value_changed '\(field.name)' = absent", nil, "returned FW_REJECTED without a message; set *message to a reason")
+                }
             }
         }
+        Progress.step("destroy")
         let order = ["create", "configure (generic)", "configure (typed)", "render", "selection", "highlight",
                      "value_changed accept", "value_changed reject", "destroy"]
         return CheckResult(check: id, passed: true,
                            message: "\(sets.count) value sets: " + order.filter(steps.contains).joined(separator: ", "))
+    }
+
+    /// The first difference between two renders, in words; nil when equal.
+    static func difference(_ expected: [ViewNode], _ actual: [ViewNode]) -> String? {
+        let a = flatten(expected), b = flatten(actual)
+        guard a != b else { return nil }
+        for (i, (x, y)) in zip(a, b).enumerated() where x != y {
+            return "view \(i + 1): generic drew \(describe(x)), typed drew \(describe(y))"
+        }
+        return a.count < b.count ? "typed drew \(b.count - a.count) more views, the first \(describe(b[a.count]))"
+                                 : "typed drew \(a.count - b.count) fewer views; generic also drew \(describe(a[b.count]))"
+    }
+
+    static func describe(_ node: ViewNode) -> String {
+        let json = JSONTreeRenderer.node(node)
+        let text = json.serialized(pretty: false)
+        return text.count > 160 ? String(text.prefix(159)) + "…" : text
     }
 
     struct RenderProblem: Error { var text: String }

@@ -13,6 +13,12 @@ import Synchronization
 enum PackOutput {
     private static let state = Mutex<(depth: Int, saved: Int32)>((0, -1))
 
+    /// Writes to Formwork's standard output even while a pack's output is redirected.
+    static func writeToStandardOutput(_ text: String) {
+        let fd = state.withLock { $0.depth > 0 && $0.saved >= 0 ? $0.saved : 1 }
+        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+    }
+
     static func redirect<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         state.withLock { s in
             if s.depth == 0 {
