@@ -285,10 +285,24 @@ public enum Conformance {
             switch node {
             case .message(.warning, let text) where text.hasPrefix("output cut"):
                 throw RenderProblem(text: text)
-            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _),
-                 .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
+            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _):
                 if let f = c.field, cell.field(named: f) == nil {
                     throw RenderProblem(text: "a control is bound to '\(f)', which is not a field of the model")
+                }
+            case .number(let c, _, let minimum, let maximum, _, _):
+                // ABI 1.1 controls: bound to a field of a fitting type, with sane bounds.
+                guard let f = c.field, let schema = cell.field(named: f), schema.type == .integer || schema.type == .number else {
+                    throw RenderProblem(text: "a number control is bound to '\(c.field ?? "nothing")', which is not an integer or number field of the model")
+                }
+                if let minimum, let maximum, minimum > maximum {
+                    throw RenderProblem(text: "the number control for '\(f)' has minimum \(NumberText.format(minimum)) above maximum \(NumberText.format(maximum))")
+                }
+            case .multiChoice(let c, let choices, let selected, _):
+                guard let f = c.field, let schema = cell.field(named: f), schema.type.isList else {
+                    throw RenderProblem(text: "a multi-choice control is bound to '\(c.field ?? "nothing")', which is not a choice-list or string-list field of the model")
+                }
+                if let stray = selected.first(where: { value in !choices.contains { $0.value == value } }) {
+                    throw RenderProblem(text: "the multi-choice control for '\(f)' selects '\(stray)', which is not one of its choices")
                 }
             default: break
             }
