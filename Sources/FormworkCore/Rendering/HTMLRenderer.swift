@@ -2,7 +2,10 @@
 /// traits, ids come from accessibility ids, every label is bound to its
 /// control, every string is escaped.
 struct HTMLRenderer {
-    func render(_ tree: ViewTree) -> String {
+    /// Whether the field being rendered shows an error (its controls get `aria-invalid`).
+    private var invalid = false
+
+    mutating func render(_ tree: ViewTree) -> String {
         var out = """
         <!DOCTYPE html>
         <html lang="en">
@@ -10,7 +13,7 @@ struct HTMLRenderer {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="formwork \(FormworkVersion.string)">
-        <title>\(escape(tree.title ?? tree.formID))</title>
+        <title>\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
         <style>\(Self.stylesheet)</style>
         </head>
         <body>
@@ -18,27 +21,39 @@ struct HTMLRenderer {
         <form id="\(escape(tree.formID))" class="fw-form" method="post" action="">
 
         """
+        // Every page has one level-1 heading: the title, or (hidden) the form's id in words.
         if let title = tree.title { out += "<h1>\(escape(title))</h1>\n" }
+        else { out += "<h1 class=\"fw-visually-hidden\">\(escape(Self.humanized(tree.formID)))</h1>\n" }
         for section in tree.sections {
             var style = ""
             if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
             if let s = section.spacing { style += "--fw-spacing:\(css(s))px;" }
-            out += "<fieldset class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")>\n"
+            // A section with a header is a named group (fieldset + legend); one without is a plain block,
+            // never an unnamed group.
+            let tag = section.header == nil ? "div" : "fieldset"
+            out += "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
             for field in section.fields { out += render(field) }
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(escape(footer))</p>\n" }
-            out += "</fieldset>\n"
+            out += "</\(tag)>\n"
         }
         out += "</form>\n</main>\n</body>\n</html>\n"
         return out
     }
 
+    /// "order-form" → "Order form": a readable name for a form without a title.
+    static func humanized(_ id: String) -> String {
+        let words = id.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// A CSS length: insets and spacing are bounded by the decoder, and this never traps either way.
     func css(_ d: Double) -> String { NumberText.format(d) }
 
-    func render(_ field: FieldView) -> String {
+    mutating func render(_ field: FieldView) -> String {
         var out = "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\">\n"
         let messages = messageIDs(field)
+        invalid = field.nodes.contains { if case .message(.error, _) = $0 { true } else { false } }
         var messageIndex = 0
         for node in field.nodes { out += render(node, field: field, describedBy: messages, messageIndex: &messageIndex) }
         out += "</div>\n"
@@ -177,6 +192,7 @@ struct HTMLRenderer {
         var a = " id=\"\(escape(c.id))\" name=\"\(escape(name))\""
         if c.required { a += " required aria-required=\"true\"" }
         if c.disabled { a += " disabled" }
+        if invalid { a += " aria-invalid=\"true\"" }
         return a + described
     }
 
@@ -238,7 +254,7 @@ struct HTMLRenderer {
     static let stylesheet = """
 
     :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
-    @media (prefers-color-scheme: dark) { :root { --fw-bg: #1f2937; --fw-page: #111827; --fw-border: #374151; --fw-muted: #9ca3af; } }
+    @media (prefers-color-scheme: dark) { :root { --fw-bg: #1f2937; --fw-page: #111827; --fw-border: #4b5563; --fw-muted: #9ca3af; --fw-danger: #f87171; --fw-warning: #fbbf24; } }
     * { box-sizing: border-box; }
     body { margin: 0; background: var(--fw-page); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
     main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
@@ -270,7 +286,8 @@ struct HTMLRenderer {
     .fw-message { margin: 0; font-size: .875rem; }
     .fw-hint, .fw-footer { color: var(--fw-muted); }
     .fw-error { color: var(--fw-danger); }
-    .fw-warning { color: #b45309; }
+    .fw-warning { color: var(--fw-warning, #b45309); }
+    .fw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
     .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
     .fw-label { margin: 0; }
     .fw-title { font-size: 1.2rem; font-weight: 600; }
