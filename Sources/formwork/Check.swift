@@ -1,6 +1,7 @@
 import ArgumentParser
 import FormworkCore
 import FormworkHost
+import Foundation
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +25,10 @@ struct Check: ParsableCommand {
             Progress.announces = true
             Console.out(Conformance.run(ConformanceCheck(child), pack: packs[0]).json.serialized(pretty: false) + "\n")
             return
+        }
+        for pack in packs where !FileManager.default.fileExists(atPath: pack) {
+            Console.error("\(pack): no such file; name a pack (.so) to check")
+            throw Exit.noInput
         }
         let launcher = CheckRunner.ChildLauncher(executable: CheckRunner.currentExecutable) { check, pack in
             ["check", "--child", check, pack]

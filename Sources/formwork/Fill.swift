@@ -39,9 +39,8 @@ struct Fill: ParsableCommand {
         } else {
             input = LineInput(file: fdopen(0, "r"), interactive: Terminal.isTerminal(0))
         }
-        let noColor = ProcessEnvironment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
         let session = FillSession(form: loaded, terminal: input,
-                                  options: FillOptions(accessible: accessible, color: Terminal.isTerminal(2) && !noColor),
+                                  options: FillOptions(accessible: accessible, color: ColorPreference.wantsColor(terminal: Terminal.isTerminal(2))),
                                   driver: InProcessCells(registry: registry))
         if input.interactive { TerminalState.restoreOnInterrupt() }
         let filled: Form

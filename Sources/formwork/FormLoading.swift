@@ -5,6 +5,9 @@ import FormworkHost
 /// Loading a document and its values; errors are reported by `Exit.report`.
 enum FormLoading {
     static func load(_ path: String, values: String?, registry: Registry) throws -> Form {
+        if path == "-" && values == "-" {
+            throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
+        }
         var form = try FormDecoder.load(path: path, registry: registry)
         if let values { try ValuesFile.apply(path: values, to: &form) }
         return form

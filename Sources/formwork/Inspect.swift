@@ -6,7 +6,7 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a cell type's schema, text-input kind and traits, capabilities, pack and ABI.")
 
-    @Argument(help: "The cell type identifier, e.g. org.formwork.text-field.") var cellID: String
+    @Argument(help: "The cell type identifier, e.g. org.formwork.text-field.", completion: CellCompletion.ids) var cellID: String
     @OptionGroup var packs: PackOptions
     @Flag(help: "Print JSON.") var json = false
 

@@ -5,7 +5,7 @@ import FormworkHost
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Render one cell type with its defaults.")
 
-    @Argument(help: "The cell type identifier.") var cellID: String
+    @Argument(help: "The cell type identifier.", completion: CellCompletion.ids) var cellID: String
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var packs: PackOptions
 

@@ -20,14 +20,11 @@ struct OutputOptions: ParsableArguments {
         if let width, width < 24 || width > 1000 { throw ValidationError("--width must be between 24 and 1000, not \(width)") }
     }
 
-    /// Colour only on a terminal, and never with NO_COLOR.
+    /// An explicit `--format` always wins. Otherwise colour on a terminal, never with NO_COLOR,
+    /// and also off a terminal with FORCE_COLOR (https://no-color.org, https://force-color.org).
     var resolvedFormat: OutputFormat {
-        let noColor = ProcessEnvironment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
-        switch format {
-        case .ansi? where noColor: return .text
-        case let format?: return format
-        case nil: return output == nil && Terminal.isTerminal(1) && !noColor ? .ansi : .text
-        }
+        if let format { return format }
+        return output == nil && ColorPreference.wantsColor(terminal: Terminal.isTerminal(1)) ? .ansi : .text
     }
 
     var resolvedWidth: Int { width ?? (output == nil ? Terminal.columns(1) : nil) ?? 80 }

@@ -23,8 +23,11 @@ enum Exit {
         case let error as FormError:
             if case .invalid(let diagnostics) = error {
                 for d in diagnostics { Console.error(d.description) }
-                let noun = diagnostics.count == 1 ? "problem" : "problems"
-                Console.write(2, "formwork: \(diagnostics.count) \(noun) found\n")
+                // A hint shared by several problems (where packs were searched) is said once.
+                var hints: [String] = []
+                for d in diagnostics { if let hint = d.hint, !hints.contains(hint) { hints.append(hint) } }
+                for hint in hints { Console.write(2, "formwork: hint: \(TerminalText.safe(hint))\n") }
+                Console.write(2, "formwork: \(plural(diagnostics.count, "problem")) found\n")
                 return diagnostics.contains { $0.kind == .unavailable } ? unavailable : dataError
             }
             Console.error(error.description)
@@ -88,6 +91,19 @@ enum Console {
 
     static func warning(_ text: String) {
         write(2, "formwork: warning: \(TerminalText.safe(text))\n")
+    }
+}
+
+/// "1 field", "2 fields".
+func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+/// NO_COLOR and FORCE_COLOR, decided in one place (render, preview, gallery and fill).
+enum ColorPreference {
+    static func wantsColor(terminal: Bool) -> Bool {
+        let variables = ProcessEnvironment.variables
+        if let force = variables["FORCE_COLOR"], !force.isEmpty, force != "0", force != "false" { return true }
+        if let none = variables["NO_COLOR"], !none.isEmpty { return false }
+        return terminal
     }
 }
 

@@ -20,10 +20,11 @@ struct Validate: ParsableCommand {
             let runtime = FormRuntime(registry: registry)
             _ = try runtime.render(loaded)
             if !runtime.rejections.isEmpty {
-                for rejection in runtime.rejections { Console.error("\(values!): \(rejection.pointer): \(rejection.message)") }
+                for rejection in runtime.rejections { Console.error("\(SourceFile.displayName(values!)): \(rejection.pointer): \(rejection.message)") }
+                Console.write(2, "formwork: \(plural(runtime.rejections.count, "problem")) found\n")
                 throw Exit.dataError
             }
         }
-        Console.out("\(form): valid (\(loaded.fields.count) fields in \(loaded.sections.count) sections)\n")
+        Console.out("\(SourceFile.displayName(form)): valid (\(plural(loaded.fields.count, "field")) in \(plural(loaded.sections.count, "section")))\n")
     }
 }

@@ -74,10 +74,45 @@ struct RenderCommandTests {
         colour["NO_COLOR"] = ""
         let ansi = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: colour)
         #expect(ansi.stdout.contains("\u{1B}[1mSign in\u{1B}[0m"))
+        // An explicit --format ansi wins over NO_COLOR; without it NO_COLOR means plain text.
         var noColor = environment
         noColor["NO_COLOR"] = "1"
-        let plain = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: noColor)
+        let explicit = try run(Build.formwork, ["render", login, "--format", "ansi"], environment: noColor)
+        #expect(explicit.stdout.contains("\u{1B}[1mSign in\u{1B}[0m"))
+        let plain = try run(Build.formwork, ["render", login], environment: noColor)
         #expect(!plain.stdout.contains("\u{1B}["))
+        // FORCE_COLOR asks for colour off a terminal (and beats NO_COLOR).
+        var force = noColor
+        force["FORCE_COLOR"] = "1"
+        let forced = try run(Build.formwork, ["render", login], environment: force)
+        #expect(forced.stdout.contains("\u{1B}[1mSign in\u{1B}[0m"))
+    }
+
+    @Test("CLI conventions: - reads standard input, typos get a suggestion, a missing pack exits 66, a hint is said once")
+    func conventions() throws {
+        let yaml = try String(contentsOfFile: login, encoding: .utf8)
+        let stdin = try run(Build.formwork, ["validate", "-"], environment: environment, input: yaml)
+        #expect(stdin.status == 0 && stdin.stdout == "<stdin>: valid (5 fields in 2 sections)\n", "\(stdin.stderr)")
+        let values = try run(Build.formwork, ["render", login, "--values", "-"], environment: environment,
+                             input: #"{"username": "ada@example.com", "password": "x"}"#)
+        #expect(values.status == 0 && values.stdout.contains("ada@example.com"))
+        let both = try run(Build.formwork, ["validate", "-", "--values", "-"], environment: environment, input: yaml)
+        #expect(both.status == 64)
+        let typo = try run(Build.formwork, ["rendr", login], environment: environment)
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "formwork: error: unknown command 'rendr'; did you mean 'render'? (see 'formwork --help')\n")
+        let missing = try run(Build.formwork, ["check", "nope.so"], environment: environment)
+        #expect(missing.status == 66)
+        let unavailable = try run(Build.formwork, ["validate", Source.fixture("forms/planted-errors.yaml")], environment: environment)
+        #expect(unavailable.stderr.components(separatedBy: "Searched:").count == 2, "the search hint is said once")
+        #expect(unavailable.stderr.contains("formwork: hint: Searched: "))
+        let help = try run(Build.formwork, ["--help"], environment: environment)
+        for word in ["FORMWORK_PACK_PATH", "NO_COLOR", "FORCE_COLOR", "Exit codes", "/usr/lib/formwork/packs"] {
+            #expect(help.stdout.contains(word), "--help mentions \(word)")
+        }
+        let completion = try run(Build.formwork, ["---completion", "inspect", "--", "positional@0", "2", "0", "formwork", "inspect", ""],
+                                 environment: environment)
+        #expect(completion.stdout.contains("org.formwork.text-field\n"))
     }
 
     @Test("render --output writes the file atomically and leaves no temporary file")

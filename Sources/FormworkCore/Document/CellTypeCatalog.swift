@@ -20,14 +20,21 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         self.searched = searched
     }
 
-    public var description: String {
+    public var description: String { summary + " " + hint }
+
+    /// What is wrong: "no cell type 'x' is registered; did you mean 'y'?"
+    public var summary: String {
         var text = "no cell type '\(id)' is registered"
         if !nearMatches.isEmpty {
             text += "; did you mean " + nearMatches.map { "'\($0)'" }.joined(separator: " or ") + "?"
         } else { text += "." }
-        text += " Searched: " + (searched.isEmpty ? "nothing" : searched.joined(separator: ", "))
-        text += ". Install the pack that provides it into one of these directories, or pass --pack-path."
         return text
+    }
+
+    /// Where packs were searched and what to do (the same for every missing cell type).
+    public var hint: String {
+        "Searched: " + (searched.isEmpty ? "nothing" : searched.joined(separator: ", "))
+            + ". Install the pack that provides it into one of these directories, or pass --pack-path."
     }
 
     /// Registered identifiers close to `id` (edit distance, or the same last label), best first.

@@ -95,13 +95,16 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var pointer: String
     public var line: Int?
     public var message: String
+    /// Advice shared by several problems (where packs were searched, what to install), said once.
+    public var hint: String?
 
-    public init(kind: Kind, file: String?, pointer: String, line: Int?, message: String) {
+    public init(kind: Kind, file: String?, pointer: String, line: Int?, message: String, hint: String? = nil) {
         self.kind = kind
         self.file = file
         self.pointer = pointer
         self.line = line
         self.message = message
+        self.hint = hint
     }
 
     /// `FILE:LINE: POINTER: MESSAGE`, the one-line form printed by the command.

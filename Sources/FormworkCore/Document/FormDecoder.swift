@@ -17,7 +17,7 @@ public struct FormDecoder {
     /// Reads, parses and validates the document at `path`.
     public static func load(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
         let root = try SourceFile.read(path)
-        return try decode(root, registry: registry, file: path)
+        return try decode(root, registry: registry, file: SourceFile.displayName(path))
     }
 
     /// Parses and validates a document given as text.
@@ -36,8 +36,8 @@ public struct FormDecoder {
 
     // MARK: structure
 
-    mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String, kind: Diagnostic.Kind = .invalid) {
-        diagnostics.append(Diagnostic(kind: kind, file: file, pointer: pointer, line: node?.line, message: message))
+    mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String, kind: Diagnostic.Kind = .invalid, hint: String? = nil) {
+        diagnostics.append(Diagnostic(kind: kind, file: file, pointer: pointer, line: node?.line, message: message, hint: hint))
     }
 
     mutating func checkKeys(_ node: SourceNode, allowed: [String], at pointer: String, what: String) {
@@ -219,7 +219,7 @@ public struct FormDecoder {
         guard let cellID = string(cellNode, "\(pointer)/cell", what: "'cell'") else { return nil }
         let cell: CellType
         do { cell = try registry.cellType(cellID) } catch {
-            report("\(pointer)/cell", cellNode, error.description, kind: .unavailable)
+            report("\(pointer)/cell", cellNode, error.summary, kind: .unavailable, hint: error.hint)
             return nil
         }
 

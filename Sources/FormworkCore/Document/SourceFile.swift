@@ -2,10 +2,17 @@ import Foundation
 
 /// Reads a JSON or YAML file into a node tree, with clear errors for missing,
 /// unreadable, oversized and malformed input.
-enum SourceFile {
+package enum SourceFile {
     enum Format { case json, yaml }
 
+    /// The name errors use for standard input (`-` on the command line).
+    static let standardInputName = "<stdin>"
+
+    /// `path`, or standard input for `-`; errors name it `<stdin>`.
+    package static func displayName(_ path: String) -> String { path == "-" ? standardInputName : path }
+
     static func read(_ path: String) throws(FormError) -> SourceNode {
+        if path == "-" { return try readStandardInput() }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .missingFile(path) }
         if info.st_mode & S_IFMT == S_IFDIR { throw .notAFile(path) }
@@ -18,6 +25,24 @@ enum SourceFile {
             throw .parse(path, ParseError(line: nil, message: "the file is not valid UTF-8"))
         }
         do { return try parse(text, format: format(of: path, text: text)) } catch { throw .parse(path, error) }
+    }
+
+    /// Reads standard input to its end (at most the size limit). The corresponding C function is `read`.
+    static func readStandardInput() throws(FormError) -> SourceNode {
+        let name = standardInputName
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw .unreadable(name, String(cString: strerror(errno))) }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+            if bytes.count > InputLimits.maxBytes { throw .tooLarge(name, bytes.count) }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .parse(name, ParseError(line: nil, message: "the input is not valid UTF-8"))
+        }
+        do { return try parse(text, format: format(of: name, text: text)) } catch { throw .parse(name, error) }
     }
 
     static func parse(_ text: String, format: Format) throws(ParseError) -> SourceNode {

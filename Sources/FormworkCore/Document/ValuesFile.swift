@@ -4,7 +4,7 @@ public enum ValuesFile {
     /// Reads `path` and applies its values to `form`'s value fields, collecting every problem.
     public static func apply(path: String, to form: inout Form) throws(FormError) {
         let root = try SourceFile.read(path)
-        try apply(root, to: &form, file: path)
+        try apply(root, to: &form, file: SourceFile.displayName(path))
     }
 
     /// Applies values held in memory, keyed by field id, with the same checks as a file
