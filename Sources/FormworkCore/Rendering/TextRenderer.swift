@@ -22,13 +22,13 @@ struct TextRenderer {
         var lines: [Line] = []
         if let title = tree.title, !title.isEmpty {
             for line in wrap(title, width) { lines.append([Segment(text: line, style: .title)]) }
-            lines.append([Segment(text: String(repeating: "=", count: min(width, tree.title!.count)), style: .title)])
+            lines.append([Segment(text: String(repeating: "=", count: min(width, tree.title!.columns)), style: .title)])
         }
         for section in tree.sections {
             if !lines.isEmpty { lines.append([]) }
             if let header = section.header, !header.isEmpty {
                 for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
-                lines.append([Segment(text: String(repeating: "-", count: min(width, header.count)), style: .header)])
+                lines.append([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
             }
             lines += renderFields(section.fields)
             if let footer = section.footer, !footer.isEmpty {
@@ -41,7 +41,7 @@ struct TextRenderer {
     // MARK: fields
 
     func renderFields(_ fields: [FieldView]) -> [Line] {
-        let labelWidth = min(max(12, width / 3), fields.flatMap { labels(in: $0.nodes) }.map { $0.count }.max() ?? 0)
+        let labelWidth = min(max(12, width / 3), fields.flatMap { labels(in: $0.nodes) }.map { $0.columns }.max() ?? 0)
         var lines: [Line] = []
         for field in fields {
             for node in field.nodes { lines += render(node, labelWidth: labelWidth, field: field) }
@@ -75,7 +75,7 @@ struct TextRenderer {
             let pad = indent + "  "
             return lines + value.map { [Segment(text: pad)] + fit($0, width - pad.count) }
         }
-        let wrapped = text.count + (required ? 2 : 0) > labelWidth ? wrap(text, labelWidth) : [text]
+        let wrapped = text.columns + (required ? 2 : 0) > labelWidth ? wrap(text, labelWidth) : [text]
         var lines: [Line] = []
         let count = max(wrapped.count, value.count)
         for i in 0..<count {
@@ -83,7 +83,7 @@ struct TextRenderer {
             var used = 0
             if i < wrapped.count {
                 line.append(Segment(text: wrapped[i], style: .label))
-                used = wrapped[i].count
+                used = wrapped[i].columns
                 if required && i == wrapped.count - 1 {
                     line.append(Segment(text: " *", style: .required))
                     used += 2
@@ -98,7 +98,7 @@ struct TextRenderer {
         return lines
     }
 
-    func lineWidth(_ line: Line) -> Int { line.reduce(0) { $0 + $1.text.count } }
+    func lineWidth(_ line: Line) -> Int { line.reduce(0) { $0 + $1.text.columns } }
 
     /// Cuts a line to `width` columns, ending with "…" when it had to cut.
     func fit(_ line: Line, _ width: Int) -> Line {
@@ -107,9 +107,9 @@ struct TextRenderer {
         var left = max(1, width) - 1
         for segment in line {
             if left <= 0 { break }
-            let text = String(segment.text.prefix(left))
+            let text = segment.text.prefix(columns: left)
             out.append(Segment(text: text, style: segment.style))
-            left -= text.count
+            left -= text.columns
         }
         out.append(Segment(text: "…"))
         return out
@@ -119,7 +119,7 @@ struct TextRenderer {
     func appending(_ suffix: String, style: Style, to value: [Line], column: Int) -> [Line] {
         var value = value
         let trimmed = suffix.trimmingPrefix(" ")
-        if lineWidth(value[value.count - 1]) + suffix.count <= column { value[value.count - 1].append(Segment(text: suffix, style: style)) }
+        if lineWidth(value[value.count - 1]) + suffix.columns <= column { value[value.count - 1].append(Segment(text: suffix, style: style)) }
         else { value.append([Segment(text: String(trimmed), style: style)]) }
         return value
     }
@@ -168,9 +168,9 @@ struct TextRenderer {
                     shown = placeholder.map { "‹\($0)›" } ?? ""
                     style = .placeholder
                 }
-                if shown.count > box { shown = String(shown.prefix(box - 1)) + "…" }
+                if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
                 value = [[Segment(text: "["), Segment(text: shown, style: style),
-                          Segment(text: String(repeating: " ", count: box - shown.count) + "]")]]
+                          Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + "]")]]
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
@@ -198,19 +198,19 @@ struct TextRenderer {
                 for choice in choices {
                     let isSelected = choice.value == selected
                     let text = isSelected ? "[\(choice.label)]" : " \(choice.label) "
-                    if used > 0 && used + text.count + 1 > column { value.append(line); line = []; used = 0 }
+                    if used > 0 && used + text.columns + 1 > column { value.append(line); line = []; used = 0 }
                     if used > 0 { line.append(Segment(text: " ")); used += 1 }
                     line.append(Segment(text: text, style: isSelected ? .selected : .value))
-                    used += text.count
+                    used += text.columns
                 }
                 value.append(line)
             } else {
                 let label = choices.first { $0.value == selected }?.label ?? selected
                 let box = max(6, min(column - 2, 40) - 2)
                 var shown = label ?? "‹choose›"
-                if shown.count > box { shown = String(shown.prefix(box - 1)) + "…" }
+                if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
                 value = [[Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
-                          Segment(text: String(repeating: " ", count: box - shown.count) + " ▾]")]]
+                          Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + " ▾]")]]
                 if choices.count > 1 && choices.count <= 12 {
                     value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
                 }
@@ -234,8 +234,8 @@ struct TextRenderer {
             case .field:
                 let box = max(6, min(column - 2, 16))
                 var text = shown ?? ""
-                if text.count > box { text = String(text.prefix(box - 1)) + "…" }
-                value = [[Segment(text: "["), Segment(text: String(repeating: " ", count: box - text.count) + text, style: .value),
+                if text.columns > box { text = text.prefix(columns: box - 1) + "…" }
+                value = [[Segment(text: "["), Segment(text: String(repeating: " ", count: max(0, box - text.columns)) + text, style: .value),
                           Segment(text: "]")]]
             case .stepper:
                 value = [[Segment(text: "[-] ", style: .button), Segment(text: shown ?? "–", style: shown == nil ? .placeholder : .value),
@@ -334,12 +334,14 @@ struct TextRenderer {
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             var word = Substring(word)
-            while word.count > width {
+            while word.columns > width {
                 if !line.isEmpty { lines.append(line); line = "" }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
+                var head = word.prefix(columns: width)
+                if head.isEmpty { head = String(word.prefix(1)) } // a wide character in a one-column width
+                lines.append(head)
+                word = word.dropFirst(head.count)
             }
-            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= width { line += " " + word } else {
+            if line.isEmpty { line = String(word) } else if line.columns + 1 + word.columns <= width { line += " " + word } else {
                 lines.append(line)
                 line = String(word)
             }

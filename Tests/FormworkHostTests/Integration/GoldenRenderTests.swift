@@ -76,6 +76,22 @@ struct GoldenRenderTests {
         }
     }
 
+    @Test("text layout counts terminal columns: CJK and emoji forms", arguments: ["cjk", "emoji"])
+    func wideCharacters(name: String) throws {
+        let registry = firstPartyRegistry()
+        let form = try FormDecoder.load(path: Source.fixture("forms/\(name).yaml"), registry: registry)
+        let tree = try FormRuntime(registry: registry).render(form)
+        for width in [40, 72] {
+            let text = Renderer.render(tree, as: .text, width: width)
+            try Golden.check(text, against: "forms/\(name)-\(width).txt")
+            try Golden.check(Renderer.render(tree, as: .ansi, width: width), against: "forms/\(name)-\(width).ansi")
+            for line in text.split(separator: "\n") { #expect(line.columns <= width, "\(line) is \(line.columns) columns") }
+        }
+        // The title's underline is as wide as the title, in columns.
+        let lines = Renderer.render(tree, as: .text, width: 72).split(separator: "\n")
+        #expect(lines[1].count == lines[0].columns)
+    }
+
     @Test("text wraps to the width and never exceeds it")
     func wrapping() throws {
         let registry = firstPartyRegistry()

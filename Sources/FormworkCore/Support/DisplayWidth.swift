@@ -1,0 +1,55 @@
+/// Terminal columns, not characters: East Asian wide and fullwidth characters and
+/// emoji take two columns, combining marks, zero-width joiners and variation
+/// selectors none. Text and ANSI layout measure with this, so a Japanese title
+/// gets an underline as wide as itself and boxes stay aligned beside emoji.
+extension Character {
+    /// Columns the character (a grapheme cluster) takes in a terminal.
+    package var columns: Int {
+        let scalars = unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.value < 0x300 { return 1 } // ASCII and Latin: the common case
+        if scalars.contains(where: { $0.value == 0xFE0F }) || scalars.count > 1 && scalars.contains(where: { $0.properties.isEmojiPresentation }) {
+            return 2 // emoji presentation, ZWJ sequences, flags
+        }
+        if first.properties.isEmojiPresentation || Self.isWide(first.value) { return 2 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: return 1
+        }
+    }
+
+    /// East Asian Wide (W) and Fullwidth (F) ranges.
+    static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+             0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Columns the text takes in a terminal.
+    package var columns: Int {
+        var total = 0
+        for c in self { total += c.columns }
+        return total
+    }
+
+    /// The longest prefix that fits in `columns` terminal columns.
+    package func prefix(columns limit: Int) -> String {
+        var used = 0
+        var out = ""
+        for c in self {
+            let w = c.columns
+            if used + w > limit { break }
+            used += w
+            out.append(c)
+        }
+        return out
+    }
+}
