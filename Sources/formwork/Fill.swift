@@ -28,7 +28,7 @@ struct Fill: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        let loaded = try FormLoading.load(form, values: values, registry: registry)
+        let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
         let input: LineInput
         if let answers {
             guard let file = fopen(answers, "r") else {

@@ -4,12 +4,14 @@ import FormworkHost
 
 /// Loading a document and its values; errors are reported by `Exit.report`.
 enum FormLoading {
-    static func load(_ path: String, values: String?, registry: Registry) throws -> Form {
+    /// `requireComplete`: every required field must have a value (validate), or values may be
+    /// partial (render prefills, fill starts from them).
+    static func load(_ path: String, values: String?, registry: Registry, requireComplete: Bool = true) throws -> Form {
         if path == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
         var form = try FormDecoder.load(path: path, registry: registry)
-        if let values { try ValuesFile.apply(path: values, to: &form) }
+        if let values { try ValuesFile.apply(path: values, to: &form, requireComplete: requireComplete) }
         return form
     }
 }

@@ -51,7 +51,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        let loaded = try FormLoading.load(form, values: values, registry: registry)
+        let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
         let runtime = FormRuntime(registry: registry)
         let tree = try runtime.render(loaded)
         for rejection in runtime.rejections {

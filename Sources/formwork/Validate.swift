@@ -12,18 +12,24 @@ struct Validate: ParsableCommand {
     var values: String?
     @OptionGroup var packs: PackOptions
 
+    /// Every problem in one run: the document, then the values (schema, required fields,
+    /// date bounds) and what the cells' `value_changed` says, followed by the summary line.
     func run() throws {
         let registry = packs.registry()
-        let loaded = try FormLoading.load(form, values: values, registry: registry)
-        if values != nil {
-            // Values also pass through each cell's value_changed.
+        if form == "-" && values == "-" {
+            throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
+        }
+        var loaded = try FormDecoder.load(path: form, registry: registry)
+        if let values {
+            var problems = try ValuesFile.collect(path: values, into: &loaded)
+            // The values that passed the schema also pass through each cell's value_changed.
             let runtime = FormRuntime(registry: registry)
             _ = try runtime.render(loaded)
-            if !runtime.rejections.isEmpty {
-                for rejection in runtime.rejections { Console.error("\(SourceFile.displayName(values!)): \(rejection.pointer): \(rejection.message)") }
-                Console.write(2, "formwork: \(plural(runtime.rejections.count, "problem")) found\n")
-                throw Exit.dataError
+            let file = SourceFile.displayName(values)
+            problems += runtime.rejections.map {
+                Diagnostic(kind: .invalid, file: file, pointer: $0.pointer, line: nil, message: $0.message)
             }
+            if !problems.isEmpty { throw FormError.invalid(problems) }
         }
         Console.out("\(SourceFile.displayName(form)): valid (\(plural(loaded.fields.count, "field")) in \(plural(loaded.sections.count, "section")))\n")
     }

@@ -208,3 +208,56 @@ struct FillCommandTests {
         #expect(missing.status == 66)
     }
 }
+
+/// Values as a server would use them: prefilled partial forms, secure entries kept out of
+/// every rendered output, every problem reported in one run.
+@Suite("values in render and validate")
+struct ValuesCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    let login = "\(Source.root)/Examples/Forms/login.yaml"
+
+    @Test("render prefills a partly filled form; validate is the completeness check")
+    func partial() throws {
+        let values = try Scratch.file("values/partial.json", contents: #"{"username": "ada@example.com"}"#)
+        let render = try run(Build.formwork, ["render", login, "--values", values], environment: environment)
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stdout.contains("ada@example.com"))
+        let validate = try run(Build.formwork, ["validate", login, "--values", values], environment: environment)
+        #expect(validate.status == 65)
+        #expect(validate.stderr.contains("/password: required field 'password' has no value"))
+    }
+
+    @Test("a secure entry's value is never written into HTML, the JSON view tree, text or ANSI")
+    func secure() throws {
+        let values = try Scratch.file("values/secret.json", contents: #"{"username": "ada@example.com", "password": "hunter22-secret"}"#)
+        for format in ["html", "json", "text", "ansi"] {
+            let result = try run(Build.formwork, ["render", login, "--values", values, "--format", format], environment: environment)
+            #expect(result.status == 0)
+            #expect(!result.stdout.contains("hunter22"), "\(format) leaks the password")
+        }
+        let text = try run(Build.formwork, ["render", login, "--values", values], environment: environment)
+        #expect(text.stdout.contains("[••••••••"))
+    }
+
+    @Test("validate --values reports schema problems and the cells' rejections together, with the summary")
+    func everyProblem() throws {
+        let kitchen = "\(Source.root)/Examples/Forms/kitchen-sink.yaml"
+        let values = try Scratch.file("values/many.json", contents: #"{"pin": "1234567", "rating": 9, "nope": 1}"#)
+        let result = try run(Build.formwork, ["validate", kitchen, "--values", values], environment: environment)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("/nope: no field 'nope' in form 'kitchen-sink'"))
+        #expect(result.stderr.contains("/pin: cell 'org.formwork.text-field' rejected the value of 'pin': PIN takes at most 6 characters"))
+        #expect(result.stderr.contains("/rating: cell 'org.formwork.c.rating' rejected the value of 'rating'"))
+        #expect(result.stderr.hasSuffix("formwork: 3 problems found\n"))
+    }
+
+    @Test("the form's description is shown in every renderer")
+    func description() throws {
+        let order = "\(Source.root)/Examples/Forms/order.yaml"
+        for (format, expected) in [("text", "Quantities, sizes and toppings"), ("html", "<p class=\"fw-description\">Quantities"),
+                                   ("json", "\"description\": \"Quantities")] {
+            let result = try run(Build.formwork, ["render", order, "--format", format], environment: environment)
+            #expect(result.stdout.contains(expected), "\(format)")
+        }
+    }
+}

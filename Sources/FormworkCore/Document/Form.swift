@@ -3,13 +3,16 @@
 public struct Form: Sendable {
     public var id: String
     public var title: String?
+    /// Shown under the title in every renderer.
+    public var description: String?
     public var sections: [FormSection]
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
 
-    public init(id: String, title: String? = nil, sections: [FormSection]) {
+    public init(id: String, title: String? = nil, description: String? = nil, sections: [FormSection]) {
         self.id = id
         self.title = title
+        self.description = description
         self.sections = sections
     }
 }

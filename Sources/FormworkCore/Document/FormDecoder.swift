@@ -89,7 +89,7 @@ public struct FormDecoder {
         }
         let id = identifier(root["id"], "/id", parent: root, what: "form")
         let title = string(root["title"], "/title", what: "the title")
-        _ = string(root["description"], "/description", what: "the description")
+        let description = string(root["description"], "/description", what: "the description")
 
         var sections: [FormSection] = []
         var sectionIDs: [String: String] = [:]
@@ -112,7 +112,7 @@ public struct FormDecoder {
             } else { accessibilityIDs[field.accessibilityId] = field.pointer }
         }
         guard let id else { return nil }
-        return Form(id: id, title: title, sections: sections)
+        return Form(id: id, title: title, description: description, sections: sections)
     }
 
     mutating func section(_ node: SourceNode, index: Int, sectionIDs: inout [String: String],

@@ -2,9 +2,25 @@
 /// the output of `fill`).
 public enum ValuesFile {
     /// Reads `path` and applies its values to `form`'s value fields, collecting every problem.
-    public static func apply(path: String, to form: inout Form) throws(FormError) {
+    ///
+    /// With `requireComplete` (the default; `validate`), every field the document marks
+    /// required must then have a value. Without it (`render` prefilling a form, `fill`
+    /// starting from values), partial values are fine.
+    public static func apply(path: String, to form: inout Form, requireComplete: Bool = true) throws(FormError) {
+        let problems = try collect(path: path, into: &form, requireComplete: requireComplete)
+        if !problems.isEmpty { throw .invalid(problems) }
+    }
+
+    /// Applies every acceptable value and returns the problems with the others (the
+    /// form keeps its document values there), so a caller can report them together
+    /// with what the cells say. Throws only when the file cannot be read or parsed.
+    public static func collect(path: String, into form: inout Form, requireComplete: Bool = true) throws(FormError) -> [Diagnostic] {
         let root = try SourceFile.read(path)
-        try apply(root, to: &form, file: SourceFile.displayName(path))
+        do { try apply(root, to: &form, file: SourceFile.displayName(path), requireComplete: requireComplete) } catch {
+            if case .invalid(let diagnostics) = error { return diagnostics }
+            throw error
+        }
+        return []
     }
 
     /// Applies values held in memory, keyed by field id, with the same checks as a file
@@ -19,7 +35,7 @@ public enum ValuesFile {
         try apply(SourceNode(kind: .object(members), line: nil), to: &form, file: file)
     }
 
-    static func apply(_ root: SourceNode, to form: inout Form, file: String?) throws(FormError) {
+    static func apply(_ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true) throws(FormError) {
         var diagnostics: [Diagnostic] = []
         func report(_ pointer: String, _ node: SourceNode?, _ message: String) {
             diagnostics.append(Diagnostic(kind: .invalid, file: file, pointer: pointer, line: node?.line, message: message))
@@ -63,7 +79,7 @@ public enum ValuesFile {
             }
         }
         // A field the document marks required must have a value once values are given.
-        for section in form.sections {
+        for section in form.sections where requireComplete {
             for field in section.fields where field.required {
                 guard let name = field.valueField else { continue }
                 let missing: Bool = switch field.model[name] {

@@ -24,6 +24,10 @@ struct HTMLRenderer {
         // Every page has one level-1 heading: the title, or (hidden) the form's id in words.
         if let title = tree.title { out += "<h1>\(escape(title))</h1>\n" }
         else { out += "<h1 class=\"fw-visually-hidden\">\(escape(Self.humanized(tree.formID)))</h1>\n" }
+        if let description = tree.description, !description.isEmpty {
+            let body = description.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "<br>")
+            out += "<p class=\"fw-description\">\(body)</p>\n"
+        }
         for section in tree.sections {
             var style = ""
             if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
@@ -92,7 +96,8 @@ struct HTMLRenderer {
                 return label(c) + "<textarea\(attributes) rows=\"4\">\(escape(text ?? ""))</textarea>\n"
             }
             attributes += inputType(field.textInput.traits)
-            if let text { attributes += " value=\"\(escape(text))\"" }
+            // A secure entry's value is never written into the page (the runtime masks it, and a mask is no value).
+            if let text, field.textInput.traits.secureEntry != true { attributes += " value=\"\(escape(text))\"" }
             return label(c) + "<input\(attributes)>\n"
         case .toggle(let c, let isOn):
             let attributes = common(c, name: name(c, field), described: described) + " type=\"checkbox\" role=\"switch\" value=\"true\"" + (isOn ? " checked" : "")
@@ -289,6 +294,7 @@ struct HTMLRenderer {
     .fw-warning { color: var(--fw-warning, #b45309); }
     .fw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
     .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
+    .fw-description { margin: -.5rem 0 1.25rem; color: var(--fw-muted); }
     .fw-label { margin: 0; }
     .fw-title { font-size: 1.2rem; font-weight: 600; }
     .fw-caption { font-size: .85rem; color: var(--fw-muted); }

@@ -3,7 +3,8 @@ package enum JSONTreeRenderer {
     static func render(_ tree: ViewTree) -> JSON {
         .object([
             ("formwork", .integer(1)),
-            ("form", .object([("id", .string(tree.formID)), ("title", tree.title.map(JSON.string))])),
+            ("form", .object([("id", .string(tree.formID)), ("title", tree.title.map(JSON.string)),
+                              ("description", tree.description.map(JSON.string))])),
             ("sections", .array(tree.sections.map { section in
                 .object([
                     ("id", .string(section.id)), ("header", section.header.map(JSON.string)),

@@ -24,6 +24,11 @@ struct TextRenderer {
             for line in wrap(title, width) { lines.append([Segment(text: line, style: .title)]) }
             lines.append([Segment(text: String(repeating: "=", count: min(width, tree.title!.columns)), style: .title)])
         }
+        if let description = tree.description, !description.isEmpty {
+            for paragraph in description.split(separator: "\n", omittingEmptySubsequences: false) {
+                for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
+            }
+        }
         for section in tree.sections {
             if !lines.isEmpty { lines.append([]) }
             if let header = section.header, !header.isEmpty {

@@ -2,11 +2,14 @@
 public struct ViewTree: Sendable, Equatable {
     public var formID: String
     public var title: String?
+    /// The form's description, shown under its title.
+    public var description: String?
     public var sections: [SectionView]
 
-    public init(formID: String, title: String?, sections: [SectionView]) {
+    public init(formID: String, title: String?, description: String? = nil, sections: [SectionView]) {
         self.formID = formID
         self.title = title
+        self.description = description
         self.sections = sections
     }
 }

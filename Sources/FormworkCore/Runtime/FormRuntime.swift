@@ -20,7 +20,7 @@ public final class FormRuntime {
             sections.append(SectionView(id: section.id, header: section.header, footer: section.footer,
                                         insets: section.insets, spacing: section.spacing, fields: fields))
         }
-        return ViewTree(formID: form.id, title: form.title, sections: sections)
+        return ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
     }
 
     /// One field: values from a values file are offered to the cell first; a rejected
@@ -42,6 +42,11 @@ public final class FormRuntime {
         let rejected = Set(response.rejections.map(\.index))
         for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
         var nodes = response.nodes
+        // A secure entry's value never reaches rendered output (HTML, text, the JSON tree): a
+        // fixed-length mask says that a value is there without its length. Only `fill --output` holds it.
+        if field.textInput.traits.secureEntry == true, let secret = field.textInput.field {
+            nodes = nodes.map { Self.masking($0, field: secret) }
+        }
         for rejection in response.rejections {
             nodes.append(.message(kind: .error, text: rejection.reason))
             rejections.append(Diagnostic(kind: .invalid, file: nil, pointer: "/" + Pointer.escape(field.id), line: nil,
@@ -59,6 +64,20 @@ public final class FormRuntime {
         return FieldView(id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
                          textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.traits.minimumField),
                          maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField)
+    }
+
+    /// The mask shown for a secure entry that has a value.
+    public static let secureMask = "••••••••"
+
+    static func masking(_ node: ViewNode, field: String) -> ViewNode {
+        switch node {
+        case .textInput(let c, let text?, let placeholder) where c.field == field && !text.isEmpty:
+            return .textInput(c, text: secureMask, placeholder: placeholder)
+        case .group(let role, let title, let children):
+            return .group(role: role, title: title, children: children.map { masking($0, field: field) })
+        default:
+            return node
+        }
     }
 
     /// Asks the cell whether the field's value may become `value` (after configuring it
