@@ -194,7 +194,7 @@ final class SegmentsCell: Cell, SelectableCell {
     func setSelected(_ selected: Bool) { self.selected = selected }
     func render(into canvas: Canvas) {
         canvas.choice(field: "value", label: model.title, choices: model.choices.map { ($0, $0) },
-                      selected: model.value ?? model.choices.first, style: .segments,
+                      selected: model.value, style: .segments,
                       flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)
     }

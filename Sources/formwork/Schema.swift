@@ -4,13 +4,19 @@ import FormworkHost
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a JSON Schema for form documents, generated from the installed cell types.")
+        abstract: "Print a JSON Schema for form documents, generated from the installed cell types; or, with --values FORM, for the values that form accepts.")
 
+    @Option(name: .customLong("values"), help: ArgumentHelp("Print the schema of the values FORM accepts instead.", valueName: "form"),
+            completion: .file(extensions: ["json", "yaml", "yml"]))
+    var valuesOf: String?
     @OptionGroup var packs: PackOptions
     @Option(name: .shortAndLong, help: "Write to this file (atomically).", completion: .file()) var output: String?
 
     func run() throws {
-        let text = DocumentSchema.generate(packs.registry()).serialized() + "\n"
+        let registry = packs.registry()
+        let schema = try valuesOf.map { ValuesSchema.generate(try FormDecoder.load(path: $0, registry: registry)) }
+            ?? DocumentSchema.generate(registry)
+        let text = schema.serialized() + "\n"
         guard let output else { return Console.out(text) }
         try OutputFile.write(text, to: output)
     }

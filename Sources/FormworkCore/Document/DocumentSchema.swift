@@ -34,6 +34,7 @@ package enum DocumentSchema {
                 ])),
             ])),
             ("field", .object([("oneOf", .array(cells.map { ref("cell:" + $0.id) }))])),
+            ("rules", rulesSchema),
         ]
         for cell in cells { defs.append(("cell:" + cell.id, field(cell))) }
         return .object([
@@ -53,6 +54,29 @@ package enum DocumentSchema {
 
     static var string: JSON { .object([("type", .string("string"))]) }
 
+    /// `rules:` of a field: each rule a value or `{ value, message }` (FieldRules).
+    static var rulesSchema: JSON {
+        func rule(_ value: JSON) -> JSON {
+            .object([("anyOf", .array([value, .object([
+                ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("value")])),
+                ("properties", .object([("value", value), ("message", .object([("type", .string("string"))]))])),
+            ])]))])
+        }
+        let count = JSON.object([("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(1_000_000))])
+        let number = JSON.object([("type", .string("number"))])
+        return .object([
+            ("type", .string("object")), ("additionalProperties", .bool(false)),
+            ("properties", .object([
+                ("required", string), ("minLength", rule(count)), ("maxLength", rule(count)),
+                ("pattern", rule(.object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(500))]))),
+                ("format", rule(.object([("enum", .array(FieldRules.Format.allCases.map { .string($0.rawValue) }))]))),
+                ("minimum", rule(number)), ("maximum", rule(number)),
+                ("step", rule(.object([("type", .string("number")), ("exclusiveMinimum", .integer(0))]))),
+                ("minItems", rule(count)), ("maxItems", rule(count)),
+            ])),
+        ])
+    }
+
     static func ref(_ name: String) -> JSON {
         .object([("$ref", .string("#/$defs/" + Pointer.escape(name)))])
     }
@@ -68,6 +92,7 @@ package enum DocumentSchema {
             ("id", ref("identifier")), ("cell", .object([("const", .string(cell.id))])),
             ("model", .object(model)), ("accessibilityId", ref("accessibilityId")),
             ("required", .object([("type", .string("boolean"))])),
+            ("rules", ref("rules")),
         ]
         let traits = TraitKey.all.filter { $0.kinds.contains(cell.textInput.kind) }
         if !traits.isEmpty {

@@ -50,6 +50,8 @@ public struct FormField: Sendable {
     public var valueField: String?
     /// JSON pointer of the field in the document.
     public var pointer: String
+    /// Validation rules the document declares for the value.
+    public var rules = FieldRules()
     /// Model fields whose value came from a values file (they go through `value_changed`).
     var valuesFromFile: Set<String> = []
     /// The document's values of those fields, before the values file replaced them.

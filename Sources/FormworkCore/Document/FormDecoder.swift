@@ -7,7 +7,7 @@ public struct FormDecoder {
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields"]
-    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required"]
+    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"]
 
     init(registry: any CellTypeCatalog, file: String?) {
         self.registry = registry
@@ -231,10 +231,106 @@ public struct FormDecoder {
         if let problem = DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field) {
             report("\(pointer)/model/\(problem.field)", node["model"]?[problem.field] ?? node, problem.message)
         }
-        guard let id else { return nil }
         let requiredByModel = cell.roles.required.map { model[$0] == .bool(true) } ?? false
-        return FormField(id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
-                         required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
+        var rules = FieldRules()
+        if let rulesNode = node["rules"] {
+            rules = self.rules(rulesNode, "\(pointer)/rules", valueType: cell.roles.value.flatMap { cell.field(named: $0)?.type }, cell: cell)
+            // A value written in the document keeps the rules too.
+            if let name = cell.roles.value, let value = model[name] {
+                let label = cell.roles.title.flatMap { if case .string(let s)? = model[$0] { s } else { nil } } ?? id ?? name
+                for problem in rules.problems(value, label: label) {
+                    report("\(pointer)/model/\(Pointer.escape(name))", node["model"]?[name] ?? node, problem)
+                }
+            }
+        }
+        guard let id else { return nil }
+        var field = FormField(id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
+                              required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
+        field.rules = rules
+        return field
+    }
+
+    /// `rules:`: each key a plain value or `{ value, message }`, checked against the type of the
+    /// field's value (lengths, pattern and format for text; bounds and step for numbers; item counts for lists).
+    mutating func rules(_ node: SourceNode, _ pointer: String, valueType: FieldType?, cell: CellType) -> FieldRules {
+        var rules = FieldRules()
+        guard let members = node.members else {
+            report(pointer, node, "'rules' must be an object of validation rules (\(FieldRules.keys.joined(separator: ", "))), not \(node.typeName)")
+            return rules
+        }
+        guard let type = valueType else {
+            report(pointer, node, "cell '\(cell.id)' holds no value, so it takes no rules; remove 'rules'")
+            return rules
+        }
+        checkKeys(node, allowed: FieldRules.keys, at: pointer, what: "rules")
+        let text = type == .string || type == .text, numeric = type == .integer || type == .number, list = type.isList
+        func split(_ key: String, _ n: SourceNode) -> (SourceNode, String?)? {
+            guard let inner = n.members else { return (n, nil) }
+            for (k, v) in inner where k != "value" && k != "message" {
+                report("\(pointer)/\(key)/\(Pointer.escape(k))", v, "unknown key '\(k)' in a rule; a rule is a value or { value, message }")
+            }
+            guard let value = n["value"] else { report("\(pointer)/\(key)", n, "a rule written as an object needs 'value'"); return nil }
+            var message: String?
+            if let m = n["message"] { message = m.string; if message == nil { report("\(pointer)/\(key)/message", m, "'message' must be a string") } }
+            return (value, message)
+        }
+        func applies(_ key: String, _ ok: Bool, _ n: SourceNode, _ what: String) -> Bool {
+            if !ok { report("\(pointer)/\(key)", n, "'\(key)' applies to \(what) values, but this field's value is \(type.rawValue)") }
+            return ok
+        }
+        func count(_ key: String, _ n: SourceNode) -> FieldRules.Rule<Int>? {
+            guard let (v, message) = split(key, n) else { return nil }
+            guard case .integer(let i) = v.kind, i >= 0, i <= 1_000_000 else {
+                report("\(pointer)/\(key)", v, "'\(key)' must be a whole number from 0 to 1000000"); return nil
+            }
+            return FieldRules.Rule(Int(i), message: message)
+        }
+        func bound(_ key: String, _ n: SourceNode) -> FieldRules.Rule<Double>? {
+            guard let (v, message) = split(key, n) else { return nil }
+            guard let d = number(v), d.isFinite, abs(d) <= 1e15 else {
+                report("\(pointer)/\(key)", v, "'\(key)' must be a number within ±1e15"); return nil
+            }
+            if key == "step" && d <= 0 { report("\(pointer)/\(key)", v, "'step' must be greater than 0"); return nil }
+            if type == .integer && d != d.rounded() { report("\(pointer)/\(key)", v, "'\(key)' of an integer field must be a whole number"); return nil }
+            return FieldRules.Rule(d, message: message)
+        }
+        for (key, value) in members {
+            switch key {
+            case "required":
+                if let s = value.string { rules.required = s }
+                else if let (_, message) = split(key, value), let message { rules.required = message }
+                else { report("\(pointer)/required", value, "'required' in rules is the message shown when the value is missing: a string") }
+            case "minLength": if applies(key, text, value, "text") { rules.minLength = count(key, value) }
+            case "maxLength": if applies(key, text, value, "text") { rules.maxLength = count(key, value) }
+            case "minItems": if applies(key, list, value, "list") { rules.minItems = count(key, value) }
+            case "maxItems": if applies(key, list, value, "list") { rules.maxItems = count(key, value) }
+            case "minimum": if applies(key, numeric, value, "number") { rules.minimum = bound(key, value) }
+            case "maximum": if applies(key, numeric, value, "number") { rules.maximum = bound(key, value) }
+            case "step": if applies(key, numeric, value, "number") { rules.step = bound(key, value) }
+            case "pattern":
+                guard applies(key, text, value, "text"), let (v, message) = split(key, value) else { continue }
+                guard let s = v.string, !s.isEmpty, s.count <= 500 else { report("\(pointer)/pattern", v, "'pattern' must be a regular expression of at most 500 characters"); continue }
+                guard (try? Regex(s)) != nil else { report("\(pointer)/pattern", v, "'\(SchemaValidator.truncated(s))' is not a valid regular expression"); continue }
+                guard FieldRules.isSafe(s) else {
+                    report("\(pointer)/pattern", v, "'\(SchemaValidator.truncated(s))' nests quantifiers (such as (a+)+), which can take exponential time; simplify it")
+                    continue
+                }
+                rules.pattern = FieldRules.Rule(s, message: message)
+            case "format":
+                guard applies(key, text, value, "text"), let (v, message) = split(key, value) else { continue }
+                guard let s = v.string, let f = FieldRules.Format(rawValue: s) else {
+                    report("\(pointer)/format", v, "unknown format; use one of \(FieldRules.Format.allCases.map(\.rawValue).joined(separator: ", "))"); continue
+                }
+                rules.format = FieldRules.Rule(f, message: message)
+            default: break
+            }
+        }
+        if let a = rules.minLength?.value, let b = rules.maxLength?.value, a > b { report("\(pointer)/minLength", node["minLength"], "minLength \(a) is greater than maxLength \(b)") }
+        if let a = rules.minItems?.value, let b = rules.maxItems?.value, a > b { report("\(pointer)/minItems", node["minItems"], "minItems \(a) is greater than maxItems \(b)") }
+        if let a = rules.minimum?.value, let b = rules.maximum?.value, a > b {
+            report("\(pointer)/minimum", node["minimum"], "minimum \(NumberText.format(a)) is greater than maximum \(NumberText.format(b))")
+        }
+        return rules
     }
 
     /// `accessibilityId: login_username`, or `{ id: login_username, suffix: [section, row] }`

@@ -72,22 +72,34 @@ public enum ValuesFile {
                 } else if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {
                     report(pointer, node, "\(key): \(problem.message)")
                 } else {
+                    // The document's rules: `validate` (complete) reports every one broken; `render` keeps the
+                    // value and shows the broken rules under the field, as a server re-rendering a submission.
+                    if requireComplete {
+                        let label = field.cell.roles.title.flatMap { if case .string(let t)? = field.model[$0] { t } else { nil } } ?? key
+                        let problems = field.rules.problems(value, label: label)
+                        if !problems.isEmpty {
+                            for problem in problems { report(pointer, node, problem) }
+                            continue
+                        }
+                    }
                     if !field.valuesFromFile.contains(name) { form.sections[s].fields[f].documentModel[name] = field.model[name] }
                     form.sections[s].fields[f].model[name] = value
                     form.sections[s].fields[f].valuesFromFile.insert(name)
                 }
             }
         }
-        // A field the document marks required must have a value once values are given.
+        // A field the document marks required must have a value once values are given
+        // (a field whose given value was refused above is not reported twice).
+        let refused = Set(diagnostics.map(\.pointer))
         for section in form.sections where requireComplete {
-            for field in section.fields where field.required {
+            for field in section.fields where field.required && !refused.contains("/" + Pointer.escape(field.id)) {
                 guard let name = field.valueField else { continue }
                 let missing: Bool = switch field.model[name] {
                 case nil: true
                 case .string(let s)?: s.isEmpty
                 default: false
                 }
-                if missing { report("/" + Pointer.escape(field.id), nil, "required field '\(field.id)' has no value") }
+                if missing { report("/" + Pointer.escape(field.id), nil, field.rules.required ?? "required field '\(field.id)' has no value") }
             }
         }
         if !diagnostics.isEmpty { throw .invalid(diagnostics) }

@@ -111,7 +111,7 @@ public final class FillSession {
             switch interpret(answer, prompt) {
             case .keep:
                 if field.required && prompt.current == nil {
-                    complain("\(prompt.label) is required.")
+                    complain(field.rules.required ?? "\(prompt.label) is required.")
                     continue
                 }
                 return
@@ -193,6 +193,7 @@ public final class FillSession {
         if let problem = SchemaValidator.problem(with: value, for: p.schema, model: field.model) {
             return "\(p.label) \(problem)."
         }
+        if let problem = field.rules.problems(value, label: p.label).first { return problem }
         var updated = field.model
         updated[p.schema.name] = value
         if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {

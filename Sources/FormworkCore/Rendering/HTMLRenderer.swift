@@ -91,11 +91,20 @@ struct HTMLRenderer {
             var attributes = common(c, name: name(c, field), described: described)
             attributes += textAttributes(field.textInput.traits, multiline: c.multiline)
             if let placeholder { attributes += " placeholder=\"\(escape(placeholder))\"" }
-            if let max = field.maxLength, c.field != nil, c.field == field.valueField { attributes += " maxlength=\"\(max)\"" }
+            let isValue = c.field != nil && c.field == field.valueField
+            if let max = field.rules.maxLength?.value ?? field.maxLength, isValue { attributes += " maxlength=\"\(max)\"" }
+            if isValue, let min = field.rules.minLength?.value { attributes += " minlength=\"\(min)\"" }
+            if isValue, let pattern = field.rules.pattern?.value, !c.multiline { attributes += " pattern=\"\(escape(pattern))\"" }
             if c.multiline {
                 return label(c) + "<textarea\(attributes) rows=\"4\">\(escape(text ?? ""))</textarea>\n"
             }
-            attributes += inputType(field.textInput.traits)
+            // A format rule decides the input type (and so the browser's own check), unless the entry is secure.
+            if c.field != nil, c.field == field.valueField, let format = field.rules.format?.value, field.textInput.traits.secureEntry != true,
+               let type = ["email": "email", "url": "url", "tel": "tel", "date": "date"][format.rawValue] {
+                attributes += " type=\"\(type)\"" + (type == "email" || type == "url" || type == "tel" ? " inputmode=\"\(type)\"" : "")
+            } else {
+                attributes += inputType(field.textInput.traits)
+            }
             // A secure entry's value is never written into the page (the runtime masks it, and a mask is no value).
             if let text, field.textInput.traits.secureEntry != true { attributes += " value=\"\(escape(text))\"" }
             return label(c) + "<input\(attributes)>\n"
@@ -147,9 +156,10 @@ struct HTMLRenderer {
         case .number(let c, let value, let minimum, let maximum, let step, let style):
             var attributes = common(c, name: name(c, field), described: described)
             attributes += style == .slider ? " type=\"range\" class=\"fw-slider\"" : " type=\"number\" inputmode=\"decimal\"" + (style == .stepper ? " class=\"fw-stepper\"" : "")
-            if let minimum { attributes += " min=\"\(NumberText.format(minimum))\"" }
-            if let maximum { attributes += " max=\"\(NumberText.format(maximum))\"" }
-            attributes += " step=\"\(step.map(NumberText.format) ?? "any")\""
+            let isValue = c.field != nil && c.field == field.valueField
+            if let minimum = (isValue ? field.rules.minimum?.value : nil) ?? minimum { attributes += " min=\"\(NumberText.format(minimum))\"" }
+            if let maximum = (isValue ? field.rules.maximum?.value : nil) ?? maximum { attributes += " max=\"\(NumberText.format(maximum))\"" }
+            attributes += " step=\"\(((isValue ? field.rules.step?.value : nil) ?? step).map(NumberText.format) ?? "any")\""
             if let value { attributes += " value=\"\(NumberText.format(value))\"" }
             var out = label(c) + "<input\(attributes)>\n"
             if style == .slider {

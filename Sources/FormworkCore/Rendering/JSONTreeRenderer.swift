@@ -30,6 +30,7 @@ package enum JSONTreeRenderer {
             ("minimum", f.minimum.map { .string(DateFormat.iso8601($0)) }),
             ("maximum", f.maximum.map { .string(DateFormat.iso8601($0)) }),
             ("maxLength", f.maxLength.map { .integer(Int64($0)) }),
+            ("rules", f.rules.isEmpty ? nil : f.rules.json),
             ("views", .array(f.nodes.map(node))),
         ])
     }

@@ -58,11 +58,14 @@ public struct FieldView: Sendable, Equatable {
     public var maxLength: Int?
     /// The model field that holds the field's value (its role), if any.
     public var valueField: String?
+    /// The document's validation rules for the value (HTML constraint attributes, the JSON tree).
+    public var rules: FieldRules
 
     public init(id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
                 nodes: [ViewNode], minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil,
-                valueField: String? = nil) {
+                valueField: String? = nil, rules: FieldRules = FieldRules()) {
         self.valueField = valueField
+        self.rules = rules
         self.minimum = minimum
         self.maximum = maximum
         self.maxLength = maxLength

@@ -47,6 +47,11 @@ public final class FormRuntime {
         if field.textInput.traits.secureEntry == true, let secret = field.textInput.field {
             nodes = nodes.map { Self.masking($0, field: secret) }
         }
+        // Every document rule the value breaks is shown under the field (render --values re-renders a submission).
+        if !field.rules.isEmpty, let name = field.valueField, let value = model[name] {
+            let label = cell.roles.title.flatMap { if case .string(let t)? = model[$0] { t } else { nil } } ?? field.id
+            nodes += field.rules.problems(value, label: label).map { .message(kind: .error, text: $0) }
+        }
         for rejection in response.rejections {
             nodes.append(.message(kind: .error, text: rejection.reason))
             rejections.append(Diagnostic(kind: .invalid, file: nil, pointer: "/" + Pointer.escape(field.id), line: nil,
@@ -63,7 +68,8 @@ public final class FormRuntime {
         }
         return FieldView(id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
                          textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.traits.minimumField),
-                         maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField)
+                         maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField,
+                         rules: field.rules)
     }
 
     /// The mask shown for a secure entry that has a value.

@@ -1,0 +1,169 @@
+/// Validation rules a document declares for a field's value (`rules:` in a field),
+/// each with an optional message of its own:
+///
+/// ```yaml
+/// rules:
+///   required: "Tell us your e-mail address."     # the message when a required value is missing
+///   minLength: 3                                  # or { value: 3, message: "At least 3 letters." }
+///   maxLength: 100
+///   pattern: "[A-Z]{2}[0-9]{4}"                   # the whole value must match (as HTML's pattern)
+///   format: email                                 # email, url, tel, date, uuid
+///   minimum: 0
+///   maximum: 10
+///   step: 0.5
+///   minItems: 1
+///   maxItems: 3
+/// ```
+///
+/// They are checked by `validate` (document and values), shown by `render --values`
+/// under the field, enforced by `fill`, carried to HTML (`minlength`, `pattern`,
+/// `type=email`, `min`/`max`/`step`) and to the JSON view tree.
+public struct FieldRules: Sendable, Equatable {
+    /// A rule's value and its own message (nil: the standard wording).
+    public struct Rule<T: Sendable & Equatable>: Sendable, Equatable {
+        public let value: T
+        public let message: String?
+        public init(_ value: T, message: String? = nil) {
+            self.value = value
+            self.message = message
+        }
+    }
+
+    /// Formats a string value can be required to have.
+    public enum Format: String, Sendable, CaseIterable, Equatable {
+        case email, url, tel, date, uuid
+    }
+
+    public var required: String?
+    public var minLength: Rule<Int>?
+    public var maxLength: Rule<Int>?
+    public var pattern: Rule<String>?
+    public var format: Rule<Format>?
+    public var minimum: Rule<Double>?
+    public var maximum: Rule<Double>?
+    public var step: Rule<Double>?
+    public var minItems: Rule<Int>?
+    public var maxItems: Rule<Int>?
+
+    public init() {}
+
+    /// The keys a document may use, in this order in every output.
+    public static let keys = ["required", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "step", "minItems", "maxItems"]
+
+    public var isEmpty: Bool { self == FieldRules() }
+
+    /// Every rule `value` breaks, as messages for people (empty when it keeps them all).
+    public func problems(_ value: Value, label: String) -> [String] {
+        var out: [String] = []
+        func add<T>(_ rule: Rule<T>?, _ broken: (T) -> Bool, _ standard: (T) -> String) {
+            guard let rule, broken(rule.value) else { return }
+            out.append(rule.message ?? standard(rule.value))
+        }
+        switch value {
+        case .string(let s):
+            let length = s.unicodeScalars.count
+            add(minLength, { length < $0 }, { "\(label) needs at least \($0) characters." })
+            add(maxLength, { length > $0 }, { "\(label) takes at most \($0) characters." })
+            add(pattern, { !Self.matches(s, pattern: $0) }, { _ in "\(label) is not in the expected form." })
+            add(format, { !Self.isValid(s, as: $0) }, { "\(label) must be \(Self.describe($0))." })
+        case .integer(let n):
+            let d = Double(n)
+            add(minimum, { d < $0 }, { "\(label) must be \(NumberText.format($0)) or more." })
+            add(maximum, { d > $0 }, { "\(label) must be \(NumberText.format($0)) or less." })
+            add(step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) }, { "\(label) must be a multiple of \(NumberText.format($0))." })
+        case .number(let d):
+            add(minimum, { d < $0 }, { "\(label) must be \(NumberText.format($0)) or more." })
+            add(maximum, { d > $0 }, { "\(label) must be \(NumberText.format($0)) or less." })
+            add(step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) }, { "\(label) must be a multiple of \(NumberText.format($0))." })
+        case .stringList(let items):
+            add(minItems, { items.count < $0 }, { "Choose at least \($0) for \(label)." })
+            add(maxItems, { items.count > $0 }, { "Choose at most \($0) for \(label)." })
+        case .bool:
+            break
+        }
+        return out
+    }
+
+    static func isMultiple(_ value: Double, of step: Double, from base: Double) -> Bool {
+        guard step > 0 else { return true }
+        let steps = (value - base) / step
+        return abs(steps - steps.rounded()) < 1e-9 * max(1, abs(steps))
+    }
+
+    /// The whole string matches `pattern` (ECMAScript-style syntax, anchored like HTML's `pattern`).
+    static func matches(_ s: String, pattern: String) -> Bool {
+        guard let regex = try? Regex(pattern) else { return false }
+        return (try? regex.wholeMatch(in: s)) != nil
+    }
+
+    static func describe(_ format: Format) -> String {
+        switch format {
+        case .email: "an e-mail address such as name@example.com"
+        case .url: "a web address starting with http:// or https://"
+        case .tel: "a telephone number"
+        case .date: "a date such as 2026-11-21"
+        case .uuid: "a UUID"
+        }
+    }
+
+    /// Deliberately simple checks that agree with HTML's `type=email` / `type=url` and the JSON Schema formats.
+    static func isValid(_ s: String, as format: Format) -> Bool {
+        switch format {
+        case .email:
+            let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
+            return !s.unicodeScalars.contains { $0 == " " || $0.value < 0x21 }
+        case .url:
+            guard s.hasPrefix("http://") || s.hasPrefix("https://") else { return false }
+            let rest = s.drop { $0 != "/" }.dropFirst(2)
+            return !rest.isEmpty && !rest.hasPrefix("/") && !s.contains(" ")
+        case .tel:
+            let digits = s.unicodeScalars.filter { ("0"..."9").contains($0) }.count
+            return digits >= 3 && s.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || " +-().".unicodeScalars.contains($0) }
+        case .date:
+            return s.utf8.count == 10 && DateFormat.parse(s) != nil
+        case .uuid:
+            let hex = s.unicodeScalars.filter { $0 != "-" }
+            let groups = s.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
+            return groups == [8, 4, 4, 4, 12] && hex.allSatisfy { $0.properties.isASCIIHexDigit }
+        }
+    }
+
+    /// A pattern that could take exponential time (a quantified group that itself ends in a
+    /// quantifier, such as `(a+)+`) is refused: documents must validate in bounded time.
+    static func isSafe(_ pattern: String) -> Bool {
+        let chars = Array(pattern)
+        var quantifiedInside: [Bool] = []
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\" { i += 2; continue }
+            if c == "(" { quantifiedInside.append(false) }
+            else if c == ")" {
+                let inner = quantifiedInside.popLast() ?? false
+                if inner, i + 1 < chars.count, "*+{".contains(chars[i + 1]) { return false }
+                if inner, !quantifiedInside.isEmpty { quantifiedInside[quantifiedInside.count - 1] = true }
+            } else if "*+{".contains(c), !quantifiedInside.isEmpty {
+                quantifiedInside[quantifiedInside.count - 1] = true
+            }
+            i += 1
+        }
+        return true
+    }
+
+    /// The rules as JSON (the view tree), in `keys` order.
+    package var json: JSON {
+        func rule<T>(_ r: Rule<T>?, _ value: (T) -> JSON) -> JSON? {
+            guard let r else { return nil }
+            guard let message = r.message else { return value(r.value) }
+            return .object([("value", value(r.value)), ("message", .string(message))])
+        }
+        return .object([
+            ("required", required.map(JSON.string)),
+            ("minLength", rule(minLength) { .integer(Int64($0)) }), ("maxLength", rule(maxLength) { .integer(Int64($0)) }),
+            ("pattern", rule(pattern) { .string($0) }), ("format", rule(format) { .string($0.rawValue) }),
+            ("minimum", rule(minimum) { .number($0) }), ("maximum", rule(maximum) { .number($0) }), ("step", rule(step) { .number($0) }),
+            ("minItems", rule(minItems) { .integer(Int64($0)) }), ("maxItems", rule(maxItems) { .integer(Int64($0)) }),
+        ])
+    }
+}
