@@ -261,3 +261,30 @@ struct ValuesCommandTests {
         }
     }
 }
+
+@Suite("labelled choices")
+struct LabelledChoicesTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    let survey = "\(Source.root)/Examples/Forms/survey.yaml"
+
+    @Test("{ value, label } choices: renderers show labels, values files hold typed values, fill answers with them")
+    func typedChoices() throws {
+        let values = try Scratch.file("choices/ok.json", contents: #"{"nps": 9, "visits": 12, "again": true, "liked": ["food"]}"#)
+        let text = try run(Build.formwork, ["render", survey, "--values", values, "--width", "80"], environment: environment)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("[Every month") && text.stdout.contains("[Yes]") && text.stdout.contains("[x] The food"))
+        let html = try run(Build.formwork, ["render", survey, "--values", values, "--format", "html"], environment: environment)
+        #expect(html.stdout.contains("<option value=\"12\" selected>Every month</option>"))
+        let wrong = try Scratch.file("choices/text.json", contents: #"{"nps": 9, "visits": "12"}"#)
+        let refused = try run(Build.formwork, ["validate", survey, "--values", wrong], environment: environment)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("/visits: visits must be 12 (not the text \"12\"), as the form's choices write it"))
+        let answers = try Scratch.file("choices/answers.txt", contents: "9\n3\n2\n1,3\n.\n")
+        let filled = try run(Build.formwork, ["fill", survey, "--answers", answers], environment: environment)
+        #expect(filled.status == 0, "\(filled.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(filled.stdout.utf8)) as? [String: Any]
+        #expect(json?["visits"] as? Int == 12)
+        #expect(json?["again"] as? Bool == false)
+        #expect(json?["liked"] as? [String] == ["food", "prices"])
+    }
+}

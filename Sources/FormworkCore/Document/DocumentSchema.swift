@@ -85,7 +85,10 @@ package enum DocumentSchema {
         let required = cell.fields.filter { $0.required && $0.defaultValue == nil }.map { JSON.string($0.name) }
         var model: [(String, JSON?)] = [
             ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object(cell.fields.map { ($0.name, value($0)) })),
+            ("properties", .object(cell.fields.map { f in
+                // An options list may hold { value, label } choices.
+                (f.name, cell.fields.contains { $0.optionsField == f.name } ? optionsValue(f) : value(f))
+            })),
         ]
         model.append(("required", required.isEmpty ? nil : .array(required)))
         var properties: [(String, JSON)] = [
@@ -107,6 +110,20 @@ package enum DocumentSchema {
             ("type", .string("object")), ("additionalProperties", .bool(false)),
             ("required", .array([.string("id"), .string("cell")] + (requiresModel ? [.string("model")] : []))),
             ("properties", .object(properties)),
+        ])
+    }
+
+    /// A string-list field that serves as another field's options: strings, integers, booleans or `{ value, label }`.
+    static func optionsValue(_ f: FieldSchema) -> JSON {
+        let scalar = JSON.object([("type", .array([.string("string"), .string("integer"), .string("boolean")]))])
+        let labelled = JSON.object([
+            ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("value")])),
+            ("properties", .object([("value", scalar), ("label", string)])),
+        ])
+        return .object([
+            ("description", f.doc.map(JSON.string)), ("type", .string("array")),
+            ("items", .object([("anyOf", .array([scalar, labelled]))])),
+            ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) }),
         ])
     }
 

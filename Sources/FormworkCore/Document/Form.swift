@@ -52,6 +52,10 @@ public struct FormField: Sendable {
     public var pointer: String
     /// Validation rules the document declares for the value.
     public var rules = FieldRules()
+    /// Choices the document wrote as `{ value, label }` (a picker's, segments' or multi-select's
+    /// options), by the value's text: renderers show the label, values files hold the value
+    /// with its JSON type (a string, an integer or a boolean).
+    public var labelledChoices: [String: LabelledChoice] = [:]
     /// Model fields whose value came from a values file (they go through `value_changed`).
     var valuesFromFile: Set<String> = []
     /// The document's values of those fields, before the values file replaced them.
@@ -83,6 +87,13 @@ public struct FormField: Sendable {
         self.valueField = valueField
         self.pointer = pointer
     }
+}
+
+/// A choice as a document wrote it: its value (a string, an integer or a boolean) and its label.
+public struct LabelledChoice: Sendable, Equatable {
+    /// The value as JSON (its type is kept for values files).
+    package let json: JSON
+    public let label: String
 }
 
 /// A problem found in a document or a values file.

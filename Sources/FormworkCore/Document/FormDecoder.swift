@@ -4,6 +4,8 @@ public struct FormDecoder {
     let registry: any CellTypeCatalog
     let file: String?
     private var diagnostics: [Diagnostic] = []
+    /// Labelled choices of the field being decoded (see `FormField.labelledChoices`).
+    private var labelledChoices: [String: LabelledChoice] = [:]
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields"]
@@ -223,6 +225,7 @@ public struct FormDecoder {
             return nil
         }
 
+        labelledChoices = [:]
         var model = model(node["model"], "\(pointer)/model", cell: cell, parent: node)
         if required, let role = cell.roles.required, node["model"]?[role] == nil {
             model[role] = .bool(true)
@@ -243,11 +246,42 @@ public struct FormDecoder {
                 }
             }
         }
-        guard let id else { return nil }
+        guard let id else { labelledChoices = [:]; return nil }
         var field = FormField(id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
                               required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
         field.rules = rules
+        field.labelledChoices = labelledChoices
+        labelledChoices = [:]
         return field
+    }
+
+    /// `{ value: 1, label: Poor }` or a plain scalar: the value's text (the model holds text), and the choice.
+    mutating func labelledChoice(_ node: SourceNode, _ pointer: String) -> (text: String, choice: LabelledChoice)? {
+        func scalar(_ n: SourceNode) -> (String, JSON)? {
+            switch n.kind {
+            case .string(let s): (s, .string(s))
+            case .integer(let i): (String(i), .integer(i))
+            case .bool(let b): (b ? "true" : "false", .bool(b))
+            default: nil
+            }
+        }
+        if let members = node.members {
+            for (k, v) in members where k != "value" && k != "label" {
+                report("\(pointer)/\(Pointer.escape(k))", v, "unknown key '\(k)' in a choice; a choice is { value, label }")
+            }
+            guard let valueNode = node["value"], let (text, json) = scalar(valueNode), !text.isEmpty else {
+                report(pointer, node, "a choice needs a 'value': a non-empty string, an integer or a boolean")
+                return nil
+            }
+            let label = node["label"]?.string ?? text
+            if let l = node["label"], l.string == nil { report("\(pointer)/label", l, "'label' must be a string") }
+            return (text, LabelledChoice(json: json, label: label))
+        }
+        guard let (text, json) = scalar(node), !text.isEmpty else {
+            report(pointer, node, "a choice must be a string, an integer, a boolean or { value, label }")
+            return nil
+        }
+        return (text, LabelledChoice(json: json, label: text))
     }
 
     /// `rules:`: each key a plain value or `{ value, message }`, checked against the type of the
@@ -388,6 +422,20 @@ public struct FormDecoder {
                     continue
                 }
                 if case .null = valueNode.kind { continue }
+                // An options list may be written as { value, label } objects (values: strings, integers, booleans).
+                let isOptions = field.type == .stringList && cell.fields.contains { $0.optionsField == key }
+                if isOptions, case .array(let items) = valueNode.kind, items.contains(where: { $0.members != nil }) {
+                    var values: [String] = []
+                    for (i, item) in items.enumerated() {
+                        guard let choice = labelledChoice(item, "\(at)/\(i)") else { continue }
+                        let text = choice.text
+                        if labelledChoices[text] != nil { report("\(at)/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice"); continue }
+                        labelledChoices[text] = choice.choice
+                        values.append(text)
+                    }
+                    model[key] = .stringList(values)
+                    continue
+                }
                 switch ValueCoercion.value(valueNode, as: field) {
                 case .success(let value): model[key] = value
                 case .failure(let problem): report(at, valueNode, "\(field.name) \(problem.text)")

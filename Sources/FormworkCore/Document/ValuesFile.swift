@@ -62,6 +62,22 @@ public enum ValuesFile {
                 form.sections[s].fields[f].model[name] = nil
                 continue
             }
+            // A choice written with an integer or boolean value is given by that value.
+            let original = node
+            var node = node
+            if !field.labelledChoices.isEmpty {
+                if let text = field.labelledChoices.first(where: { $0.value.json == node.json })?.key {
+                    node = SourceNode(kind: .string(text), line: node.line)
+                } else if case .array(let items) = node.kind {
+                    node = SourceNode(kind: .array(items.map { item in
+                        field.labelledChoices.first(where: { $0.value.json == item.json }).map { SourceNode(kind: .string($0.key), line: item.line) } ?? item
+                    }), line: node.line)
+                }
+            }
+            if case .string(let s) = original.kind, let choice = field.labelledChoices[s], choice.json != .string(s) {
+                report(pointer, node, "\(key) must be \(choice.json.serialized(pretty: false)) (not the text \(JSON.string(s).serialized(pretty: false))), as the form's choices write it")
+                continue
+            }
             switch ValueCoercion.value(node, as: schema) {
             case .failure(let problem): report(pointer, node, "\(key) \(problem.text)")
             case .success(let value):
@@ -133,6 +149,14 @@ extension Form {
     package var valuesJSON: JSON {
         .object(fields.compactMap { field in
             guard let name = field.valueField, let schema = field.cell.field(named: name), let value = field.model[name] else { return nil }
+            // Labelled choices go back to the type the document gave them.
+            if !field.labelledChoices.isEmpty {
+                switch value {
+                case .string(let s): if let choice = field.labelledChoices[s] { return (field.id, choice.json) }
+                case .stringList(let items): return (field.id, .array(items.map { field.labelledChoices[$0]?.json ?? .string($0) }))
+                default: break
+                }
+            }
             return (field.id, value.json(as: schema.type))
         })
     }

@@ -35,7 +35,8 @@ package enum ValuesSchema {
         case .string, .text:
             var options: [String]?
             if let o = f.optionsField, case .stringList(let items)? = field.model[o] { options = items }
-            if let options { members.append(("enum", .array(options.map(JSON.string)))) } else { members.append(("type", .string("string"))) }
+            if let options { members.append(("enum", .array(options.map { field.labelledChoices[$0]?.json ?? .string($0) }))) }
+            else { members.append(("type", .string("string"))) }
             members.append(("minLength", (rules.minLength?.value ?? f.minLength).map(intJSON)))
             let maxLength = [rules.maxLength?.value, f.maxLength].compactMap { $0 }.min()
             members.append(("maxLength", maxLength.map(intJSON)))
@@ -70,7 +71,9 @@ package enum ValuesSchema {
         case .stringList, .choiceList:
             var items: JSON = .object([("type", .string("string"))])
             if f.type == .choiceList { items = .object([("enum", .array(f.choices.map { .string($0.value) }))]) }
-            if let o = f.optionsField, case .stringList(let options)? = field.model[o] { items = .object([("enum", .array(options.map(JSON.string)))]) }
+            if let o = f.optionsField, case .stringList(let options)? = field.model[o] {
+                items = .object([("enum", .array(options.map { field.labelledChoices[$0]?.json ?? .string($0) }))])
+            }
             members.append(("type", .string("array")))
             members.append(("items", items))
             if f.type == .choiceList { members.append(("uniqueItems", .bool(true))) }

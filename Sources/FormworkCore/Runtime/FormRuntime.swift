@@ -47,6 +47,7 @@ public final class FormRuntime {
         if field.textInput.traits.secureEntry == true, let secret = field.textInput.field {
             nodes = nodes.map { Self.masking($0, field: secret) }
         }
+        if !field.labelledChoices.isEmpty { nodes = nodes.map { Self.relabelling($0, field.labelledChoices) } }
         // Every document rule the value breaks is shown under the field (render --values re-renders a submission).
         if !field.rules.isEmpty, let name = field.valueField, let value = model[name] {
             let label = cell.roles.title.flatMap { if case .string(let t)? = model[$0] { t } else { nil } } ?? field.id
@@ -74,6 +75,17 @@ public final class FormRuntime {
 
     /// The mask shown for a secure entry that has a value.
     public static let secureMask = "••••••••"
+
+    /// Shows the document's labels for choices written as `{ value, label }`.
+    static func relabelling(_ node: ViewNode, _ labels: [String: LabelledChoice]) -> ViewNode {
+        func relabel(_ choices: [Choice]) -> [Choice] { choices.map { Choice(value: $0.value, label: labels[$0.value]?.label ?? $0.label) } }
+        switch node {
+        case .choice(let c, let choices, let selected, let style): return .choice(c, choices: relabel(choices), selected: selected, style: style)
+        case .multiChoice(let c, let choices, let selected, let style): return .multiChoice(c, choices: relabel(choices), selected: selected, style: style)
+        case .group(let role, let title, let children): return .group(role: role, title: title, children: children.map { relabelling($0, labels) })
+        default: return node
+        }
+    }
 
     static func masking(_ node: ViewNode, field: String) -> ViewNode {
         switch node {

@@ -8,7 +8,7 @@ import FormworkTestSupport
 @Suite("Rendering golden files")
 struct GoldenRenderTests {
     static let standardCells = FirstParty.standardCells
-    static let examples = ["login.yaml", "register.yaml", "forgot-password.json", "kitchen-sink.yaml", "order.yaml", "signup.yaml"]
+    static let examples = ["login.yaml", "register.yaml", "forgot-password.json", "kitchen-sink.yaml", "order.yaml", "signup.yaml", "survey.yaml"]
 
     static func ext(_ format: OutputFormat) -> String {
         switch format {
