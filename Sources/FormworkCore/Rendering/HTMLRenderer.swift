@@ -25,7 +25,7 @@ struct HTMLRenderer {
         if let title = tree.title { out += "<h1>\(escape(title))</h1>\n" }
         else { out += "<h1 class=\"fw-visually-hidden\">\(escape(Self.humanized(tree.formID)))</h1>\n" }
         if let description = tree.description, !description.isEmpty {
-            let body = description.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "<br>")
+            let body = description.split(separator: "\n", omittingEmptySubsequences: false).map { InlineMarkup.html(String($0)) }.joined(separator: "<br>")
             out += "<p class=\"fw-description\">\(body)</p>\n"
         }
         for section in tree.sections {
@@ -38,7 +38,7 @@ struct HTMLRenderer {
             out += "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
             for field in section.fields { out += render(field) }
-            if let footer = section.footer { out += "<p class=\"fw-footer\">\(escape(footer))</p>\n" }
+            if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
         }
         out += "</form>\n</main>\n</body>\n</html>\n"
@@ -187,7 +187,8 @@ struct HTMLRenderer {
             messageIndex += 1
             let id = "\(field.accessibilityId)-message-\(messageIndex)"
             let role = kind == .error ? " role=\"alert\"" : ""
-            return "<p class=\"fw-message fw-\(kind.rawValue)\" id=\"\(escape(id))\"\(role)>\(escape(text))</p>\n"
+            let body = kind == .hint ? InlineMarkup.html(text) : escape(text)
+            return "<p class=\"fw-message fw-\(kind.rawValue)\" id=\"\(escape(id))\"\(role)>\(body)</p>\n"
         }
     }
 
@@ -305,6 +306,8 @@ struct HTMLRenderer {
     .fw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
     .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
     .fw-description { margin: -.5rem 0 1.25rem; color: var(--fw-muted); }
+    .fw-description a, .fw-footer a, .fw-hint a { color: inherit; text-decoration: underline; }
+    code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
     .fw-label { margin: 0; }
     .fw-title { font-size: 1.2rem; font-weight: 600; }
     .fw-caption { font-size: .85rem; color: var(--fw-muted); }

@@ -25,7 +25,7 @@ struct TextRenderer {
             lines.append([Segment(text: String(repeating: "=", count: min(width, tree.title!.columns)), style: .title)])
         }
         if let description = tree.description, !description.isEmpty {
-            for paragraph in description.split(separator: "\n", omittingEmptySubsequences: false) {
+            for paragraph in InlineMarkup.plain(description).split(separator: "\n", omittingEmptySubsequences: false) {
                 for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
             }
         }
@@ -37,7 +37,7 @@ struct TextRenderer {
             }
             lines += renderFields(section.fields)
             if let footer = section.footer, !footer.isEmpty {
-                for line in wrap(footer, width - 2) { lines.append([Segment(text: "  "), Segment(text: line, style: .footer)]) }
+                for line in wrap(InlineMarkup.plain(footer), width - 2) { lines.append([Segment(text: "  "), Segment(text: line, style: .footer)]) }
             }
         }
         return lines.map(join).joined(separator: "\n") + "\n"
@@ -298,7 +298,7 @@ struct TextRenderer {
             case .warning: .warning
             case .hint: .hint
             }
-            return wrap(prefix + text, max(10, width - pad.count)).map { [Segment(text: pad), Segment(text: $0, style: style)] }
+            return wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - pad.count)).map { [Segment(text: pad), Segment(text: $0, style: style)] }
         }
     }
 
