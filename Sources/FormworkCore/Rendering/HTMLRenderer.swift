@@ -94,7 +94,12 @@ struct HTMLRenderer {
             let isValue = c.field != nil && c.field == field.valueField
             if let max = field.rules.maxLength?.value ?? field.maxLength, isValue { attributes += " maxlength=\"\(max)\"" }
             if isValue, let min = field.rules.minLength?.value { attributes += " minlength=\"\(min)\"" }
-            if isValue, let pattern = field.rules.pattern?.value, !c.multiline { attributes += " pattern=\"\(escape(pattern))\"" }
+            // Browsers check minlength only after the user edits; a pattern is also checked on a prefilled
+            // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one.
+            if isValue, !c.multiline, let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
+                ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" }) {
+                attributes += " pattern=\"\(escape(pattern))\""
+            }
             if c.multiline {
                 return label(c) + "<textarea\(attributes) rows=\"4\">\(escape(text ?? ""))</textarea>\n"
             }
