@@ -310,7 +310,7 @@ struct HTMLRenderer {
     .fw-warning { color: var(--fw-warning, #b45309); }
     .fw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
     .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
-    .fw-description { margin: -.5rem 0 1.25rem; color: var(--fw-muted); }
+    .fw-description { margin: -.5rem 0 1.25rem; }
     .fw-description a, .fw-footer a, .fw-hint a { color: inherit; text-decoration: underline; }
     code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
     .fw-label { margin: 0; }
