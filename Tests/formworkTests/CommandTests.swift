@@ -288,3 +288,22 @@ struct LabelledChoicesTests {
         #expect(json?["liked"] as? [String] == ["food", "prices"])
     }
 }
+
+@Suite("fill with rules")
+struct FillRulesTests {
+    @Test("fill asks again with each rule's own message until the answer keeps the rules")
+    func rules() throws {
+        let signup = "\(Source.root)/Examples/Forms/signup.yaml"
+        let answers = try Scratch.file("fill/signup.txt", contents: "A\nAda\nada-at-example\nada@example.com\n\n16\n36\nab12\nAB1234\n1,2,3\n1\n")
+        let result = try run(Build.formwork, ["fill", signup, "--answers", answers], environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory])
+        #expect(result.status == 0, "\(result.stderr)")
+        for message in ["Your name needs at least 2 letters.", "That does not look like an e-mail address.",
+                        "You must be 18 or older to sign up.", "Two capital letters, then four digits (AB1234).",
+                        "Choose at most two interests."] {
+            #expect(result.stderr.contains(message), "fill did not say: \(message)")
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(json?["name"] as? String == "Ada" && json?["age"] as? Int == 36 && json?["code"] as? String == "AB1234")
+        #expect(json?["interests"] as? [String] == ["Music"])
+    }
+}
