@@ -39,6 +39,13 @@ public enum Discovery {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].map { "\($0)/.local/share" }
         if let dataHome { out.append(SearchLocation(path: "\(dataHome)/formwork/packs", origin: .standard)) }
+        // An installed tree is relocatable: <prefix>/bin/formwork finds <prefix>/lib/formwork/packs.
+        if let executableDirectory, executableDirectory.hasSuffix("/bin") {
+            let relative = "\(executableDirectory.dropLast(4))/lib/formwork/packs"
+            if relative != "/usr/local/lib/formwork/packs" && relative != "/usr/lib/formwork/packs" {
+                out.append(SearchLocation(path: relative, origin: .standard))
+            }
+        }
         out.append(SearchLocation(path: "/usr/local/lib/formwork/packs", origin: .standard))
         out.append(SearchLocation(path: "/usr/lib/formwork/packs", origin: .standard))
         if let executableDirectory { out.append(SearchLocation(path: executableDirectory, origin: .executable)) }
