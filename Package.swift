@@ -1,8 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// C packs are built like third-party packs: hidden visibility, one exported entry.
-let cPackSettings: [CSetting] = [.unsafeFlags(["-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"])]
+/// Whether this package is being developed (the root package) rather than used as a
+/// dependency (checked out under .build/checkouts or Xcode's SourcePackages). Strict
+/// warnings and the packs' export version script are development-only flags: SwiftPM
+/// refuses "unsafe" flags in packages used by version, and the packs do not need them
+/// to work (RatingCells hides its symbols with a pragma; StandardCells then exports
+/// more than its entry, which `formwork check` reports but accepts).
+let isRootPackage = !Context.packageDirectory.contains("/checkouts/")
+
+/// C packs are built like third-party packs: hidden visibility (a pragma in the source), one exported entry.
+let cPackSettings: [CSetting] = isRootPackage ? [.unsafeFlags(["-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"])] : []
 
 let package = Package(
     name: "Formwork",
@@ -45,7 +53,8 @@ let package = Package(
             name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells",
             exclude: ["exports.map"],
             // Export the entry and nothing else, like a C pack built with -fvisibility=hidden.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/StandardCells/exports.map"])]),
+            linkerSettings: isRootPackage
+                ? [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/StandardCells/exports.map"])] : []),
         .target(name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings),
         // Benchmarks (not tests): `swift build -c release && .build/release/formwork-bench`.
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),

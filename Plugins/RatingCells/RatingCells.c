@@ -13,6 +13,10 @@
 #include <string.h>
 #include <time.h>
 
+/* Everything below is hidden unless marked FW_EXPORT (the entry, declared in formwork.h),
+ * even when the build adds no -fvisibility=hidden (a SwiftPM package used as a dependency). */
+#pragma GCC visibility push(hidden)
+
 /* ------------------------------------------------------------------ helpers */
 
 static char *copy_string(const char *s) {
@@ -347,3 +351,4 @@ static const fw_pack pack = {
 };
 
 FW_EXPORT const fw_pack *formwork_pack_v1(void) { return &pack; }
+#pragma GCC visibility pop
