@@ -25,14 +25,15 @@ public enum ValuesFile {
 
     /// Applies values held in memory, keyed by field id, with the same checks as a file
     /// (errors name `file` when given). Dates are `.number` seconds since 1970.
-    public static func apply(_ values: [String: Value], to form: inout Form, file: String? = nil) throws(FormError) {
+    public static func apply(_ values: [String: Value], to form: inout Form, file: String? = nil,
+                             requireComplete: Bool = true) throws(FormError) {
         var members: [(key: String, value: SourceNode)] = []
         for key in values.keys.sorted() {
             let value = values[key]!
             let type = form.field(key).flatMap { f in f.valueField.flatMap { f.cell.field(named: $0)?.type } } ?? .string
             members.append((key, SourceNode(value.json(as: type))))
         }
-        try apply(SourceNode(kind: .object(members), line: nil), to: &form, file: file)
+        try apply(SourceNode(kind: .object(members), line: nil), to: &form, file: file, requireComplete: requireComplete)
     }
 
     static func apply(_ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true) throws(FormError) {
