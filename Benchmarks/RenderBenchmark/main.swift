@@ -38,13 +38,18 @@ for s in 0..<(count + perSection - 1) / perSection {
     json += (s > 0 ? "," : "") + "{\"id\":\"s\(s)\",\"header\":\"Section \(s)\",\"fields\":["
     for i in 0..<min(perSection, count - s * perSection) {
         let n = s * perSection + i
-        let field: String = switch n % 5 {
-        case 0: "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.text-field\",\"model\":{\"title\":\"Name \(n)\",\"value\":\"Value \(n)\",\"hint\":\"Hint for field \(n)\"}}"
-        case 1: "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.toggle\",\"model\":{\"title\":\"Option \(n)\",\"value\":\(n % 2 == 0)}}"
-        case 2: "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.c.rating\",\"model\":{\"title\":\"Rating \(n)\",\"value\":\(n % 6),\"labels\":[\"a\",\"b\",\"c\",\"d\",\"e\"]}}"
-        case 3: "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.picker\",\"model\":{\"title\":\"Pick \(n)\",\"choices\":[\"One\",\"Two\",\"Three\"],\"value\":\"Two\"}}"
-        default: "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.c.money\",\"model\":{\"title\":\"Amount \(n)\",\"amount\":\(n).5,\"currency\":\"USD\"}}"
-        }
+        let field: String =
+            switch n % 5 {
+            case 0:
+                "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.text-field\",\"model\":{\"title\":\"Name \(n)\",\"value\":\"Value \(n)\",\"hint\":\"Hint for field \(n)\"}}"
+            case 1: "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.toggle\",\"model\":{\"title\":\"Option \(n)\",\"value\":\(n % 2 == 0)}}"
+            case 2:
+                "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.c.rating\",\"model\":{\"title\":\"Rating \(n)\",\"value\":\(n % 6),\"labels\":[\"a\",\"b\",\"c\",\"d\",\"e\"]}}"
+            case 3:
+                "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.picker\",\"model\":{\"title\":\"Pick \(n)\",\"choices\":[\"One\",\"Two\",\"Three\"],\"value\":\"Two\"}}"
+            default:
+                "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.c.money\",\"model\":{\"title\":\"Amount \(n)\",\"amount\":\(n).5,\"currency\":\"USD\"}}"
+            }
         json += (i > 0 ? "," : "") + field
     }
     json += "]}"
@@ -79,5 +84,7 @@ print(String(format: "  ABI total              %8.3f s   %@/field", abiSeconds, 
 print(String(format: "  baseline (no ABI)      %8.3f s   %@/field", baselineSeconds, perField(baselineSeconds)))
 print(String(format: "  ratio ABI / baseline   %8.2f x", abiSeconds / baselineSeconds))
 print("  cell instances created: \(cells.instancesCreated) (pool), peak live: \(cells.peakLiveInstances)")
-print(String(format: "  memory: RSS %.1f MiB at start, %.1f MiB after decode, %.1f MiB after ABI render; peak %.1f MiB",
-             baseRSS, afterDecode, afterABI, abiPeak))
+print(
+    String(
+        format: "  memory: RSS %.1f MiB at start, %.1f MiB after decode, %.1f MiB after ABI render; peak %.1f MiB",
+        baseRSS, afterDecode, afterABI, abiPeak))

@@ -8,9 +8,11 @@ let package = Package(
     name: "Embedding",
     dependencies: [.package(name: "Formwork", path: "../..")],
     targets: [
-        .executableTarget(name: "embed", dependencies: [
-            .product(name: "Formwork", package: "Formwork"),
-            .product(name: "StandardCells", package: "Formwork"),   // built beside the executable, found there
-        ]),
+        .executableTarget(
+            name: "embed",
+            dependencies: [
+                .product(name: "Formwork", package: "Formwork"),
+                .product(name: "StandardCells", package: "Formwork"),  // built beside the executable, found there
+            ])
     ]
 )

@@ -39,9 +39,10 @@ final class ButtonCell: Cell, SelectableCell, HighlightableCell {
     struct Model: CellModel {
         static let fields: [Field] = [
             Common.title(),
-            .choice("role", label: "Role", doc: "What the button does, which decides its look.",
-                    choices: [("default", "Default"), ("primary", "Primary"), ("cancel", "Cancel"), ("destructive", "Destructive")],
-                    default: "default"),
+            .choice(
+                "role", label: "Role", doc: "What the button does, which decides its look.",
+                choices: [("default", "Default"), ("primary", "Primary"), ("cancel", "Cancel"), ("destructive", "Destructive")],
+                default: "default"),
             .string("action", label: "Action", doc: "Name of the action reported when pressed.", maxLength: 100),
             Common.enabled,
         ]
@@ -50,12 +51,13 @@ final class ButtonCell: Cell, SelectableCell, HighlightableCell {
         var basics: Basics
         init(_ v: ModelValues) {
             basics = Basics(v)
-            role = switch v.string("role") {
-            case "primary": .primary
-            case "cancel": .cancel
-            case "destructive": .destructive
-            default: .default
-            }
+            role =
+                switch v.string("role") {
+                case "primary": .primary
+                case "cancel": .cancel
+                case "destructive": .destructive
+                default: .default
+                }
             action = v.string("action")
         }
     }
@@ -84,9 +86,10 @@ final class DatePickerCell: Cell {
             .date("value", label: "Date", doc: "The chosen date."),
             .date("minimum", label: "Earliest", doc: "Earliest date that can be chosen."),
             .date("maximum", label: "Latest", doc: "Latest date that can be chosen."),
-            .choice("mode", label: "Mode", doc: "What is picked.",
-                    choices: [("date", "Date"), ("time", "Time"), ("dateAndTime", "Date and time"), ("countdown", "Countdown")],
-                    default: "date"),
+            .choice(
+                "mode", label: "Mode", doc: "What is picked.",
+                choices: [("date", "Date"), ("time", "Time"), ("dateAndTime", "Date and time"), ("countdown", "Countdown")],
+                default: "date"),
             Common.hint, Common.error, Common.enabled, Common.required,
         ]
         var value: Double?
@@ -99,12 +102,13 @@ final class DatePickerCell: Cell {
             value = v.date("value")
             minimum = v.date("minimum")
             maximum = v.date("maximum")
-            mode = switch v.string("mode") {
-            case "time": .time
-            case "dateAndTime": .dateAndTime
-            case "countdown": .countdown
-            default: .date
-            }
+            mode =
+                switch v.string("mode") {
+                case "time": .time
+                case "dateAndTime": .dateAndTime
+                case "countdown": .countdown
+                default: .date
+                }
             if let minimum, let maximum, minimum > maximum {
                 throw CellError("date picker '\(basics.title)': minimum is after maximum")
             }
@@ -121,8 +125,9 @@ final class DatePickerCell: Cell {
     func configure(model: Model) throws { self.model = model }
     func render(into canvas: Canvas) {
         guard let model else { return }
-        canvas.date(field: "value", label: model.basics.title, seconds: model.value, mode: model.mode,
-                    flags: model.basics.flags())
+        canvas.date(
+            field: "value", label: model.basics.title, seconds: model.value, mode: model.mode,
+            flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)
     }
 }
@@ -156,8 +161,9 @@ final class PickerCell: Cell {
     init() {}
     func configure(model: Model) throws { self.model = model }
     func render(into canvas: Canvas) {
-        canvas.choice(field: "value", label: model.basics.title, choices: model.choices.map { ($0, $0) }, selected: model.value,
-                      style: .menu, flags: model.basics.flags())
+        canvas.choice(
+            field: "value", label: model.basics.title, choices: model.choices.map { ($0, $0) }, selected: model.value,
+            style: .menu, flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)
     }
 }
@@ -193,9 +199,10 @@ final class SegmentsCell: Cell, SelectableCell {
     func configure(model: Model) throws { self.model = model }
     func setSelected(_ selected: Bool) { self.selected = selected }
     func render(into canvas: Canvas) {
-        canvas.choice(field: "value", label: model.title, choices: model.choices.map { ($0, $0) },
-                      selected: model.value, style: .segments,
-                      flags: model.basics.flags())
+        canvas.choice(
+            field: "value", label: model.title, choices: model.choices.map { ($0, $0) },
+            selected: model.value, style: .segments,
+            flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)
     }
 }

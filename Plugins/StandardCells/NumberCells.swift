@@ -11,10 +11,12 @@ struct NumberBasics {
     static let fields: [Field] = [
         .number("minimum", label: "Minimum", doc: "The smallest value allowed."),
         .number("maximum", label: "Maximum", doc: "The largest value allowed."),
-        .number("step", label: "Step", doc: "The increment between allowed values (a stepper's and a slider's step).",
-                minimum: 0),
-        .choice("style", label: "Style", doc: "A field, a stepper (- value +) or a slider.",
-                choices: [("field", "Field"), ("stepper", "Stepper"), ("slider", "Slider")], default: "field"),
+        .number(
+            "step", label: "Step", doc: "The increment between allowed values (a stepper's and a slider's step).",
+            minimum: 0),
+        .choice(
+            "style", label: "Style", doc: "A field, a stepper (- value +) or a slider.",
+            choices: [("field", "Field"), ("stepper", "Stepper"), ("slider", "Slider")], default: "field"),
         .string("unit", label: "Unit", doc: "Shown after the value, e.g. \"kg\" or \"€\".", maxLength: 20),
     ]
 
@@ -22,11 +24,12 @@ struct NumberBasics {
         minimum = v.number("minimum")
         maximum = v.number("maximum")
         step = v.number("step").flatMap { $0 > 0 ? $0 : nil }
-        style = switch v.string("style") {
-        case "stepper": .stepper
-        case "slider": .slider
-        default: .field
-        }
+        style =
+            switch v.string("style") {
+            case "stepper": .stepper
+            case "slider": .slider
+            default: .field
+            }
         unit = v.string("unit")
     }
 
@@ -35,7 +38,8 @@ struct NumberBasics {
         if let minimum, value < minimum { return "choose \(Self.format(minimum)) or more" }
         if let maximum, value > maximum { return "choose \(Self.format(maximum)) or less" }
         if let step, let base = minimum ?? Optional(0), ((value - base) / step).rounded() * step + base != value,
-           abs(((value - base) / step).rounded() * step + base - value) > 1e-9 * max(1, abs(value)) {
+            abs(((value - base) / step).rounded() * step + base - value) > 1e-9 * max(1, abs(value))
+        {
             return "choose a multiple of \(Self.format(step))" + (base != 0 ? " from \(Self.format(base))" : "")
         }
         return nil
@@ -48,13 +52,16 @@ struct NumberBasics {
     func render(into canvas: Canvas, value: Double?, basics: Basics) {
         let label = unit.map { "\(basics.title) (\($0))" } ?? basics.title
         if canvas.hasNumberAndMultiChoice {
-            canvas.number(field: "value", label: label, value: value, minimum: minimum, maximum: maximum, step: step,
-                          style: style, flags: basics.flags())
+            canvas.number(
+                field: "value", label: label, value: value, minimum: minimum, maximum: maximum, step: step,
+                style: style, flags: basics.flags())
         } else {
             // A 1.0 host has no number control: a text input keeps the cell usable.
             canvas.textInput(field: "value", label: label, text: value.map(Self.format), placeholder: nil, flags: basics.flags())
         }
-        if let value, let problem = problem(value) { canvas.message(problem.prefix(1).uppercased() + problem.dropFirst() + ".", kind: .error) }
+        if let value, let problem = problem(value) {
+            canvas.message(problem.prefix(1).uppercased() + problem.dropFirst() + ".", kind: .error)
+        }
         basics.renderMessages(into: canvas)
     }
 }
@@ -62,7 +69,8 @@ struct NumberBasics {
 /// A decimal number: a field, a stepper or a slider, with bounds, a step and a unit.
 final class NumberCell: Cell, ValueObservingCell {
     struct Model: CellModel {
-        static let fields: [Field] = [Common.title(), .number("value", label: "Value", doc: "The number.")]
+        static let fields: [Field] =
+            [Common.title(), .number("value", label: "Value", doc: "The number.")]
             + NumberBasics.fields + [Common.hint, Common.error, Common.enabled, Common.required]
         var value: Double?
         var number: NumberBasics
@@ -92,7 +100,8 @@ final class NumberCell: Cell, ValueObservingCell {
 /// A whole number (a quantity, an age): the same control, integer values.
 final class IntegerCell: Cell, ValueObservingCell {
     struct Model: CellModel {
-        static let fields: [Field] = [Common.title(), .integer("value", label: "Value", doc: "The whole number.")]
+        static let fields: [Field] =
+            [Common.title(), .integer("value", label: "Value", doc: "The whole number.")]
             + NumberBasics.fields + [Common.hint, Common.error, Common.enabled, Common.required]
         var value: Int64?
         var number: NumberBasics
@@ -127,8 +136,9 @@ final class MultiSelectCell: Cell {
             Common.title(),
             .stringList("value", label: "Selected", doc: "The chosen options; each one of options.", options: "options"),
             .stringList("options", label: "Options", doc: "What can be chosen.", required: true, minItems: 1, maxItems: 1000),
-            .choice("style", label: "Style", doc: "Checkboxes, or a list allowing several selections.",
-                    choices: [("checkboxes", "Checkboxes"), ("list", "List")], default: "checkboxes"),
+            .choice(
+                "style", label: "Style", doc: "Checkboxes, or a list allowing several selections.",
+                choices: [("checkboxes", "Checkboxes"), ("list", "List")], default: "checkboxes"),
             Common.hint, Common.error, Common.enabled, Common.required,
         ]
         var value: [String]
@@ -153,8 +163,9 @@ final class MultiSelectCell: Cell {
     func configure(model: Model) throws { self.model = model }
     func render(into canvas: Canvas) {
         if canvas.hasNumberAndMultiChoice {
-            canvas.multiChoice(field: "value", label: model.basics.title, choices: model.options.map { ($0, $0) },
-                               selected: model.value, style: model.style, flags: model.basics.flags())
+            canvas.multiChoice(
+                field: "value", label: model.basics.title, choices: model.options.map { ($0, $0) },
+                selected: model.value, style: model.style, flags: model.basics.flags())
         } else {
             canvas.value(label: model.basics.title, text: model.value.joined(separator: ", "))
         }

@@ -5,9 +5,10 @@ final class TextCell: Cell {
     struct Model: CellModel {
         static let fields: [Field] = [
             .text("text", label: "Text", doc: "The text; line breaks are kept.", required: true, maxLength: 100_000),
-            .choice("style", label: "Style", doc: "Typographic style.",
-                    choices: [("body", "Body"), ("title", "Title"), ("caption", "Caption"), ("emphasis", "Emphasis")],
-                    default: "body"),
+            .choice(
+                "style", label: "Style", doc: "Typographic style.",
+                choices: [("body", "Body"), ("title", "Title"), ("caption", "Caption"), ("emphasis", "Emphasis")],
+                default: "body"),
         ]
         var text: String
         var style: Canvas.LabelStyle
@@ -15,12 +16,13 @@ final class TextCell: Cell {
         init(_ v: ModelValues) {
             basics = Basics(v)
             text = v.string("text") ?? ""
-            style = switch v.string("style") {
-            case "title": .title
-            case "caption": .caption
-            case "emphasis": .emphasis
-            default: .body
-            }
+            style =
+                switch v.string("style") {
+                case "title": .title
+                case "caption": .caption
+                case "emphasis": .emphasis
+                default: .body
+                }
         }
     }
 
@@ -42,8 +44,9 @@ final class TextFieldCell: Cell, ValueObservingCell {
             .string("value", label: "Value", doc: "The text entered.", maxLength: 10_000),
             .string("placeholder", label: "Placeholder", doc: "Shown while the field is empty.", maxLength: 200),
             Common.hint, Common.error, Common.enabled, Common.required,
-            .integer("maxLength", label: "Maximum length", doc: "Most characters accepted; 0 for no limit.",
-                     default: 0, minimum: 0, maximum: 10_000),
+            .integer(
+                "maxLength", label: "Maximum length", doc: "Most characters accepted; 0 for no limit.",
+                default: 0, minimum: 0, maximum: 10_000),
         ]
         var value: String?
         var maxLength: Int64
@@ -58,15 +61,17 @@ final class TextFieldCell: Cell, ValueObservingCell {
     static let identifier = "org.formwork.text-field"
     static let displayName = "Text field"
     static let summary: String? = "A single-line text input: names, user names, e-mail addresses, passwords."
-    static let textInput = TextInput.textField("value", TextTraits(autocapitalization: .sentences, returnKey: .next, clearButton: .whileEditing))
+    static let textInput = TextInput.textField(
+        "value", TextTraits(autocapitalization: .sentences, returnKey: .next, clearButton: .whileEditing))
 
     private var model = Model(ModelValues([:]))
     init() {}
     func configure(model: Model) throws { self.model = model }
 
     func render(into canvas: Canvas) {
-        canvas.textInput(field: "value", label: model.basics.title, text: model.value, placeholder: model.basics.placeholder,
-                         flags: model.basics.flags())
+        canvas.textInput(
+            field: "value", label: model.basics.title, text: model.value, placeholder: model.basics.placeholder,
+            flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)
     }
 
@@ -113,8 +118,9 @@ final class TextViewCell: Cell {
     func configure(model: Model) throws { self.model = model }
 
     func render(into canvas: Canvas) {
-        canvas.textInput(field: "value", label: model.basics.title, text: model.value, placeholder: model.basics.placeholder,
-                         flags: model.basics.flags(multiline: true))
+        canvas.textInput(
+            field: "value", label: model.basics.title, text: model.value, placeholder: model.basics.placeholder,
+            flags: model.basics.flags(multiline: true))
         model.basics.renderMessages(into: canvas)
     }
 }

@@ -70,8 +70,10 @@ public struct Canvas {
         withOptionalCString(field) { f in title.withCString { t in vtable.button?(context, f, t, role.rawValue, flags.rawValue) } }
     }
 
-    public func choice(field: String, label: String?, choices: [(value: String, label: String)], selected: String?,
-                       style: ChoiceStyle = .menu, flags: Flags = []) {
+    public func choice(
+        field: String, label: String?, choices: [(value: String, label: String)], selected: String?,
+        style: ChoiceStyle = .menu, flags: Flags = []
+    ) {
         var owned: [UnsafeMutablePointer<CChar>] = []
         defer { owned.forEach { free($0) } }
         func copy(_ s: String) -> UnsafePointer<CChar> {
@@ -111,19 +113,24 @@ public struct Canvas {
     public var hasNumberAndMultiChoice: Bool { vtable.number != nil && vtable.multi_choice != nil }
 
     /// ABI 1.1: a number input bound to an integer or number field; nil bounds and step are absent.
-    public func number(field: String, label: String?, value: Double?, minimum: Double? = nil, maximum: Double? = nil,
-                       step: Double? = nil, style: NumberStyle = .field, flags: Flags = []) {
+    public func number(
+        field: String, label: String?, value: Double?, minimum: Double? = nil, maximum: Double? = nil,
+        step: Double? = nil, style: NumberStyle = .field, flags: Flags = []
+    ) {
         withOptionalCString(field) { f in
             withOptionalCString(label) { l in
-                vtable.number?(context, f, l, value != nil, value ?? 0, minimum ?? .nan, maximum ?? .nan, step ?? .nan,
-                               style.rawValue, flags.rawValue)
+                vtable.number?(
+                    context, f, l, value != nil, value ?? 0, minimum ?? .nan, maximum ?? .nan, step ?? .nan,
+                    style.rawValue, flags.rawValue)
             }
         }
     }
 
     /// ABI 1.1: several choices at once, bound to a choice-list field.
-    public func multiChoice(field: String, label: String?, choices: [(value: String, label: String)], selected: [String],
-                            style: MultiChoiceStyle = .checkboxes, flags: Flags = []) {
+    public func multiChoice(
+        field: String, label: String?, choices: [(value: String, label: String)], selected: [String],
+        style: MultiChoiceStyle = .checkboxes, flags: Flags = []
+    ) {
         var owned: [UnsafeMutablePointer<CChar>] = []
         defer { owned.forEach { free($0) } }
         func copy(_ s: String) -> UnsafePointer<CChar> {

@@ -46,8 +46,10 @@ public struct FieldRoles: Sendable {
     public var maxLength: String?
     public var placeholder: String?
 
-    public init(value: String? = nil, title: String? = nil, required: String? = nil, maxLength: String? = nil,
-                placeholder: String? = nil) {
+    public init(
+        value: String? = nil, title: String? = nil, required: String? = nil, maxLength: String? = nil,
+        placeholder: String? = nil
+    ) {
         self.value = value
         self.title = title
         self.required = required

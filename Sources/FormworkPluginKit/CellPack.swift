@@ -14,8 +14,10 @@ public final class CellPack: @unchecked Sendable {
     /// The `const fw_pack *` to return from `formwork_pack_v1`.
     public let entry: UnsafeRawPointer
 
-    public init(id: String, name: String, version: String, vendor: String? = nil, license: String? = nil,
-                description: String? = nil, cells: [any Cell.Type]) {
+    public init(
+        id: String, name: String, version: String, vendor: String? = nil, license: String? = nil,
+        description: String? = nil, cells: [any Cell.Type]
+    ) {
         let types = UnsafeMutablePointer<fw_cell_type>.allocate(capacity: max(cells.count, 1))
         for (i, cell) in cells.enumerated() {
             types.advanced(by: i).initialize(to: Descriptors.cellType(cell))

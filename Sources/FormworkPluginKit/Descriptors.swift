@@ -135,9 +135,10 @@ enum Descriptors {
         if !field.choices.isEmpty {
             let choices = UnsafeMutablePointer<fw_choice>.allocate(capacity: field.choices.count)
             for (i, choice) in field.choices.enumerated() {
-                choices.advanced(by: i).initialize(to: fw_choice(
-                    struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0,
-                    value: string(choice.value), label: string(choice.label)))
+                choices.advanced(by: i).initialize(
+                    to: fw_choice(
+                        struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0,
+                        value: string(choice.value), label: string(choice.label)))
             }
             f.choices = UnsafePointer(choices)
             f.choice_count = UInt32(field.choices.count)

@@ -22,61 +22,84 @@ public struct Field: Sendable {
     public var choices: [(value: String, label: String)] = []
     public var optionsField: String?
 
-    public static func string(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                              default value: String? = nil, minLength: Int? = nil, maxLength: Int? = nil,
-                              options: String? = nil) -> Field {
-        Field(name: name, kind: .string, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
-              minLength: minLength, maxLength: maxLength, optionsField: options)
+    public static func string(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        default value: String? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        options: String? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .string, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
+            minLength: minLength, maxLength: maxLength, optionsField: options)
     }
 
-    public static func text(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                            default value: String? = nil, maxLength: Int? = nil) -> Field {
-        Field(name: name, kind: .text, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
-              maxLength: maxLength)
+    public static func text(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        default value: String? = nil, maxLength: Int? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .text, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
+            maxLength: maxLength)
     }
 
     public static func bool(_ name: String, label: String? = nil, doc: String? = nil, default value: Bool? = nil) -> Field {
         Field(name: name, kind: .bool, label: label, doc: doc, defaultValue: value.map(ModelValue.bool))
     }
 
-    public static func integer(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                               default value: Int64? = nil, minimum: Int64? = nil, maximum: Int64? = nil) -> Field {
-        Field(name: name, kind: .integer, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.integer),
-              minimum: minimum.map(Double.init), maximum: maximum.map(Double.init))
+    public static func integer(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        default value: Int64? = nil, minimum: Int64? = nil, maximum: Int64? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .integer, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.integer),
+            minimum: minimum.map(Double.init), maximum: maximum.map(Double.init))
     }
 
-    public static func number(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                              default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil) -> Field {
-        Field(name: name, kind: .number, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.number),
-              minimum: minimum, maximum: maximum)
+    public static func number(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .number, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.number),
+            minimum: minimum, maximum: maximum)
     }
 
     /// A date: seconds since 1970-01-01T00:00:00Z.
-    public static func date(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                            minimum: Double? = nil, maximum: Double? = nil) -> Field {
+    public static func date(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        minimum: Double? = nil, maximum: Double? = nil
+    ) -> Field {
         Field(name: name, kind: .date, label: label, doc: doc, required: required, minimum: minimum, maximum: maximum)
     }
 
-    public static func choice(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                              choices: [(value: String, label: String)], default value: String? = nil) -> Field {
-        Field(name: name, kind: .choice, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
-              choices: choices)
+    public static func choice(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        choices: [(value: String, label: String)], default value: String? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .choice, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.string),
+            choices: choices)
     }
 
     /// `options` (ABI 1.1 for lists): another string-list field whose items are the allowed items of this one.
-    public static func stringList(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                                  default value: [String]? = nil, minItems: Int? = nil, maxItems: Int? = nil,
-                                  options: String? = nil) -> Field {
-        Field(name: name, kind: .stringList, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.stringList),
-              minLength: minItems, maxLength: maxItems, optionsField: options)
+    public static func stringList(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        default value: [String]? = nil, minItems: Int? = nil, maxItems: Int? = nil,
+        options: String? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .stringList, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.stringList),
+            minLength: minItems, maxLength: maxItems, optionsField: options)
     }
 
     /// ABI 1.1: several of `choices` at once (values are `.stringList`).
-    public static func choiceList(_ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-                                  choices: [(value: String, label: String)], default value: [String]? = nil,
-                                  minItems: Int? = nil, maxItems: Int? = nil) -> Field {
-        Field(name: name, kind: .choiceList, label: label, doc: doc, required: required,
-              defaultValue: value.map(ModelValue.stringList), minLength: minItems, maxLength: maxItems, choices: choices)
+    public static func choiceList(
+        _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
+        choices: [(value: String, label: String)], default value: [String]? = nil,
+        minItems: Int? = nil, maxItems: Int? = nil
+    ) -> Field {
+        Field(
+            name: name, kind: .choiceList, label: label, doc: doc, required: required,
+            defaultValue: value.map(ModelValue.stringList), minLength: minItems, maxLength: maxItems, choices: choices)
     }
 
     var cType: fw_field_type {

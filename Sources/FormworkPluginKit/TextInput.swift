@@ -59,12 +59,14 @@ public struct TextTraits: Sendable {
     public var minimumField: String?
     public var maximumField: String?
 
-    public init(autocapitalization: Autocapitalization? = nil, autocorrection: Bool? = nil, spellChecking: Bool? = nil,
-                smartDashes: Bool? = nil, smartQuotes: Bool? = nil, smartInsertDelete: Bool? = nil,
-                keyboard: Keyboard? = nil, keyboardAppearance: Appearance? = nil, returnKey: ReturnKey? = nil,
-                clearButton: ClearButton? = nil, secureEntry: Bool? = nil, contentType: String? = nil,
-                dataDetectors: DataDetectors = [], selectable: Bool? = nil, dateMode: DateMode? = nil,
-                minimumField: String? = nil, maximumField: String? = nil) {
+    public init(
+        autocapitalization: Autocapitalization? = nil, autocorrection: Bool? = nil, spellChecking: Bool? = nil,
+        smartDashes: Bool? = nil, smartQuotes: Bool? = nil, smartInsertDelete: Bool? = nil,
+        keyboard: Keyboard? = nil, keyboardAppearance: Appearance? = nil, returnKey: ReturnKey? = nil,
+        clearButton: ClearButton? = nil, secureEntry: Bool? = nil, contentType: String? = nil,
+        dataDetectors: DataDetectors = [], selectable: Bool? = nil, dateMode: DateMode? = nil,
+        minimumField: String? = nil, maximumField: String? = nil
+    ) {
         self.autocapitalization = autocapitalization
         self.autocorrection = autocorrection
         self.spellChecking = spellChecking

@@ -5,7 +5,8 @@ import Foundation
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check packs for conformance: loading, exports, init/deinit, and every cell through create, configure, render, selection, value_changed and destroy.",
+        abstract:
+            "Check packs for conformance: loading, exports, init/deinit, and every cell through create, configure, render, selection, value_changed and destroy.",
         discussion: "Each check runs in a child process with a timeout, so a crash or a hang is reported. Exits 65 when any check fails.")
 
     @Argument(help: "Pack files (.so).", completion: .file(extensions: ["so"])) var packs: [String] = []

@@ -2,7 +2,7 @@ import ArgumentParser
 import FormworkCore
 import FormworkHost
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Fill: ParsableCommand {
@@ -39,9 +39,10 @@ struct Fill: ParsableCommand {
         } else {
             input = LineInput(file: fdopen(0, "r"), interactive: Terminal.isTerminal(0))
         }
-        let session = FillSession(form: loaded, terminal: input,
-                                  options: FillOptions(accessible: accessible, color: ColorPreference.wantsColor(terminal: Terminal.isTerminal(2))),
-                                  driver: InProcessCells(registry: registry))
+        let session = FillSession(
+            form: loaded, terminal: input,
+            options: FillOptions(accessible: accessible, color: ColorPreference.wantsColor(terminal: Terminal.isTerminal(2))),
+            driver: InProcessCells(registry: registry))
         if input.interactive { TerminalState.restoreOnInterrupt() }
         let filled: Form
         do { filled = try session.run() } catch {
@@ -87,7 +88,7 @@ final class LineInput: FillTerminal {
         guard count >= 0, let buffer else { return nil }
         var line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
-        if !interactive && !secure { Console.write(2, TerminalText.safe(line) + "\n") } // a transcript reads like the terminal
+        if !interactive && !secure { Console.write(2, TerminalText.safe(line) + "\n") }  // a transcript reads like the terminal
         return line
     }
 

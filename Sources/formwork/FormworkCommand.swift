@@ -2,14 +2,14 @@ import ArgumentParser
 import FormworkCore
 import FormworkHost
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @main
 struct FormworkCommand: ParsableCommand {
     /// Runs the command; every error becomes its message and exit code in `Exit.report`.
     static func main() {
-        signal(SIGPIPE, SIG_IGN) // a closed pipe is a write error (exit 74), not a silent death
+        signal(SIGPIPE, SIG_IGN)  // a closed pipe is a write error (exit 74), not a silent death
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
@@ -65,9 +65,11 @@ enum CellCompletion {
 
 /// Options every command that loads packs shares.
 struct PackOptions: ParsableArguments {
-    @Option(name: .customLong("pack-path"), help: ArgumentHelp(
-        "A pack (.so) or a directory of packs, searched before FORMWORK_PACK_PATH; repeatable.",
-        valueName: "path"), completion: .file(extensions: ["so"]))
+    @Option(
+        name: .customLong("pack-path"),
+        help: ArgumentHelp(
+            "A pack (.so) or a directory of packs, searched before FORMWORK_PACK_PATH; repeatable.",
+            valueName: "path"), completion: .file(extensions: ["so"]))
     var packPaths: [String] = []
 
     func registry() -> Registry {

@@ -45,8 +45,8 @@ enum OutputFile {
         if let existing {
             fchmod(fd, existing.st_mode & 0o7777)
             if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-                _ = fchown(fd, existing.st_uid, existing.st_gid) // allowed for root, or a group the user is in
-                fchmod(fd, existing.st_mode & 0o7777)         // fchown may clear set-id bits
+                _ = fchown(fd, existing.st_uid, existing.st_gid)  // allowed for root, or a group the user is in
+                fchmod(fd, existing.st_mode & 0o7777)  // fchown may clear set-id bits
             }
         } else {
             let mask = umask(0)
@@ -88,7 +88,9 @@ enum OutputFile {
             let n = readlink(current, &buffer, buffer.count - 1)
             guard n > 0 else { return current }
             let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if link.hasPrefix("/") { current = link } else {
+            if link.hasPrefix("/") {
+                current = link
+            } else {
                 let directory = current.contains("/") ? String(current[..<current.lastIndex(of: "/")!]) : "."
                 current = directory + "/" + link
             }

@@ -17,7 +17,8 @@ struct Preview: ParsableCommand {
 }
 
 struct Gallery: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render every installed cell type with its defaults: a catalog for pack authors.")
+    static let configuration = CommandConfiguration(
+        abstract: "Render every installed cell type with its defaults: a catalog for pack authors.")
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var packs: PackOptions

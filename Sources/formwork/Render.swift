@@ -12,8 +12,9 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Line width for text and ansi. Default: the terminal's width, else 80.")
     var width: Int?
 
-    @Option(name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.",
-            completion: .file())
+    @Option(
+        name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.",
+        completion: .file())
     var output: String?
 
     func validate() throws {

@@ -9,32 +9,50 @@ enum Reports {
     /// `formwork list --json`.
     static func listJSON(_ registry: Registry) -> JSON {
         .object([
-            ("packs", .array(registry.packs.map { pack in
-                .object([
-                    ("path", .string(pack.path)), ("id", .string(pack.id)), ("name", .string(pack.name)),
-                    ("version", .string(pack.version)), ("abi", .string(pack.abi.description)),
-                    ("vendor", .optional(pack.vendor)), ("license", .optional(pack.license)),
-                    ("cells", .array(pack.cellTypes.map { cell in
-                        var members: [(String, JSON)] = [
-                            ("id", .string(cell.id)), ("name", .string(cell.name)),
-                            ("textInput", .string(cell.textInput.kind.rawValue)),
-                            ("configure", .string(cell.configure.name)),
-                            ("fields", .array(cell.fields.map { field in
-                                .object([("name", .string(field.name)), ("type", .string(field.type.rawValue)),
-                                         ("required", .bool(field.required))])
-                            })),
-                        ]
-                        if let winner = registry.shadowed.first(where: { $0.id == cell.id && $0.path == pack.path }) {
-                            members.append(("shadowedBy", .string(winner.winner)))
-                        }
-                        return .object(members)
-                    })),
-                ])
-            })),
+            (
+                "packs",
+                .array(
+                    registry.packs.map { pack in
+                        .object([
+                            ("path", .string(pack.path)), ("id", .string(pack.id)), ("name", .string(pack.name)),
+                            ("version", .string(pack.version)), ("abi", .string(pack.abi.description)),
+                            ("vendor", .optional(pack.vendor)), ("license", .optional(pack.license)),
+                            (
+                                "cells",
+                                .array(
+                                    pack.cellTypes.map { cell in
+                                        var members: [(String, JSON)] = [
+                                            ("id", .string(cell.id)), ("name", .string(cell.name)),
+                                            ("textInput", .string(cell.textInput.kind.rawValue)),
+                                            ("configure", .string(cell.configure.name)),
+                                            (
+                                                "fields",
+                                                .array(
+                                                    cell.fields.map { field in
+                                                        .object([
+                                                            ("name", .string(field.name)), ("type", .string(field.type.rawValue)),
+                                                            ("required", .bool(field.required)),
+                                                        ])
+                                                    })
+                                            ),
+                                        ]
+                                        if let winner = registry.shadowed.first(where: { $0.id == cell.id && $0.path == pack.path }) {
+                                            members.append(("shadowedBy", .string(winner.winner)))
+                                        }
+                                        return .object(members)
+                                    })
+                            ),
+                        ])
+                    })
+            ),
             ("errors", .array(registry.failures.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })),
-            ("shadowed", .array(registry.shadowed.map {
-                .object([("id", .string($0.id)), ("path", .string($0.path)), ("winner", .string($0.winner))])
-            })),
+            (
+                "shadowed",
+                .array(
+                    registry.shadowed.map {
+                        .object([("id", .string($0.id)), ("path", .string($0.path)), ("winner", .string($0.winner))])
+                    })
+            ),
         ])
     }
 
@@ -42,18 +60,26 @@ enum Reports {
     static func inspectJSON(_ cell: CellType) -> JSON {
         var configure: [(String, JSON)] = [("style", .string(cell.configure.name))]
         if case .typed(let convention, let size, let alignment) = cell.configure {
-            configure += [("convention", .string(convention.rawValue)), ("modelSize", .integer(Int64(size))),
-                          ("modelAlignment", .integer(Int64(alignment)))]
+            configure += [
+                ("convention", .string(convention.rawValue)), ("modelSize", .integer(Int64(size))),
+                ("modelAlignment", .integer(Int64(alignment))),
+            ]
             configure.append(("offsets", .object(zip(cell.fields, cell.modelOffsets).map { ($0.name, .integer(Int64($1))) })))
         }
         return .object([
             ("id", .string(cell.id)), ("name", .string(cell.name)), ("summary", .optional(cell.summary)),
-            ("pack", .object([("id", .string(cell.packID)), ("path", .string(cell.packPath)), ("abi", .string(cell.packABI.description))])),
+            (
+                "pack",
+                .object([("id", .string(cell.packID)), ("path", .string(cell.packPath)), ("abi", .string(cell.packABI.description))])
+            ),
             ("fields", .array(cell.fields.map(fieldJSON))),
-            ("textInput", .object([
-                ("kind", .string(cell.textInput.kind.rawValue)), ("field", .optional(cell.textInput.field)),
-                ("traits", TraitKey.json(cell.textInput.traits)),
-            ])),
+            (
+                "textInput",
+                .object([
+                    ("kind", .string(cell.textInput.kind.rawValue)), ("field", .optional(cell.textInput.field)),
+                    ("traits", TraitKey.json(cell.textInput.traits)),
+                ])
+            ),
             ("capabilities", .array(cell.capabilities.names.map(JSON.string))),
             ("configure", .object(configure)),
         ])
@@ -69,9 +95,15 @@ enum Reports {
             ("maximum", field.maximum.map(field.boundJSON)),
             ("minLength", field.minLength.map { .integer(Int64($0)) }),
             ("maxLength", field.maxLength.map { .integer(Int64($0)) }),
-            ("choices", field.choices.isEmpty ? nil : .array(field.choices.map {
-                .object([("value", .string($0.value)), ("label", .string($0.label))])
-            })),
+            (
+                "choices",
+                field.choices.isEmpty
+                    ? nil
+                    : .array(
+                        field.choices.map {
+                            .object([("value", .string($0.value)), ("label", .string($0.label))])
+                        })
+            ),
             ("options", field.optionsField.map(JSON.string)),
         ])
     }
@@ -126,8 +158,11 @@ enum Reports {
             if let m = f.maxLength { constraints.append("max length \(m)") }
             if !f.choices.isEmpty { constraints.append("one of " + f.choices.map(\.value).joined(separator: "|")) }
             if let o = f.optionsField { constraints.append("one of \(o)") }
-            return [f.name, f.type.rawValue, f.required ? "yes" : "", f.defaultValue.map { $0.json(as: f.type).serialized(pretty: false) } ?? "",
-                    constraints.joined(separator: ", "), f.doc ?? ""]
+            return [
+                f.name, f.type.rawValue, f.required ? "yes" : "",
+                f.defaultValue.map { $0.json(as: f.type).serialized(pretty: false) } ?? "",
+                constraints.joined(separator: ", "), f.doc ?? "",
+            ]
         }
         out += table(header: ["NAME", "TYPE", "REQUIRED", "DEFAULT", "CONSTRAINTS", "DOC"], rows: rows, indent: "  ")
         return out
@@ -168,9 +203,15 @@ enum CheckReport {
     static func json(_ results: [(pack: String, results: [CheckResult])]) -> JSON {
         let all = results.flatMap(\.results)
         return .object([
-            ("packs", .array(results.map { pack, checks in
-                .object([("path", .string(pack)), ("passed", .bool(checks.allSatisfy(\.passed))), ("checks", .array(checks.map(\.json)))])
-            })),
+            (
+                "packs",
+                .array(
+                    results.map { pack, checks in
+                        .object([
+                            ("path", .string(pack)), ("passed", .bool(checks.allSatisfy(\.passed))), ("checks", .array(checks.map(\.json))),
+                        ])
+                    })
+            ),
             ("passed", .integer(Int64(all.filter(\.passed).count))),
             ("failed", .integer(Int64(all.filter { !$0.passed }.count))),
         ])

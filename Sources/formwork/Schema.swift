@@ -4,17 +4,21 @@ import FormworkHost
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a JSON Schema for form documents, generated from the installed cell types; or, with --values FORM, for the values that form accepts.")
+        abstract:
+            "Print a JSON Schema for form documents, generated from the installed cell types; or, with --values FORM, for the values that form accepts."
+    )
 
-    @Option(name: .customLong("values"), help: ArgumentHelp("Print the schema of the values FORM accepts instead.", valueName: "form"),
-            completion: .file(extensions: ["json", "yaml", "yml"]))
+    @Option(
+        name: .customLong("values"), help: ArgumentHelp("Print the schema of the values FORM accepts instead.", valueName: "form"),
+        completion: .file(extensions: ["json", "yaml", "yml"]))
     var valuesOf: String?
     @OptionGroup var packs: PackOptions
     @Option(name: .shortAndLong, help: "Write to this file (atomically).", completion: .file()) var output: String?
 
     func run() throws {
         let registry = packs.registry()
-        let schema = try valuesOf.map { ValuesSchema.generate(try FormDecoder.load(path: $0, registry: registry)) }
+        let schema =
+            try valuesOf.map { ValuesSchema.generate(try FormDecoder.load(path: $0, registry: registry)) }
             ?? DocumentSchema.generate(registry)
         let text = schema.serialized() + "\n"
         guard let output else { return Console.out(text) }

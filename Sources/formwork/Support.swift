@@ -2,7 +2,7 @@ import ArgumentParser
 import FormworkCore
 import FormworkHost
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// sysexits codes, as docs/cli.md lists them.

@@ -31,6 +31,8 @@ struct Validate: ParsableCommand {
             }
             if !problems.isEmpty { throw FormError.invalid(problems) }
         }
-        Console.out("\(SourceFile.displayName(form)): valid (\(plural(loaded.fields.count, "field")) in \(plural(loaded.sections.count, "section")))\n")
+        Console.out(
+            "\(SourceFile.displayName(form)): valid (\(plural(loaded.fields.count, "field")) in \(plural(loaded.sections.count, "section")))\n"
+        )
     }
 }

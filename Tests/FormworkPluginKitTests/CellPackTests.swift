@@ -31,8 +31,9 @@ final class GreetingCell: Cell, SelectableCell {
 
 @Suite("FormworkPluginKit descriptors")
 struct CellPackTests {
-    static let pack = CellPack(id: "com.example.greetings", name: "Greetings", version: "1.2.3", license: "MIT",
-                               cells: [GreetingCell.self])
+    static let pack = CellPack(
+        id: "com.example.greetings", name: "Greetings", version: "1.2.3", license: "MIT",
+        cells: [GreetingCell.self])
 
     func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
 

@@ -57,8 +57,10 @@ package struct ProcessResult {
 
 /// Runs `executable` with `arguments`, waiting for it to finish.
 @discardableResult
-package func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-         input: String? = nil, directory: String? = nil) throws -> ProcessResult {
+package func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    input: String? = nil, directory: String? = nil
+) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -84,8 +86,9 @@ package func run(_ executable: String, _ arguments: [String], environment: [Stri
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// Compiles C fixtures like a third-party pack: `cc -shared -fPIC -fvisibility=hidden`, header only.
@@ -94,13 +97,19 @@ package enum CCompiler {
 
     /// Builds `source` with `defines` into `<scratch>/<name>/lib<name>.so` and returns its path.
     /// `include` defaults to the frozen 1.0 header: fixtures are packs built against 1.0 that must keep loading.
-    package static func pack(_ name: String, source: String = Source.fixture("fixture_pack.c"), defines: [String] = [],
-                     extraFlags: [String] = [], include: String = Source.include1_0) throws -> String {
+    package static func pack(
+        _ name: String, source: String = Source.fixture("fixture_pack.c"), defines: [String] = [],
+        extraFlags: [String] = [], include: String = Source.include1_0
+    ) throws -> String {
         let directory = "\(Scratch.directory)/\(name)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = "\(directory)/lib\(name).so"
-        let arguments = ["-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-Wno-unused-function", "-Wno-unused-const-variable",
-                         "-I", include] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", output]
+        let arguments =
+            [
+                "-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-Wno-unused-function",
+                "-Wno-unused-const-variable",
+                "-I", include,
+            ] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", output]
         let result = try run(compiler, arguments)
         guard result.status == 0 else { throw CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)") }
         return output
@@ -122,12 +131,15 @@ package enum Golden {
             try actual.write(toFile: path, atomically: true, encoding: .utf8)
             if previous != actual {
                 // Blessing is deliberate: the run that rewrites a golden file fails; the next run checks it.
-                Issue.record("rewrote golden file \(name); review the diff and run again without FORMWORK_UPDATE_GOLDEN", sourceLocation: sourceLocation)
+                Issue.record(
+                    "rewrote golden file \(name); review the diff and run again without FORMWORK_UPDATE_GOLDEN",
+                    sourceLocation: sourceLocation)
             }
             return
         }
         guard let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
-            Issue.record("missing golden file \(name); run the tests with FORMWORK_UPDATE_GOLDEN=1 to create it", sourceLocation: sourceLocation)
+            Issue.record(
+                "missing golden file \(name); run the tests with FORMWORK_UPDATE_GOLDEN=1 to create it", sourceLocation: sourceLocation)
             return
         }
         if actual != expected {
@@ -150,14 +162,17 @@ package enum Golden {
 
 /// A registry of the first-party packs only (no environment, no standard directories).
 package func firstPartyRegistry(plus extra: [String] = []) -> Registry {
-    Registry(locations: extra.map { SearchLocation(path: $0, origin: .option) }
-             + [SearchLocation(path: Build.directory, origin: .executable)])
+    Registry(
+        locations: extra.map { SearchLocation(path: $0, origin: .option) }
+            + [SearchLocation(path: Build.directory, origin: .executable)])
 }
 
 /// The first-party cell types.
 package enum FirstParty {
-    package static let standardCells = ["org.formwork.text", "org.formwork.text-field", "org.formwork.text-view", "org.formwork.toggle",
-                                "org.formwork.button", "org.formwork.date-picker", "org.formwork.picker", "org.formwork.segments",
-                                "org.formwork.number", "org.formwork.integer", "org.formwork.multi-select",
-                                "org.formwork.c.rating", "org.formwork.c.money"]
+    package static let standardCells = [
+        "org.formwork.text", "org.formwork.text-field", "org.formwork.text-view", "org.formwork.toggle",
+        "org.formwork.button", "org.formwork.date-picker", "org.formwork.picker", "org.formwork.segments",
+        "org.formwork.number", "org.formwork.integer", "org.formwork.multi-select",
+        "org.formwork.c.rating", "org.formwork.c.money",
+    ]
 }

@@ -23,33 +23,52 @@ struct CheckCommandTests {
         #expect(json["failed"] == .integer(0))
         #expect(json["passed"] == .integer(3 + 11 + 3 + 2 + 3 + 1))
         let standard = try run(Build.formwork, ["check", Build.standardPack], environment: environment)
-        #expect(standard.stdout.contains("✓ exports  ") && standard.stdout.contains("  exports formwork_pack_v1 and nothing else"), "\(standard.stdout)")
+        #expect(
+            standard.stdout.contains("✓ exports  ") && standard.stdout.contains("  exports formwork_pack_v1 and nothing else"),
+            "\(standard.stdout)")
         let text = try run(Build.formwork, ["check", Build.cPack], environment: environment)
         #expect(text.stdout.contains("✓ org.formwork.c.rating  "))
-        #expect(text.stdout.contains("configure (generic), configure (typed), render, selection, value_changed accept, value_changed reject, destroy"))
+        #expect(
+            text.stdout.contains(
+                "configure (generic), configure (typed), render, selection, value_changed accept, value_changed reject, destroy"))
         #expect(text.stdout.hasSuffix("1 pack: 5 passed, 0 failed\n"))
     }
 
     /// name, -D flags, the failing check, the start of its message.
     static let broken: [(String, [String], String, String)] = [
-        ("check-crash", ["FIXTURE_CRASH_RENDER"], "com.example.fixture.counter",
-         "crashed with SIGSEGV (signal 11) in step 'render [defaults]'; rerun with --in-process under a debugger to see where"),
-        ("check-hang", ["FIXTURE_HANG_RENDER"], "com.example.fixture.counter",
-         "did not finish within 3 s (a hang?) in step 'render [defaults]'"),
-        ("check-export", ["FIXTURE_EXTRA_EXPORT"], "exports",
-         "exports formwork_pack_latest, which look like Formwork entries but are not"),
-        ("check-reject", ["FIXTURE_REJECT_NO_MESSAGE"], "com.example.fixture.counter",
-         "step 'value_changed 'title'' with values {\"title\":\"Counter\",\"count\":1}: returned FW_REJECTED without a message; set *message to a reason"),
-        ("check-typed", ["FIXTURE_TYPED_DIFFERS"], "com.example.fixture.counter",
-         "step 'configure (typed) [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values (view 1: generic drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"#\"}, typed drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"##\"})"),
-        ("check-typed-forgets", ["FIXTURE_TYPED_FORGETS"], "com.example.fixture.counter",
-         "step 'configure (typed) on a fresh instance [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values (view 1: generic drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"#\"}, typed drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"\"}); the typed configure must set every member itself"),
-        ("check-minmax", ["FIXTURE_MIN_GT_MAX"], "load",
-         "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"),
+        (
+            "check-crash", ["FIXTURE_CRASH_RENDER"], "com.example.fixture.counter",
+            "crashed with SIGSEGV (signal 11) in step 'render [defaults]'; rerun with --in-process under a debugger to see where"
+        ),
+        (
+            "check-hang", ["FIXTURE_HANG_RENDER"], "com.example.fixture.counter",
+            "did not finish within 3 s (a hang?) in step 'render [defaults]'"
+        ),
+        (
+            "check-export", ["FIXTURE_EXTRA_EXPORT"], "exports",
+            "exports formwork_pack_latest, which look like Formwork entries but are not"
+        ),
+        (
+            "check-reject", ["FIXTURE_REJECT_NO_MESSAGE"], "com.example.fixture.counter",
+            "step 'value_changed 'title'' with values {\"title\":\"Counter\",\"count\":1}: returned FW_REJECTED without a message; set *message to a reason"
+        ),
+        (
+            "check-typed", ["FIXTURE_TYPED_DIFFERS"], "com.example.fixture.counter",
+            "step 'configure (typed) [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values (view 1: generic drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"#\"}, typed drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"##\"})"
+        ),
+        (
+            "check-typed-forgets", ["FIXTURE_TYPED_FORGETS"], "com.example.fixture.counter",
+            "step 'configure (typed) on a fresh instance [defaults]' with values {\"title\":\"Counter\",\"count\":1}: renders differently from the generic configure of the same values (view 1: generic drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"#\"}, typed drew {\"type\":\"value\",\"label\":\"Count\",\"text\":\"\"}); the typed configure must set every member itself"
+        ),
+        (
+            "check-minmax", ["FIXTURE_MIN_GT_MAX"], "load",
+            "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"
+        ),
     ]
 
-    @Test("each broken fixture fails with a precise report naming the check, the step and the values",
-          arguments: CheckCommandTests.broken.indices)
+    @Test(
+        "each broken fixture fails with a precise report naming the check, the step and the values",
+        arguments: CheckCommandTests.broken.indices)
     func brokenFixture(index: Int) throws {
         let (name, defines, check, message) = Self.broken[index]
         let path = try CCompiler.pack(name, defines: defines)

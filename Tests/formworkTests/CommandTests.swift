@@ -27,14 +27,18 @@ struct CommandTests {
         let result = try run(Build.formwork, ["list", "--pack-path", broken], environment: environment)
         #expect(result.status == 0)
         #expect(result.stdout.contains("org.formwork.text-field"))
-        #expect(result.stdout.contains("\(broken): cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"))
+        #expect(
+            result.stdout.contains("\(broken): cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1")
+        )
     }
 
     @Test("inspect of an unknown cell exits 69 with one line naming near matches")
     func inspectUnknown() throws {
         let result = try run(Build.formwork, ["inspect", "org.formwork.toggel"], environment: environment)
         #expect(result.status == 69)
-        #expect(result.stderr.hasPrefix("formwork: error: no cell type 'org.formwork.toggel' is registered; did you mean 'org.formwork.toggle'?"))
+        #expect(
+            result.stderr.hasPrefix(
+                "formwork: error: no cell type 'org.formwork.toggel' is registered; did you mean 'org.formwork.toggle'?"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
@@ -93,8 +97,9 @@ struct RenderCommandTests {
         let yaml = try String(contentsOfFile: login, encoding: .utf8)
         let stdin = try run(Build.formwork, ["validate", "-"], environment: environment, input: yaml)
         #expect(stdin.status == 0 && stdin.stdout == "<stdin>: valid (5 fields in 2 sections)\n", "\(stdin.stderr)")
-        let values = try run(Build.formwork, ["render", login, "--values", "-"], environment: environment,
-                             input: #"{"username": "ada@example.com", "password": "x"}"#)
+        let values = try run(
+            Build.formwork, ["render", login, "--values", "-"], environment: environment,
+            input: #"{"username": "ada@example.com", "password": "x"}"#)
         #expect(values.status == 0 && values.stdout.contains("ada@example.com"))
         let both = try run(Build.formwork, ["validate", "-", "--values", "-"], environment: environment, input: yaml)
         #expect(both.status == 64)
@@ -110,8 +115,9 @@ struct RenderCommandTests {
         for word in ["FORMWORK_PACK_PATH", "NO_COLOR", "FORCE_COLOR", "Exit codes", "/usr/lib/formwork/packs"] {
             #expect(help.stdout.contains(word), "--help mentions \(word)")
         }
-        let completion = try run(Build.formwork, ["---completion", "inspect", "--", "positional@0", "2", "0", "formwork", "inspect", ""],
-                                 environment: environment)
+        let completion = try run(
+            Build.formwork, ["---completion", "inspect", "--", "positional@0", "2", "0", "formwork", "inspect", ""],
+            environment: environment)
         #expect(completion.stdout.contains("org.formwork.text-field\n"))
     }
 
@@ -119,13 +125,14 @@ struct RenderCommandTests {
     func output() throws {
         let directory = "\(Scratch.directory)/out"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let result = try run(Build.formwork, ["render", login, "--format", "html", "--output", "\(directory)/login.html"], environment: environment)
+        let result = try run(
+            Build.formwork, ["render", login, "--format", "html", "--output", "\(directory)/login.html"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOfFile: "\(directory)/login.html", encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["login.html"])
         let denied = try run(Build.formwork, ["render", login, "--output", "/nonexistent/dir/x.html"], environment: environment)
-        #expect(denied.status == 73) // EX_CANTCREAT: the output cannot be created
+        #expect(denied.status == 73)  // EX_CANTCREAT: the output cannot be created
         #expect(denied.stderr.hasPrefix("formwork: error: /nonexistent/dir/x.html: cannot write:"))
     }
 
@@ -134,7 +141,11 @@ struct RenderCommandTests {
         let good = try run(Build.formwork, ["validate", login], environment: environment)
         #expect(good.status == 0)
         #expect(good.stdout.hasSuffix("valid (5 fields in 2 sections)\n"))
-        let bad = try Scratch.file("cli/bad.yaml", contents: "formwork: 1\nid: bad\nsections:\n  - id: s\n    fields:\n      - { id: a, cell: org.formwork.toggle, model: { title: [a, b] } }\n")
+        let bad = try Scratch.file(
+            "cli/bad.yaml",
+            contents:
+                "formwork: 1\nid: bad\nsections:\n  - id: s\n    fields:\n      - { id: a, cell: org.formwork.toggle, model: { title: [a, b] } }\n"
+        )
         let invalid = try run(Build.formwork, ["validate", bad], environment: environment)
         #expect(invalid.status == 65)
         #expect(invalid.stderr.contains("formwork: error: \(bad):6: /sections/0/fields/0/model/title: title must be a string, not a list"))
@@ -150,7 +161,8 @@ struct RenderCommandTests {
 
     @Test("validate --values runs value_changed and reports rejections")
     func valuesRejected() throws {
-        let values = try Scratch.file("cli/values.json", contents: #"{"username": "ada@example.com", "password": "secret", "remember": false}"#)
+        let values = try Scratch.file(
+            "cli/values.json", contents: #"{"username": "ada@example.com", "password": "secret", "remember": false}"#)
         let ok = try run(Build.formwork, ["validate", login, "--values", values], environment: environment)
         #expect(ok.status == 0, "\(ok.stderr)")
         let kitchen = "\(Source.root)/Examples/Forms/kitchen-sink.yaml"
@@ -254,8 +266,10 @@ struct ValuesCommandTests {
     @Test("the form's description is shown in every renderer")
     func description() throws {
         let order = "\(Source.root)/Examples/Forms/order.yaml"
-        for (format, expected) in [("text", "Quantities, sizes and toppings"), ("html", "<p class=\"fw-description\">Quantities"),
-                                   ("json", "\"description\": \"Quantities")] {
+        for (format, expected) in [
+            ("text", "Quantities, sizes and toppings"), ("html", "<p class=\"fw-description\">Quantities"),
+            ("json", "\"description\": \"Quantities"),
+        ] {
             let result = try run(Build.formwork, ["render", order, "--format", format], environment: environment)
             #expect(result.stdout.contains(expected), "\(format)")
         }
@@ -294,12 +308,16 @@ struct FillRulesTests {
     @Test("fill asks again with each rule's own message until the answer keeps the rules")
     func rules() throws {
         let signup = "\(Source.root)/Examples/Forms/signup.yaml"
-        let answers = try Scratch.file("fill/signup.txt", contents: "A\nAda\nada-at-example\nada@example.com\n\n16\n36\nab12\nAB1234\n1,2,3\n1\n")
-        let result = try run(Build.formwork, ["fill", signup, "--answers", answers], environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory])
+        let answers = try Scratch.file(
+            "fill/signup.txt", contents: "A\nAda\nada-at-example\nada@example.com\n\n16\n36\nab12\nAB1234\n1,2,3\n1\n")
+        let result = try run(
+            Build.formwork, ["fill", signup, "--answers", answers], environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory])
         #expect(result.status == 0, "\(result.stderr)")
-        for message in ["Your name needs at least 2 letters.", "That does not look like an e-mail address.",
-                        "You must be 18 or older to sign up.", "Two capital letters, then four digits (AB1234).",
-                        "Choose at most two interests."] {
+        for message in [
+            "Your name needs at least 2 letters.", "That does not look like an e-mail address.",
+            "You must be 18 or older to sign up.", "Two capital letters, then four digits (AB1234).",
+            "Choose at most two interests.",
+        ] {
             #expect(result.stderr.contains(message), "fill did not say: \(message)")
         }
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

@@ -10,12 +10,14 @@ struct HardeningTests {
     let login = "\(Source.root)/Examples/Forms/login.yaml"
 
     func form(using cell: String, name: String) throws -> String {
-        try Scratch.file("hard/\(name).yaml", contents: """
-            formwork: 1
-            id: \(name)
-            title: "T"
-            sections: [{ id: s, fields: [{ id: c, cell: \(cell), model: { title: T, count: 3 } }] }]
-            """)
+        try Scratch.file(
+            "hard/\(name).yaml",
+            contents: """
+                formwork: 1
+                id: \(name)
+                title: "T"
+                sections: [{ id: s, fields: [{ id: c, cell: \(cell), model: { title: T, count: 3 } }] }]
+                """)
     }
 
     @Test("a cell array whose struct_size is 0x7FFFFFF0 is refused before its second element is read")
@@ -32,7 +34,9 @@ struct HardeningTests {
         let pack = try CCompiler.pack("huge-bound", defines: ["FIXTURE_HUGE_BOUND"])
         let list = try run(Build.formwork, ["list", "--pack-path", pack], environment: environment)
         #expect(list.stdout.contains("an integer field's minimum and maximum must be whole numbers within int64_t (got 1e+300)"))
-        for arguments in [["schema", "--pack-path", pack], ["inspect", "org.formwork.text-field", "--json", "--pack-path", pack], ["check", pack]] {
+        for arguments in [
+            ["schema", "--pack-path", pack], ["inspect", "org.formwork.text-field", "--json", "--pack-path", pack], ["check", pack],
+        ] {
             let result = try run(Build.formwork, arguments, environment: environment)
             #expect(result.status == 0 || result.status == 65, "\(arguments): \(result.status) \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"))
@@ -145,8 +149,10 @@ struct HardeningTests {
         unlink(fifo)
         #expect(mkfifo(fifo, 0o644) == 0)
         // A reader on the other end (cat), then formwork writing into the FIFO rather than replacing it.
-        result = try run("/bin/bash", ["-c", "cat '\(fifo)' > '\(fifo).out' & '\(Build.formwork)' render '\(login)' --output '\(fifo)'; s=$?; wait; exit $s"],
-                         environment: environment)
+        result = try run(
+            "/bin/bash",
+            ["-c", "cat '\(fifo)' > '\(fifo).out' & '\(Build.formwork)' render '\(login)' --output '\(fifo)'; s=$?; wait; exit $s"],
+            environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOfFile: "\(fifo).out", encoding: .utf8).hasPrefix("Sign in"))
         stat(fifo, &info)
@@ -163,8 +169,9 @@ struct HardeningTests {
         let full = try run("/bin/sh", ["-c", "'\(Build.formwork)' render '\(login)' > /dev/full"], environment: environment)
         #expect(full.status == 74)
         #expect(full.stderr.contains("formwork: error: standard output: cannot write: No space left on device"))
-        let bash = try run("/bin/bash", ["-c", "'\(Build.formwork)' gallery --format html | true; echo \"status=${PIPESTATUS[0]}\""],
-                           environment: environment)
+        let bash = try run(
+            "/bin/bash", ["-c", "'\(Build.formwork)' gallery --format html | true; echo \"status=${PIPESTATUS[0]}\""],
+            environment: environment)
         #expect(bash.stdout.contains("status=74"), "\(bash.stdout) \(bash.stderr)")
         let deviceFull = try run(Build.formwork, ["render", login, "--output", "/dev/full"], environment: environment)
         #expect(deviceFull.status == 74)
@@ -172,7 +179,7 @@ struct HardeningTests {
         try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
         chmod(readOnly, 0o555)
         defer { chmod(readOnly, 0o755) }
-        if geteuid() != 0 { // root writes anywhere
+        if geteuid() != 0 {  // root writes anywhere
             let denied = try run(Build.formwork, ["render", login, "--output", "\(readOnly)/x.txt"], environment: environment)
             #expect(denied.status == 73)
         }

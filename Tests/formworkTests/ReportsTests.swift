@@ -14,8 +14,9 @@ struct ReportsTests {
         let registry = firstPartyRegistry()
         try Golden.check(Golden.normalize(Reports.listJSON(registry).serialized()) + "\n", against: "list.json")
         for id in ["org.formwork.text-field", "org.formwork.date-picker", "org.formwork.c.rating"] {
-            try Golden.check(Golden.normalize(Reports.inspectJSON(try registry.cellType(id)).serialized()) + "\n",
-                             against: "inspect-\(id).json")
+            try Golden.check(
+                Golden.normalize(Reports.inspectJSON(try registry.cellType(id)).serialized()) + "\n",
+                against: "inspect-\(id).json")
         }
     }
 

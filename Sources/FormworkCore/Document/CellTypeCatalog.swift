@@ -27,7 +27,9 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         var text = "no cell type '\(id)' is registered"
         if !nearMatches.isEmpty {
             text += "; did you mean " + nearMatches.map { "'\($0)'" }.joined(separator: " or ") + "?"
-        } else { text += "." }
+        } else {
+            text += "."
+        }
         return text
     }
 

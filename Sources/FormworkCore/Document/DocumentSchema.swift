@@ -7,32 +7,91 @@ package enum DocumentSchema {
     package static func generate(_ registry: some CellTypeCatalog) -> JSON {
         let cells = registry.cellTypes
         var defs: [(String, JSON)] = [
-            ("identifier", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z][A-Za-z0-9_-]*$")), ("maxLength", .integer(128))])),
-            ("date", .object([("anyOf", .array([
-                .object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$"))]),
-                .object([("type", .string("number"))]),
-            ]))])),
-            ("insets", .object([("anyOf", .array([
-                .object([("type", .string("number")), ("minimum", .integer(0))]),
-                .object([("type", .string("object")), ("additionalProperties", .bool(false)),
-                         ("properties", .object(["top", "left", "bottom", "right"].map { ($0, .object([("type", .string("number")), ("minimum", .integer(0))])) }))]),
-            ]))])),
-            ("accessibilityId", .object([("anyOf", .array([
-                ref("identifier"),
-                .object([("type", .string("object")), ("additionalProperties", .bool(false)),
-                         ("properties", .object([("id", ref("identifier")),
-                                                 ("suffix", .object([("type", .string("array")),
-                                                                     ("items", .object([("enum", .array([.string("section"), .string("row")]))]))]))]))]),
-            ]))])),
-            ("section", .object([
-                ("type", .string("object")), ("additionalProperties", .bool(false)),
-                ("required", .array([.string("id"), .string("fields")])),
-                ("properties", .object([
-                    ("id", ref("identifier")), ("header", string), ("footer", string), ("insets", ref("insets")),
-                    ("spacing", .object([("type", .string("number")), ("minimum", .integer(0))])),
-                    ("fields", .object([("type", .string("array")), ("items", ref("field"))])),
-                ])),
-            ])),
+            (
+                "identifier",
+                .object([("type", .string("string")), ("pattern", .string("^[A-Za-z][A-Za-z0-9_-]*$")), ("maxLength", .integer(128))])
+            ),
+            (
+                "date",
+                .object([
+                    (
+                        "anyOf",
+                        .array([
+                            .object([
+                                ("type", .string("string")),
+                                (
+                                    "pattern",
+                                    .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$")
+                                ),
+                            ]),
+                            .object([("type", .string("number"))]),
+                        ])
+                    )
+                ])
+            ),
+            (
+                "insets",
+                .object([
+                    (
+                        "anyOf",
+                        .array([
+                            .object([("type", .string("number")), ("minimum", .integer(0))]),
+                            .object([
+                                ("type", .string("object")), ("additionalProperties", .bool(false)),
+                                (
+                                    "properties",
+                                    .object(
+                                        ["top", "left", "bottom", "right"].map {
+                                            ($0, .object([("type", .string("number")), ("minimum", .integer(0))]))
+                                        })
+                                ),
+                            ]),
+                        ])
+                    )
+                ])
+            ),
+            (
+                "accessibilityId",
+                .object([
+                    (
+                        "anyOf",
+                        .array([
+                            ref("identifier"),
+                            .object([
+                                ("type", .string("object")), ("additionalProperties", .bool(false)),
+                                (
+                                    "properties",
+                                    .object([
+                                        ("id", ref("identifier")),
+                                        (
+                                            "suffix",
+                                            .object([
+                                                ("type", .string("array")),
+                                                ("items", .object([("enum", .array([.string("section"), .string("row")]))])),
+                                            ])
+                                        ),
+                                    ])
+                                ),
+                            ]),
+                        ])
+                    )
+                ])
+            ),
+            (
+                "section",
+                .object([
+                    ("type", .string("object")), ("additionalProperties", .bool(false)),
+                    ("required", .array([.string("id"), .string("fields")])),
+                    (
+                        "properties",
+                        .object([
+                            ("id", ref("identifier")), ("header", string), ("footer", string), ("insets", ref("insets")),
+                            ("spacing", .object([("type", .string("number")), ("minimum", .integer(0))])),
+                            ("fields", .object([("type", .string("array")), ("items", ref("field"))])),
+                        ])
+                    ),
+                ])
+            ),
             ("field", .object([("oneOf", .array(cells.map { ref("cell:" + $0.id) }))])),
             ("rules", rulesSchema),
         ]
@@ -43,11 +102,14 @@ package enum DocumentSchema {
             ("description", .string("Generated by `formwork schema` from the installed cell types (\(cells.count)).")),
             ("type", .string("object")), ("additionalProperties", .bool(false)),
             ("required", .array([.string("formwork"), .string("id"), .string("sections")])),
-            ("properties", .object([
-                ("formwork", .object([("const", .integer(1))])), ("id", ref("identifier")),
-                ("title", string), ("description", string),
-                ("sections", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("section"))])),
-            ])),
+            (
+                "properties",
+                .object([
+                    ("formwork", .object([("const", .integer(1))])), ("id", ref("identifier")),
+                    ("title", string), ("description", string),
+                    ("sections", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("section"))])),
+                ])
+            ),
             ("$defs", .object(defs)),
         ])
     }
@@ -57,23 +119,34 @@ package enum DocumentSchema {
     /// `rules:` of a field: each rule a value or `{ value, message }` (FieldRules).
     static var rulesSchema: JSON {
         func rule(_ value: JSON) -> JSON {
-            .object([("anyOf", .array([value, .object([
-                ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("value")])),
-                ("properties", .object([("value", value), ("message", .object([("type", .string("string"))]))])),
-            ])]))])
+            .object([
+                (
+                    "anyOf",
+                    .array([
+                        value,
+                        .object([
+                            ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("value")])),
+                            ("properties", .object([("value", value), ("message", .object([("type", .string("string"))]))])),
+                        ]),
+                    ])
+                )
+            ])
         }
         let count = JSON.object([("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(1_000_000))])
         let number = JSON.object([("type", .string("number"))])
         return .object([
             ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object([
-                ("required", string), ("minLength", rule(count)), ("maxLength", rule(count)),
-                ("pattern", rule(.object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(500))]))),
-                ("format", rule(.object([("enum", .array(FieldRules.Format.allCases.map { .string($0.rawValue) }))]))),
-                ("minimum", rule(number)), ("maximum", rule(number)),
-                ("step", rule(.object([("type", .string("number")), ("exclusiveMinimum", .integer(0))]))),
-                ("minItems", rule(count)), ("maxItems", rule(count)),
-            ])),
+            (
+                "properties",
+                .object([
+                    ("required", string), ("minLength", rule(count)), ("maxLength", rule(count)),
+                    ("pattern", rule(.object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(500))]))),
+                    ("format", rule(.object([("enum", .array(FieldRules.Format.allCases.map { .string($0.rawValue) }))]))),
+                    ("minimum", rule(number)), ("maximum", rule(number)),
+                    ("step", rule(.object([("type", .string("number")), ("exclusiveMinimum", .integer(0))]))),
+                    ("minItems", rule(count)), ("maxItems", rule(count)),
+                ])
+            ),
         ])
     }
 
@@ -85,10 +158,14 @@ package enum DocumentSchema {
         let required = cell.fields.filter { $0.required && $0.defaultValue == nil }.map { JSON.string($0.name) }
         var model: [(String, JSON?)] = [
             ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object(cell.fields.map { f in
-                // An options list may hold { value, label } choices.
-                (f.name, cell.fields.contains { $0.optionsField == f.name } ? optionsValue(f) : value(f))
-            })),
+            (
+                "properties",
+                .object(
+                    cell.fields.map { f in
+                        // An options list may hold { value, label } choices.
+                        (f.name, cell.fields.contains { $0.optionsField == f.name } ? optionsValue(f) : value(f))
+                    })
+            ),
         ]
         model.append(("required", required.isEmpty ? nil : .array(required)))
         var properties: [(String, JSON)] = [
@@ -99,10 +176,14 @@ package enum DocumentSchema {
         ]
         let traits = TraitKey.all.filter { $0.kinds.contains(cell.textInput.kind) }
         if !traits.isEmpty {
-            properties.append(("textInput", .object([
-                ("type", .string("object")), ("additionalProperties", .bool(false)),
-                ("properties", .object(traits.map { ($0.name, $0.jsonSchema) })),
-            ])))
+            properties.append(
+                (
+                    "textInput",
+                    .object([
+                        ("type", .string("object")), ("additionalProperties", .bool(false)),
+                        ("properties", .object(traits.map { ($0.name, $0.jsonSchema) })),
+                    ])
+                ))
         }
         let requiresModel = !required.isEmpty
         return .object([
@@ -131,24 +212,32 @@ package enum DocumentSchema {
         var members: [(String, JSON?)] = [("description", f.doc.map(JSON.string))]
         switch f.type {
         case .string, .text:
-            members += [("type", .string("string")), ("minLength", f.minLength.map { .integer(Int64($0)) }),
-                        ("maxLength", f.maxLength.map { .integer(Int64($0)) })]
+            members += [
+                ("type", .string("string")), ("minLength", f.minLength.map { .integer(Int64($0)) }),
+                ("maxLength", f.maxLength.map { .integer(Int64($0)) }),
+            ]
             if f.type == .string { members.append(("pattern", .string("^[^\\n]*$"))) }
         case .bool: members.append(("type", .string("boolean")))
         case .integer:
-            members += [("type", .string("integer")), ("minimum", f.minimum.map(f.boundJSON)),
-                        ("maximum", f.maximum.map(f.boundJSON))]
+            members += [
+                ("type", .string("integer")), ("minimum", f.minimum.map(f.boundJSON)),
+                ("maximum", f.maximum.map(f.boundJSON)),
+            ]
         case .number:
             members += [("type", .string("number")), ("minimum", f.minimum.map(JSON.number)), ("maximum", f.maximum.map(JSON.number))]
         case .date: members.append(("$ref", .string("#/$defs/date")))
         case .choice: members.append(("enum", .array(f.choices.map { .string($0.value) })))
         case .stringList:
-            members += [("type", .string("array")), ("items", string),
-                        ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) })]
+            members += [
+                ("type", .string("array")), ("items", string),
+                ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) }),
+            ]
         case .choiceList:
-            members += [("type", .string("array")), ("items", .object([("enum", .array(f.choices.map { .string($0.value) }))])),
-                        ("uniqueItems", .bool(true)),
-                        ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) })]
+            members += [
+                ("type", .string("array")), ("items", .object([("enum", .array(f.choices.map { .string($0.value) }))])),
+                ("uniqueItems", .bool(true)),
+                ("minItems", f.minLength.map { .integer(Int64($0)) }), ("maxItems", f.maxLength.map { .integer(Int64($0)) }),
+            ]
         }
         members.append(("default", f.defaultValue.map { $0.json(as: f.type) }))
         return .object(members)

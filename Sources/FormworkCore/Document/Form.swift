@@ -25,8 +25,10 @@ public struct FormSection: Sendable {
     public var spacing: Double?
     public var fields: [FormField]
 
-    public init(id: String, header: String? = nil, footer: String? = nil, insets: EdgeInsets? = nil, spacing: Double? = nil,
-                fields: [FormField]) {
+    public init(
+        id: String, header: String? = nil, footer: String? = nil, insets: EdgeInsets? = nil, spacing: Double? = nil,
+        fields: [FormField]
+    ) {
         self.id = id
         self.header = header
         self.footer = footer
@@ -64,20 +66,25 @@ public struct FormField: Sendable {
     /// A field of `cell`: its model is the schema defaults overlaid with `model`; its
     /// value field and required flag follow the cell's roles. The model is not checked here: decode a
     /// document, or apply values with `ValuesFile.apply`, for checked input.
-    public init(id: String, cell: CellType, model: [String: Value] = [:], textInput: TextInputConfiguration? = nil,
-                accessibilityId: String? = nil, required: Bool = false) {
+    public init(
+        id: String, cell: CellType, model: [String: Value] = [:], textInput: TextInputConfiguration? = nil,
+        accessibilityId: String? = nil, required: Bool = false
+    ) {
         var filled: [String: Value] = [:]
         for f in cell.fields { if let d = f.defaultValue { filled[f.name] = d } }
         filled.merge(model) { $1 }
         if required, let role = cell.roles.required, model[role] == nil { filled[role] = .bool(true) }
-        self.init(id: id, cell: cell, model: filled, textInput: textInput ?? cell.textInput,
-                  accessibilityId: accessibilityId ?? id,
-                  required: required || (cell.roles.required.map { filled[$0] == .bool(true) } ?? false),
-                  valueField: cell.roles.value, pointer: "")
+        self.init(
+            id: id, cell: cell, model: filled, textInput: textInput ?? cell.textInput,
+            accessibilityId: accessibilityId ?? id,
+            required: required || (cell.roles.required.map { filled[$0] == .bool(true) } ?? false),
+            valueField: cell.roles.value, pointer: "")
     }
 
-    init(id: String, cell: CellType, model: [String: Value], textInput: TextInputConfiguration, accessibilityId: String,
-         required: Bool, valueField: String?, pointer: String) {
+    init(
+        id: String, cell: CellType, model: [String: Value], textInput: TextInputConfiguration, accessibilityId: String,
+        required: Bool, valueField: String?, pointer: String
+    ) {
         self.id = id
         self.cell = cell
         self.model = model

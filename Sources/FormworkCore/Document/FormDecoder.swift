@@ -45,8 +45,11 @@ public struct FormDecoder {
     mutating func checkKeys(_ node: SourceNode, allowed: [String], at pointer: String, what: String) {
         for (key, value) in node.members ?? [] where !allowed.contains(key) {
             var message = "unknown key '\(key)' in \(what)"
-            if let suggestion = EditDistance.suggestion(for: key, in: allowed) { message += "; did you mean '\(suggestion)'?" }
-            else { message += "; allowed keys: \(allowed.joined(separator: ", "))" }
+            if let suggestion = EditDistance.suggestion(for: key, in: allowed) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += "; allowed keys: \(allowed.joined(separator: ", "))"
+            }
             report(pointer + "/" + Pointer.escape(key), value, message)
         }
     }
@@ -67,7 +70,9 @@ public struct FormDecoder {
         }
         guard let s = string(node, pointer, what: "the \(what) id") else { return nil }
         guard Self.isIdentifier(s) else {
-            report(pointer, node, "\(what) id '\(SchemaValidator.truncated(s))' must start with a letter and use only letters, digits, '_' and '-'")
+            report(
+                pointer, node,
+                "\(what) id '\(SchemaValidator.truncated(s))' must start with a letter and use only letters, digits, '_' and '-'")
             return nil
         }
         return s
@@ -75,7 +80,9 @@ public struct FormDecoder {
 
     static func isIdentifier(_ s: String) -> Bool {
         guard let first = s.unicodeScalars.first, first.properties.isAlphabetic, s.utf8.count <= 128 else { return false }
-        return s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+        return s.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+        }
     }
 
     mutating func form(_ root: SourceNode) -> Form? {
@@ -87,7 +94,10 @@ public struct FormDecoder {
         switch root["formwork"]?.kind {
         case .integer(1)?: break
         case nil: report("", root, "missing 'formwork: 1' (the document format version)")
-        default: report("/formwork", root["formwork"], "unsupported format version \(root["formwork"]!.json.serialized(pretty: false)); this formwork reads 'formwork: 1'")
+        default:
+            report(
+                "/formwork", root["formwork"],
+                "unsupported format version \(root["formwork"]!.json.serialized(pretty: false)); this formwork reads 'formwork: 1'")
         }
         let id = identifier(root["id"], "/id", parent: root, what: "form")
         let title = string(root["title"], "/title", what: "the title")
@@ -110,15 +120,22 @@ public struct FormDecoder {
         var accessibilityIDs: [String: String] = [:]
         for field in sections.flatMap(\.fields) {
             if let first = accessibilityIDs[field.accessibilityId], field.accessibilityId != field.id {
-                report("\(field.pointer)/accessibilityId", nil, "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form")
-            } else { accessibilityIDs[field.accessibilityId] = field.pointer }
+                report(
+                    "\(field.pointer)/accessibilityId", nil,
+                    "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form"
+                )
+            } else {
+                accessibilityIDs[field.accessibilityId] = field.pointer
+            }
         }
         guard let id else { return nil }
         return Form(id: id, title: title, description: description, sections: sections)
     }
 
-    mutating func section(_ node: SourceNode, index: Int, sectionIDs: inout [String: String],
-                          fieldIDs: inout [String: String], formID: String) -> FormSection? {
+    mutating func section(
+        _ node: SourceNode, index: Int, sectionIDs: inout [String: String],
+        fieldIDs: inout [String: String], formID: String
+    ) -> FormSection? {
         let pointer = "/sections/\(index)"
         guard node.members != nil else {
             report(pointer, node, "a section must be an object with 'id' and 'fields', not \(node.typeName)")
@@ -127,8 +144,11 @@ public struct FormDecoder {
         checkKeys(node, allowed: Self.sectionKeys, at: pointer, what: "a section")
         let id = identifier(node["id"], "\(pointer)/id", parent: node, what: "section")
         if let id {
-            if let first = sectionIDs[id] { report("\(pointer)/id", node["id"], "duplicate section id '\(id)' (first used at \(first))") }
-            else { sectionIDs[id] = pointer }
+            if let first = sectionIDs[id] {
+                report("\(pointer)/id", node["id"], "duplicate section id '\(id)' (first used at \(first))")
+            } else {
+                sectionIDs[id] = pointer
+            }
         }
         let header = string(node["header"], "\(pointer)/header", what: "the header")
         let footer = string(node["footer"], "\(pointer)/footer", what: "the footer")
@@ -195,8 +215,10 @@ public struct FormDecoder {
 
     // MARK: fields
 
-    mutating func field(_ node: SourceNode, pointer: String, section: Int, row: Int,
-                        fieldIDs: inout [String: String]) -> FormField? {
+    mutating func field(
+        _ node: SourceNode, pointer: String, section: Int, row: Int,
+        fieldIDs: inout [String: String]
+    ) -> FormField? {
         guard node.members != nil else {
             report(pointer, node, "a field must be an object with 'id' and 'cell', not \(node.typeName)")
             return nil
@@ -205,8 +227,12 @@ public struct FormDecoder {
         let id = identifier(node["id"], "\(pointer)/id", parent: node, what: "field")
         if let id {
             if let first = fieldIDs[id] {
-                report("\(pointer)/id", node["id"], "duplicate field id '\(id)' (first used at \(first)); field ids must be unique across the form")
-            } else { fieldIDs[id] = pointer }
+                report(
+                    "\(pointer)/id", node["id"],
+                    "duplicate field id '\(id)' (first used at \(first)); field ids must be unique across the form")
+            } else {
+                fieldIDs[id] = pointer
+            }
         }
         var required = false
         if let r = node["required"] {
@@ -237,7 +263,8 @@ public struct FormDecoder {
         let requiredByModel = cell.roles.required.map { model[$0] == .bool(true) } ?? false
         var rules = FieldRules()
         if let rulesNode = node["rules"] {
-            rules = self.rules(rulesNode, "\(pointer)/rules", valueType: cell.roles.value.flatMap { cell.field(named: $0)?.type }, cell: cell)
+            rules = self.rules(
+                rulesNode, "\(pointer)/rules", valueType: cell.roles.value.flatMap { cell.field(named: $0)?.type }, cell: cell)
             // A value written in the document keeps the rules too.
             if let name = cell.roles.value, let value = model[name] {
                 let label = cell.roles.title.flatMap { if case .string(let s)? = model[$0] { s } else { nil } } ?? id ?? name
@@ -247,8 +274,9 @@ public struct FormDecoder {
             }
         }
         guard let id else { labelledChoices = [:]; return nil }
-        var field = FormField(id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
-                              required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
+        var field = FormField(
+            id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
+            required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
         field.rules = rules
         field.labelledChoices = labelledChoices
         labelledChoices = [:]
@@ -289,7 +317,9 @@ public struct FormDecoder {
     mutating func rules(_ node: SourceNode, _ pointer: String, valueType: FieldType?, cell: CellType) -> FieldRules {
         var rules = FieldRules()
         guard let members = node.members else {
-            report(pointer, node, "'rules' must be an object of validation rules (\(FieldRules.keys.joined(separator: ", "))), not \(node.typeName)")
+            report(
+                pointer, node,
+                "'rules' must be an object of validation rules (\(FieldRules.keys.joined(separator: ", "))), not \(node.typeName)")
             return rules
         }
         guard let type = valueType else {
@@ -305,7 +335,9 @@ public struct FormDecoder {
             }
             guard let value = n["value"] else { report("\(pointer)/\(key)", n, "a rule written as an object needs 'value'"); return nil }
             var message: String?
-            if let m = n["message"] { message = m.string; if message == nil { report("\(pointer)/\(key)/message", m, "'message' must be a string") } }
+            if let m = n["message"] {
+                message = m.string; if message == nil { report("\(pointer)/\(key)/message", m, "'message' must be a string") }
+            }
             return (value, message)
         }
         func applies(_ key: String, _ ok: Bool, _ n: SourceNode, _ what: String) -> Bool {
@@ -325,15 +357,21 @@ public struct FormDecoder {
                 report("\(pointer)/\(key)", v, "'\(key)' must be a number within ±1e15"); return nil
             }
             if key == "step" && d <= 0 { report("\(pointer)/\(key)", v, "'step' must be greater than 0"); return nil }
-            if type == .integer && d != d.rounded() { report("\(pointer)/\(key)", v, "'\(key)' of an integer field must be a whole number"); return nil }
+            if type == .integer && d != d.rounded() {
+                report("\(pointer)/\(key)", v, "'\(key)' of an integer field must be a whole number"); return nil
+            }
             return FieldRules.Rule(d, message: message)
         }
         for (key, value) in members {
             switch key {
             case "required":
-                if let s = value.string { rules.required = s }
-                else if let (_, message) = split(key, value), let message { rules.required = message }
-                else { report("\(pointer)/required", value, "'required' in rules is the message shown when the value is missing: a string") }
+                if let s = value.string {
+                    rules.required = s
+                } else if let (_, message) = split(key, value), let message {
+                    rules.required = message
+                } else {
+                    report("\(pointer)/required", value, "'required' in rules is the message shown when the value is missing: a string")
+                }
             case "minLength": if applies(key, text, value, "text") { rules.minLength = count(key, value) }
             case "maxLength": if applies(key, text, value, "text") { rules.maxLength = count(key, value) }
             case "minItems": if applies(key, list, value, "list") { rules.minItems = count(key, value) }
@@ -343,24 +381,37 @@ public struct FormDecoder {
             case "step": if applies(key, numeric, value, "number") { rules.step = bound(key, value) }
             case "pattern":
                 guard applies(key, text, value, "text"), let (v, message) = split(key, value) else { continue }
-                guard let s = v.string, !s.isEmpty, s.count <= 500 else { report("\(pointer)/pattern", v, "'pattern' must be a regular expression of at most 500 characters"); continue }
-                guard (try? Regex(s)) != nil else { report("\(pointer)/pattern", v, "'\(SchemaValidator.truncated(s))' is not a valid regular expression"); continue }
+                guard let s = v.string, !s.isEmpty, s.count <= 500 else {
+                    report("\(pointer)/pattern", v, "'pattern' must be a regular expression of at most 500 characters"); continue
+                }
+                guard (try? Regex(s)) != nil else {
+                    report("\(pointer)/pattern", v, "'\(SchemaValidator.truncated(s))' is not a valid regular expression"); continue
+                }
                 guard FieldRules.isSafe(s) else {
-                    report("\(pointer)/pattern", v, "'\(SchemaValidator.truncated(s))' nests quantifiers (such as (a+)+), which can take exponential time; simplify it")
+                    report(
+                        "\(pointer)/pattern", v,
+                        "'\(SchemaValidator.truncated(s))' nests quantifiers (such as (a+)+), which can take exponential time; simplify it")
                     continue
                 }
                 rules.pattern = FieldRules.Rule(s, message: message)
             case "format":
                 guard applies(key, text, value, "text"), let (v, message) = split(key, value) else { continue }
                 guard let s = v.string, let f = FieldRules.Format(rawValue: s) else {
-                    report("\(pointer)/format", v, "unknown format; use one of \(FieldRules.Format.allCases.map(\.rawValue).joined(separator: ", "))"); continue
+                    report(
+                        "\(pointer)/format", v,
+                        "unknown format; use one of \(FieldRules.Format.allCases.map(\.rawValue).joined(separator: ", "))");
+                    continue
                 }
                 rules.format = FieldRules.Rule(f, message: message)
             default: break
             }
         }
-        if let a = rules.minLength?.value, let b = rules.maxLength?.value, a > b { report("\(pointer)/minLength", node["minLength"], "minLength \(a) is greater than maxLength \(b)") }
-        if let a = rules.minItems?.value, let b = rules.maxItems?.value, a > b { report("\(pointer)/minItems", node["minItems"], "minItems \(a) is greater than maxItems \(b)") }
+        if let a = rules.minLength?.value, let b = rules.maxLength?.value, a > b {
+            report("\(pointer)/minLength", node["minLength"], "minLength \(a) is greater than maxLength \(b)")
+        }
+        if let a = rules.minItems?.value, let b = rules.maxItems?.value, a > b {
+            report("\(pointer)/minItems", node["minItems"], "minItems \(a) is greater than maxItems \(b)")
+        }
         if let a = rules.minimum?.value, let b = rules.maximum?.value, a > b {
             report("\(pointer)/minimum", node["minimum"], "minimum \(NumberText.format(a)) is greater than maximum \(NumberText.format(b))")
         }
@@ -372,7 +423,10 @@ public struct FormDecoder {
     mutating func accessibility(_ node: SourceNode?, _ pointer: String, fieldID: String?, section: Int, row: Int) -> String? {
         guard let node else { return nil }
         if let s = node.string {
-            guard Self.isIdentifier(s) else { report(pointer, node, "accessibility id '\(s)' must start with a letter and use only letters, digits, '_' and '-'"); return nil }
+            guard Self.isIdentifier(s) else {
+                report(pointer, node, "accessibility id '\(s)' must start with a letter and use only letters, digits, '_' and '-'");
+                return nil
+            }
             return s
         }
         guard node.members != nil else {
@@ -383,7 +437,9 @@ public struct FormDecoder {
         var base = fieldID
         if let idNode = node["id"] {
             guard let s = idNode.string, Self.isIdentifier(s) else {
-                report("\(pointer)/id", idNode, "accessibility id must be a string that starts with a letter and uses only letters, digits, '_' and '-'")
+                report(
+                    "\(pointer)/id", idNode,
+                    "accessibility id must be a string that starts with a letter and uses only letters, digits, '_' and '-'")
                 return nil
             }
             base = s
@@ -398,7 +454,10 @@ public struct FormDecoder {
                 switch item.string {
                 case "section": id += "_\(section)"
                 case "row": id += "_\(row)"
-                default: report("\(pointer)/suffix/\(i)", item, "unknown suffix option \(item.json.serialized(pretty: false)); use 'section' or 'row'")
+                default:
+                    report(
+                        "\(pointer)/suffix/\(i)", item,
+                        "unknown suffix option \(item.json.serialized(pretty: false)); use 'section' or 'row'")
                 }
             }
         }
@@ -416,8 +475,11 @@ public struct FormDecoder {
                 let at = "\(pointer)/\(Pointer.escape(key))"
                 guard let field = cell.field(named: key) else {
                     var message = "unknown model field '\(key)' for cell '\(cell.id)'"
-                    if let s = EditDistance.suggestion(for: key, in: cell.fields.map(\.name)) { message += "; did you mean '\(s)'?" }
-                    else { message += "; its fields are \(cell.fields.map(\.name).joined(separator: ", "))" }
+                    if let s = EditDistance.suggestion(for: key, in: cell.fields.map(\.name)) {
+                        message += "; did you mean '\(s)'?"
+                    } else {
+                        message += "; its fields are \(cell.fields.map(\.name).joined(separator: ", "))"
+                    }
                     report(at, valueNode, message)
                     continue
                 }
@@ -429,7 +491,10 @@ public struct FormDecoder {
                     for (i, item) in items.enumerated() {
                         guard let choice = labelledChoice(item, "\(at)/\(i)") else { continue }
                         let text = choice.text
-                        if labelledChoices[text] != nil { report("\(at)/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice"); continue }
+                        if labelledChoices[text] != nil {
+                            report("\(at)/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice");
+                            continue
+                        }
                         labelledChoices[text] = choice.choice
                         values.append(text)
                     }
@@ -448,7 +513,11 @@ public struct FormDecoder {
         for field in cell.fields {
             let at = "\(pointer)/\(Pointer.escape(field.name))"
             guard let value = model[field.name] else {
-                if field.required { report(node == nil ? pointer.dropLastComponent : pointer, node ?? parent, "missing required model field '\(field.name)' (\(field.type.rawValue)) for cell '\(cell.id)'") }
+                if field.required {
+                    report(
+                        node == nil ? pointer.dropLastComponent : pointer, node ?? parent,
+                        "missing required model field '\(field.name)' (\(field.type.rawValue)) for cell '\(cell.id)'")
+                }
                 continue
             }
             if let problem = SchemaValidator.problem(with: value, for: field, model: model) {
@@ -486,7 +555,9 @@ public struct FormDecoder {
             }
             guard trait.kinds.contains(kind) else {
                 let fits = trait.kinds.map(\.rawValue)
-                report("\(pointer)/\(Pointer.escape(key))", value, "'\(key)' does not apply to a \(kind.rawValue) (cell '\(cell.id)'); it applies to \(fits.joined(separator: " and "))")
+                report(
+                    "\(pointer)/\(Pointer.escape(key))", value,
+                    "'\(key)' does not apply to a \(kind.rawValue) (cell '\(cell.id)'); it applies to \(fits.joined(separator: " and "))")
                 continue
             }
             if let problem = trait.apply(value, to: &configuration.traits) { report("\(pointer)/\(Pointer.escape(key))", value, problem) }
@@ -501,16 +572,17 @@ enum ValueCoercion {
 
     static func value(_ node: SourceNode, as field: FieldSchema) -> Result<Value, Problem> {
         func wrong() -> Result<Value, Problem> {
-            let expected: String = switch field.type {
-            case .string, .text: "a string"
-            case .choice: "one of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
-            case .bool: "true or false"
-            case .integer: "an integer"
-            case .number: "a number"
-            case .date: "a date such as \"2026-11-21\" or \"2026-11-21T09:30:00Z\""
-            case .stringList: "a list of strings"
-            case .choiceList: "a list of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
-            }
+            let expected: String =
+                switch field.type {
+                case .string, .text: "a string"
+                case .choice: "one of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
+                case .bool: "true or false"
+                case .integer: "an integer"
+                case .number: "a number"
+                case .date: "a date such as \"2026-11-21\" or \"2026-11-21T09:30:00Z\""
+                case .stringList: "a list of strings"
+                case .choiceList: "a list of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
+                }
             return .failure(Problem(text: "must be \(expected), not \(node.typeName)"))
         }
         // YAML reads plain `On`, `Yes`, `1.0` as booleans and numbers; a string field takes the text as written.
@@ -524,14 +596,17 @@ enum ValueCoercion {
         case (.number, .number(let d)): return .success(.number(d))
         case (.date, .string(let s)):
             guard let seconds = DateFormat.parse(s) else {
-                return .failure(Problem(text: "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\" or \"2026-11-21T09:30:00Z\""))
+                return .failure(
+                    Problem(text: "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\" or \"2026-11-21T09:30:00Z\""))
             }
             return .success(.number(seconds))
         // A bare number is not a date in a document (is it seconds? milliseconds? a year?): write ISO 8601.
         case (.stringList, .array(let items)), (.choiceList, .array(let items)):
             var strings: [String] = []
             for (i, item) in items.enumerated() {
-                guard let s = item.string ?? item.plainText else { return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)")) }
+                guard let s = item.string ?? item.plainText else {
+                    return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)"))
+                }
                 strings.append(s)
             }
             return .success(.stringList(strings))
@@ -549,14 +624,23 @@ package enum DateBounds {
         }
         let minimum = date(traits.minimumField), maximum = date(traits.maximumField)
         if let minimum, let maximum, minimum > maximum {
-            return (traits.minimumField!, "\(traits.minimumField!) \(DateFormat.iso8601(minimum)) is after \(traits.maximumField!) \(DateFormat.iso8601(maximum))")
+            return (
+                traits.minimumField!,
+                "\(traits.minimumField!) \(DateFormat.iso8601(minimum)) is after \(traits.maximumField!) \(DateFormat.iso8601(maximum))"
+            )
         }
         guard let field, let value = date(field) else { return nil }
         if let minimum, value < minimum {
-            return (field, "\(field) \(DateFormat.iso8601(value)) is before the earliest date \(DateFormat.iso8601(minimum)) (\(traits.minimumField!))")
+            return (
+                field,
+                "\(field) \(DateFormat.iso8601(value)) is before the earliest date \(DateFormat.iso8601(minimum)) (\(traits.minimumField!))"
+            )
         }
         if let maximum, value > maximum {
-            return (field, "\(field) \(DateFormat.iso8601(value)) is after the latest date \(DateFormat.iso8601(maximum)) (\(traits.maximumField!))")
+            return (
+                field,
+                "\(field) \(DateFormat.iso8601(value)) is after the latest date \(DateFormat.iso8601(maximum)) (\(traits.maximumField!))"
+            )
         }
         return nil
     }

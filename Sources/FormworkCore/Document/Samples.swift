@@ -3,16 +3,20 @@
 package enum Samples {
     /// A one-field form for `cell`, its model the schema defaults plus sample values for required fields.
     package static func previewForm(for cell: CellType) -> Form {
-        Form(id: "preview", title: cell.name, sections: [
-            FormSection(id: "preview", header: nil, footer: cell.summary, insets: nil, spacing: nil, fields: [field(for: cell, id: "sample")]),
-        ])
+        Form(
+            id: "preview", title: cell.name,
+            sections: [
+                FormSection(
+                    id: "preview", header: nil, footer: cell.summary, insets: nil, spacing: nil, fields: [field(for: cell, id: "sample")])
+            ])
     }
 
     /// Every usable cell type of `registry`, one section each.
     package static func galleryForm(_ registry: some CellTypeCatalog) -> Form {
         let sections = registry.cellTypes.enumerated().map { i, cell in
-            FormSection(id: "cell-\(i)", header: "\(cell.name) — \(cell.id)", footer: cell.summary, insets: nil, spacing: nil,
-                        fields: [field(for: cell, id: "cell\(i)")])
+            FormSection(
+                id: "cell-\(i)", header: "\(cell.name) — \(cell.id)", footer: cell.summary, insets: nil, spacing: nil,
+                fields: [field(for: cell, id: "cell\(i)")])
         }
         return Form(id: "gallery", title: "Formwork cell gallery", sections: sections)
     }
@@ -25,8 +29,9 @@ package enum Samples {
             if case .stringList(let items)? = model[f.optionsField!], let first = items.first { model[f.name] = .string(first) }
         }
         let required = cell.roles.required.map { model[$0] == .bool(true) } ?? false
-        return FormField(id: id, cell: cell, model: model, textInput: cell.textInput, accessibilityId: id,
-                         required: required, valueField: cell.roles.value, pointer: "")
+        return FormField(
+            id: id, cell: cell, model: model, textInput: cell.textInput, accessibilityId: id,
+            required: required, valueField: cell.roles.value, pointer: "")
     }
 
     static func sample(_ f: FieldSchema, cell: CellType) -> Value {
@@ -36,7 +41,7 @@ package enum Samples {
         case .bool: return .bool(false)
         case .integer: return .integer(f.minimum.flatMap(Int64.init(exactly:)) ?? 0)
         case .number: return .number(f.minimum ?? 0)
-        case .date: return .number(f.minimum ?? 1_767_225_600) // 2026-01-01
+        case .date: return .number(f.minimum ?? 1_767_225_600)  // 2026-01-01
         case .choice: return .string(f.choices.first?.value ?? "")
         case .choiceList:
             return .stringList(Array(f.choices.prefix(max(1, f.minLength ?? 1)).map(\.value)))

@@ -25,8 +25,10 @@ public enum ValuesFile {
 
     /// Applies values held in memory, keyed by field id, with the same checks as a file
     /// (errors name `file` when given). Dates are `.number` seconds since 1970.
-    public static func apply(_ values: [String: Value], to form: inout Form, file: String? = nil,
-                             requireComplete: Bool = true) throws(FormError) {
+    public static func apply(
+        _ values: [String: Value], to form: inout Form, file: String? = nil,
+        requireComplete: Bool = true
+    ) throws(FormError) {
         var members: [(key: String, value: SourceNode)] = []
         for key in values.keys.sorted() {
             let value = values[key]!
@@ -70,13 +72,20 @@ public enum ValuesFile {
                 if let text = field.labelledChoices.first(where: { $0.value.json == node.json })?.key {
                     node = SourceNode(kind: .string(text), line: node.line)
                 } else if case .array(let items) = node.kind {
-                    node = SourceNode(kind: .array(items.map { item in
-                        field.labelledChoices.first(where: { $0.value.json == item.json }).map { SourceNode(kind: .string($0.key), line: item.line) } ?? item
-                    }), line: node.line)
+                    node = SourceNode(
+                        kind: .array(
+                            items.map { item in
+                                field.labelledChoices.first(where: { $0.value.json == item.json }).map {
+                                    SourceNode(kind: .string($0.key), line: item.line)
+                                } ?? item
+                            }), line: node.line)
                 }
             }
             if case .string(let s) = original.kind, let choice = field.labelledChoices[s], choice.json != .string(s) {
-                report(pointer, node, "\(key) must be \(choice.json.serialized(pretty: false)) (not the text \(JSON.string(s).serialized(pretty: false))), as the form's choices write it")
+                report(
+                    pointer, node,
+                    "\(key) must be \(choice.json.serialized(pretty: false)) (not the text \(JSON.string(s).serialized(pretty: false))), as the form's choices write it"
+                )
                 continue
             }
             switch ValueCoercion.value(node, as: schema) {
@@ -111,12 +120,15 @@ public enum ValuesFile {
         for section in form.sections where requireComplete {
             for field in section.fields where field.required && !refused.contains("/" + Pointer.escape(field.id)) {
                 guard let name = field.valueField else { continue }
-                let missing: Bool = switch field.model[name] {
-                case nil: true
-                case .string(let s)?: s.isEmpty
-                default: false
+                let missing: Bool =
+                    switch field.model[name] {
+                    case nil: true
+                    case .string(let s)?: s.isEmpty
+                    default: false
+                    }
+                if missing {
+                    report("/" + Pointer.escape(field.id), nil, field.rules.required ?? "required field '\(field.id)' has no value")
                 }
-                if missing { report("/" + Pointer.escape(field.id), nil, field.rules.required ?? "required field '\(field.id)' has no value") }
             }
         }
         if !diagnostics.isEmpty { throw .invalid(diagnostics) }
@@ -148,17 +160,20 @@ extension Form {
 
     /// The values as a values file writes them (the `fill` output format), in form order.
     package var valuesJSON: JSON {
-        .object(fields.compactMap { field in
-            guard let name = field.valueField, let schema = field.cell.field(named: name), let value = field.model[name] else { return nil }
-            // Labelled choices go back to the type the document gave them.
-            if !field.labelledChoices.isEmpty {
-                switch value {
-                case .string(let s): if let choice = field.labelledChoices[s] { return (field.id, choice.json) }
-                case .stringList(let items): return (field.id, .array(items.map { field.labelledChoices[$0]?.json ?? .string($0) }))
-                default: break
+        .object(
+            fields.compactMap { field in
+                guard let name = field.valueField, let schema = field.cell.field(named: name), let value = field.model[name] else {
+                    return nil
                 }
-            }
-            return (field.id, value.json(as: schema.type))
-        })
+                // Labelled choices go back to the type the document gave them.
+                if !field.labelledChoices.isEmpty {
+                    switch value {
+                    case .string(let s): if let choice = field.labelledChoices[s] { return (field.id, choice.json) }
+                    case .stringList(let items): return (field.id, .array(items.map { field.labelledChoices[$0]?.json ?? .string($0) }))
+                    default: break
+                    }
+                }
+                return (field.id, value.json(as: schema.type))
+            })
     }
 }

@@ -35,8 +35,11 @@ package enum ValuesSchema {
         case .string, .text:
             var options: [String]?
             if let o = f.optionsField, case .stringList(let items)? = field.model[o] { options = items }
-            if let options { members.append(("enum", .array(options.map { field.labelledChoices[$0]?.json ?? .string($0) }))) }
-            else { members.append(("type", .string("string"))) }
+            if let options {
+                members.append(("enum", .array(options.map { field.labelledChoices[$0]?.json ?? .string($0) })))
+            } else {
+                members.append(("type", .string("string")))
+            }
             members.append(("minLength", (rules.minLength?.value ?? f.minLength).map(intJSON)))
             let maxLength = [rules.maxLength?.value, f.maxLength].compactMap { $0 }.min()
             members.append(("maxLength", maxLength.map(intJSON)))
@@ -65,7 +68,8 @@ package enum ValuesSchema {
             if let step = rules.step?.value, (rules.minimum?.value ?? 0) == 0 { members.append(("multipleOf", .number(step))) }
         case .date:
             members.append(("type", .string("string")))
-            members.append(("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$")))
+            members.append(
+                ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$")))
         case .choice:
             members.append(("enum", .array(f.choices.map { .string($0.value) })))
         case .stringList, .choiceList:

@@ -69,7 +69,9 @@ public final class FillSession {
     /// Asks for every fillable field; returns the form with the answers as its values.
     public func run() throws(FillError) -> Form {
         let order = fillable
-        if let title = form.title.map({ TerminalText.safe($0) }) { say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1")) }
+        if let title = form.title.map({ TerminalText.safe($0) }) {
+            say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1"))
+        }
         for (n, (s, f)) in order.enumerated() {
             try ask(section: s, field: f, number: n + 1, of: order.count)
         }
@@ -89,8 +91,10 @@ public final class FillSession {
         say("")
         if prompt.disabled {
             let shown = prompt.current.map { AnswerShaping.show($0, prompt) } ?? (options.accessible ? "empty" : "—")
-            say(options.accessible ? "Field \(number) of \(total): \(prompt.label): \(shown). Read-only, skipped."
-                                   : style("[\(number)/\(total)] ", "2") + style(prompt.label, "1") + "  \(shown) " + style("(read-only)", "2"))
+            say(
+                options.accessible
+                    ? "Field \(number) of \(total): \(prompt.label): \(shown). Read-only, skipped."
+                    : style("[\(number)/\(total)] ", "2") + style(prompt.label, "1") + "  \(shown) " + style("(read-only)", "2"))
             return
         }
         say(header(prompt, number: number, of: total))
@@ -104,7 +108,8 @@ public final class FillSession {
                 answer = terminal.readLine(secure: prompt.secure)
                 if prompt.secure, let answer {
                     // Nothing was echoed: end the prompt line with a mask of the right length.
-                    terminal.write((answer.isEmpty ? "" : options.accessible ? "(hidden)" : String(repeating: "•", count: answer.count)) + "\n")
+                    terminal.write(
+                        (answer.isEmpty ? "" : options.accessible ? "(hidden)" : String(repeating: "•", count: answer.count)) + "\n")
                 }
             }
             guard let answer else { throw .inputEnded(fieldID: field.id) }
@@ -165,7 +170,8 @@ public final class FillSession {
                 return .value(.number(seconds))
             }
             guard let seconds = DateFormat.parse(text) else {
-                return .problem(p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
+                return .problem(
+                    p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
             }
             return .value(.number(seconds))
         case .choiceList:
@@ -174,14 +180,17 @@ public final class FillSession {
             for part in text.split(separator: ",") {
                 let item = part.trimmingCharacters(in: .whitespaces)
                 guard let value = AnswerShaping.choose(item, from: p.choices) else {
-                    return .problem("'\(TerminalText.safe(item))' is not one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+                    return .problem(
+                        "'\(TerminalText.safe(item))' is not one of: "
+                            + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
                 }
                 if !chosen.contains(value) { chosen.append(value) }
             }
             return .value(.stringList(chosen))
         case .choice, .stringList:
             guard let chosen = AnswerShaping.choose(text, from: p.choices) else {
-                return .problem("Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+                return .problem(
+                    "Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
             }
             return .value(.string(chosen))
         }
@@ -210,9 +219,10 @@ public final class FillSession {
     }
 
     func readText(_ p: Prompt) -> String? {
-        terminal.write(options.accessible
-                       ? "Type the text. A line with a single full stop ends it; an empty first line keeps the current text.\n"
-                       : style("  (end with a line containing only .; Enter alone keeps the current text)\n", "2"))
+        terminal.write(
+            options.accessible
+                ? "Type the text. A line with a single full stop ends it; an empty first line keeps the current text.\n"
+                : style("  (end with a line containing only .; Enter alone keeps the current text)\n", "2"))
         var lines: [String] = []
         while true {
             terminal.write(lines.isEmpty ? question(p) : "  … ")
@@ -245,23 +255,29 @@ public final class FillSession {
         case .choice, .stringList, .choiceList:
             let list = p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }
             let several = p.type == .choiceList
-            lines.append(a ? "Choices: " + list.joined(separator: ", ") + (several ? ". Answer with numbers or names separated by commas." : ". Answer with a number or a name.")
-                           : "  " + list.map { style($0, "36") }.joined(separator: "   ") + (several ? style("  (several: 1, 3)", "2") : ""))
+            lines.append(
+                a
+                    ? "Choices: " + list.joined(separator: ", ")
+                        + (several ? ". Answer with numbers or names separated by commas." : ". Answer with a number or a name.")
+                    : "  " + list.map { style($0, "36") }.joined(separator: "   ") + (several ? style("  (several: 1, 3)", "2") : ""))
         case .bool:
             lines.append(a ? "Answer yes or no." : style("  (y/n)", "2"))
         case .date:
-            var text = switch p.dateMode {
-            case .time, .countdown: "a time such as 09:30"
-            case .dateAndTime, .default: "a date and time such as 2026-11-21T09:30:00Z"
-            case .date: "a date such as 2026-11-21"
-            }
+            var text =
+                switch p.dateMode {
+                case .time, .countdown: "a time such as 09:30"
+                case .dateAndTime, .default: "a date and time such as 2026-11-21T09:30:00Z"
+                case .date: "a date such as 2026-11-21"
+                }
             if p.minimum != nil || p.maximum != nil {
                 text += ", from \(p.minimum.map(DateFormat.iso8601) ?? "any date") to \(p.maximum.map(DateFormat.iso8601) ?? "any date")"
             }
             lines.append(a ? "Write \(text)." : style("  (\(text))", "2"))
         default: break
         }
-        if !p.required && !p.isMultiline && p.current != nil { lines.append(a ? "A single minus sign clears the value." : style("  (- clears)", "2")) }
+        if !p.required && !p.isMultiline && p.current != nil {
+            lines.append(a ? "A single minus sign clears the value." : style("  (- clears)", "2"))
+        }
         return lines
     }
 

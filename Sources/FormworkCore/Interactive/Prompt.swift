@@ -27,7 +27,8 @@ struct Prompt {
         self.schema = schema
         traits = field.textInput.traits
         current = field.model[schema.name]
-        var label = field.cell.roles.title.flatMap { field.model[$0] }.flatMap { if case .string(let s) = $0 { s } else { nil } } ?? schema.label
+        var label =
+            field.cell.roles.title.flatMap { field.model[$0] }.flatMap { if case .string(let s) = $0 { s } else { nil } } ?? schema.label
         var placeholder: String?
         var choices = schema.choices
         var multiline = schema.type == .text
@@ -72,7 +73,9 @@ struct Prompt {
             choices = items.map { Choice(value: $0, label: $0) }
         }
         // A string field with options is answered like a choice.
-        type = schema.optionsField == nil ? schema.type : schema.type == .string ? .choice : schema.type == .stringList ? .choiceList : schema.type
+        type =
+            schema.optionsField == nil
+            ? schema.type : schema.type == .string ? .choice : schema.type == .stringList ? .choiceList : schema.type
         // Everything shown from the document or the cell is terminal-safe; the session adds its own styles.
         self.label = TerminalText.safe(label)
         self.placeholder = placeholder.map { TerminalText.safe($0) }
@@ -114,8 +117,11 @@ enum AnswerShaping {
         func only(_ allowed: CharacterSet) -> Bool { text.unicodeScalars.allSatisfy { allowed.contains($0) } }
         switch keyboard {
         case .numberPad?: return only(digits) ? nil : "\(label) takes digits only."
-        case .decimalPad?: return only(digits.union(CharacterSet(charactersIn: ".,"))) ? nil : "\(label) takes a number: digits and a decimal point."
-        case .phonePad?: return only(digits.union(CharacterSet(charactersIn: "+-() *#"))) ? nil : "\(label) takes a phone number: digits, spaces and + - ( ) * #."
+        case .decimalPad?:
+            return only(digits.union(CharacterSet(charactersIn: ".,"))) ? nil : "\(label) takes a number: digits and a decimal point."
+        case .phonePad?:
+            return only(digits.union(CharacterSet(charactersIn: "+-() *#")))
+                ? nil : "\(label) takes a phone number: digits, spaces and + - ( ) * #."
         case .email?: return text.contains(" ") ? "\(label): an e-mail address has no spaces." : nil
         case .url?: return text.contains(" ") ? "\(label): a web address has no spaces." : nil
         case .ascii?: return text.unicodeScalars.allSatisfy(\.isASCII) ? nil : "\(label) takes ASCII characters only."
@@ -157,7 +163,8 @@ enum AnswerShaping {
     /// "09:30" on the day of `base` (or 1970-01-01), UTC.
     static func time(_ text: String, on base: Double?) -> Double? {
         let parts = text.split(separator: ":")
-        guard parts.count == 2 || parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+        guard parts.count == 2 || parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
         let s = parts.count == 3 ? Int(parts[2]) ?? -1 : 0
         guard (0..<60).contains(s) else { return nil }
         let day = floor((base ?? 0) / 86_400) * 86_400
@@ -176,7 +183,8 @@ enum AnswerShaping {
             return flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
         case .bool(let b): return b ? "yes" : "no"
         case .integer(let i): return String(i)
-        case .number(let d): return p.type == .date ? DateText.format(d, mode: p.dateMode == .default ? .dateAndTime : p.dateMode) : NumberText.format(d)
+        case .number(let d):
+            return p.type == .date ? DateText.format(d, mode: p.dateMode == .default ? .dateAndTime : p.dateMode) : NumberText.format(d)
         case .stringList(let items):
             return items.map { item in p.choices.first { $0.value == item }?.label ?? item }.joined(separator: ", ")
         }

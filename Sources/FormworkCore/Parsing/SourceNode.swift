@@ -215,7 +215,7 @@ struct JSONParser {
     }
 
     private mutating func string() throws(ParseError) -> String {
-        index += 1 // opening quote
+        index += 1  // opening quote
         var out: [UInt8] = []
         while true {
             guard index < bytes.count else { throw error("unterminated string") }

@@ -36,7 +36,8 @@ enum YAMLReader {
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { break }
                 if event.type == YAML_DOCUMENT_START_EVENT && builder.documents > 0 {
-                    throw ParseError(line: Int(event.start_mark.line) + 1, message: "a form file holds one YAML document; remove the second '---'")
+                    throw ParseError(
+                        line: Int(event.start_mark.line) + 1, message: "a form file holds one YAML document; remove the second '---'")
                 }
                 try builder.handle(&event)
             }
@@ -77,8 +78,7 @@ enum YAMLReader {
         func pointer(key extra: String? = nil) -> String {
             var out = ""
             for frame in stack {
-                if frame.isMapping { if let key = frame.key { out += "/" + Pointer.escape(key) } }
-                else { out += "/\(frame.items.count)" }
+                if frame.isMapping { if let key = frame.key { out += "/" + Pointer.escape(key) } } else { out += "/\(frame.items.count)" }
             }
             if let extra { out += "/" + Pointer.escape(extra) }
             return out
@@ -144,8 +144,11 @@ enum YAMLReader {
                 }
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
-                if isMapping { try checkNode(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, line: line) }
-                else { try checkNode(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, line: line) }
+                if isMapping {
+                    try checkNode(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, line: line)
+                } else {
+                    try checkNode(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, line: line)
+                }
                 if expectingKey { throw fail("keys must be plain strings", line: line) }
                 guard stack.count < InputLimits.maxDepth else {
                     throw fail("nesting deeper than \(InputLimits.maxDepth) levels", line: line)
@@ -186,8 +189,11 @@ enum YAMLReader {
             if let sign = bytes.first, sign == 0x2D || sign == 0x2B { negative = sign == 0x2D; bytes = bytes.dropFirst() }
             guard !bytes.isEmpty else { return nil }
             var radix: Int64 = 10
-            if bytes.starts(with: "0x".utf8) { radix = 16; bytes = bytes.dropFirst(2) }
-            else if bytes.count > 1 && bytes.first == 0x30 { return nil } // 017: not octal here
+            if bytes.starts(with: "0x".utf8) {
+                radix = 16; bytes = bytes.dropFirst(2)
+            } else if bytes.count > 1 && bytes.first == 0x30 {
+                return nil
+            }  // 017: not octal here
             guard !bytes.isEmpty, bytes.first != 0x5F else { return nil }
             var value: Int64 = 0
             for b in bytes {

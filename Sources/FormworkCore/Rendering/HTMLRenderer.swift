@@ -7,25 +7,29 @@ struct HTMLRenderer {
 
     mutating func render(_ tree: ViewTree) -> String {
         var out = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="generator" content="formwork \(FormworkVersion.string)">
-        <title>\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
-        <style>\(Self.stylesheet)</style>
-        </head>
-        <body>
-        <main>
-        <form id="\(escape(tree.formID))" class="fw-form" method="post" action="">
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="formwork \(FormworkVersion.string)">
+            <title>\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
+            <style>\(Self.stylesheet)</style>
+            </head>
+            <body>
+            <main>
+            <form id="\(escape(tree.formID))" class="fw-form" method="post" action="">
 
-        """
+            """
         // Every page has one level-1 heading: the title, or (hidden) the form's id in words.
-        if let title = tree.title { out += "<h1>\(escape(title))</h1>\n" }
-        else { out += "<h1 class=\"fw-visually-hidden\">\(escape(Self.humanized(tree.formID)))</h1>\n" }
+        if let title = tree.title {
+            out += "<h1>\(escape(title))</h1>\n"
+        } else {
+            out += "<h1 class=\"fw-visually-hidden\">\(escape(Self.humanized(tree.formID)))</h1>\n"
+        }
         if let description = tree.description, !description.isEmpty {
-            let body = description.split(separator: "\n", omittingEmptySubsequences: false).map { InlineMarkup.html(String($0)) }.joined(separator: "<br>")
+            let body = description.split(separator: "\n", omittingEmptySubsequences: false).map { InlineMarkup.html(String($0)) }.joined(
+                separator: "<br>")
             out += "<p class=\"fw-description\">\(body)</p>\n"
         }
         for section in tree.sections {
@@ -96,16 +100,20 @@ struct HTMLRenderer {
             if isValue, let min = field.rules.minLength?.value { attributes += " minlength=\"\(min)\"" }
             // Browsers check minlength only after the user edits; a pattern is also checked on a prefilled
             // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one.
-            if isValue, !c.multiline, let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
-                ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" }) {
+            if isValue, !c.multiline,
+                let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
+                    ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" })
+            {
                 attributes += " pattern=\"\(escape(pattern))\""
             }
             if c.multiline {
                 return label(c) + "<textarea\(attributes) rows=\"4\">\(escape(text ?? ""))</textarea>\n"
             }
             // A format rule decides the input type (and so the browser's own check), unless the entry is secure.
-            if c.field != nil, c.field == field.valueField, let format = field.rules.format?.value, field.textInput.traits.secureEntry != true,
-               let type = ["email": "email", "url": "url", "tel": "tel", "date": "date"][format.rawValue] {
+            if c.field != nil, c.field == field.valueField, let format = field.rules.format?.value,
+                field.textInput.traits.secureEntry != true,
+                let type = ["email": "email", "url": "url", "tel": "tel", "date": "date"][format.rawValue]
+            {
                 attributes += " type=\"\(type)\"" + (type == "email" || type == "url" || type == "tel" ? " inputmode=\"\(type)\"" : "")
             } else {
                 attributes += inputType(field.textInput.traits)
@@ -114,8 +122,11 @@ struct HTMLRenderer {
             if let text, field.textInput.traits.secureEntry != true { attributes += " value=\"\(escape(text))\"" }
             return label(c) + "<input\(attributes)>\n"
         case .toggle(let c, let isOn):
-            let attributes = common(c, name: name(c, field), described: described) + " type=\"checkbox\" role=\"switch\" value=\"true\"" + (isOn ? " checked" : "")
-            return "<div class=\"fw-toggle\"><input\(attributes)> <label for=\"\(escape(c.id))\">\(escape(c.label ?? ""))\(c.required ? requiredMark : "")</label></div>\n"
+            let attributes =
+                common(c, name: name(c, field), described: described) + " type=\"checkbox\" role=\"switch\" value=\"true\""
+                + (isOn ? " checked" : "")
+            return
+                "<div class=\"fw-toggle\"><input\(attributes)> <label for=\"\(escape(c.id))\">\(escape(c.label ?? ""))\(c.required ? requiredMark : "")</label></div>\n"
         case .button(let c, let role):
             let type = role == .primary ? "submit" : "button"
             var attributes = " id=\"\(escape(c.id))\" type=\"\(type)\" class=\"fw-button fw-\(role.rawValue)\""
@@ -129,7 +140,9 @@ struct HTMLRenderer {
                 for (i, choice) in choices.enumerated() {
                     let id = "\(c.id)-\(i)"
                     out += "<input type=\"radio\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
-                    out += (choice.value == selected ? " checked" : "") + (c.disabled ? " disabled" : "") + (c.required ? " required" : "") + ">"
+                    out +=
+                        (choice.value == selected ? " checked" : "") + (c.disabled ? " disabled" : "") + (c.required ? " required" : "")
+                        + ">"
                     out += "<label for=\"\(escape(id))\">\(escape(choice.label))</label>\n"
                 }
                 return out + "</fieldset>\n"
@@ -139,20 +152,26 @@ struct HTMLRenderer {
                 out += "<option value=\"\" disabled selected>Choose…</option>\n"
             }
             for choice in choices {
-                out += "<option value=\"\(escape(choice.value))\"\(choice.value == selected ? " selected" : "")>\(escape(choice.label))</option>\n"
+                out +=
+                    "<option value=\"\(escape(choice.value))\"\(choice.value == selected ? " selected" : "")>\(escape(choice.label))</option>\n"
             }
             return out + "</select>\n"
         case .date(let c, let seconds, let mode):
             let mode = mode == .default ? (field.textInput.traits.dateMode ?? .dateAndTime) : mode
-            let (type, format): (String, (Double) -> String) = switch mode {
-            case .date: ("date", { String(DateFormat.iso8601($0).prefix(10)) })
-            case .time: ("time", { DateText.format($0, mode: .time) })
-            case .countdown: ("time", { DateText.format($0, mode: .time) })
-            case .dateAndTime, .default: ("datetime-local", { v in
-                let iso = DateFormat.iso8601(v)
-                return String(iso.prefix(10)) + "T" + DateText.format(v, mode: .time)
-            })
-            }
+            let (type, format): (String, (Double) -> String) =
+                switch mode {
+                case .date: ("date", { String(DateFormat.iso8601($0).prefix(10)) })
+                case .time: ("time", { DateText.format($0, mode: .time) })
+                case .countdown: ("time", { DateText.format($0, mode: .time) })
+                case .dateAndTime, .default:
+                    (
+                        "datetime-local",
+                        { v in
+                            let iso = DateFormat.iso8601(v)
+                            return String(iso.prefix(10)) + "T" + DateText.format(v, mode: .time)
+                        }
+                    )
+                }
             var attributes = common(c, name: name(c, field), described: described) + " type=\"\(type)\""
             if let seconds { attributes += " value=\"\(format(seconds))\"" }
             if let min = field.minimum { attributes += " min=\"\(format(min))\"" }
@@ -160,10 +179,17 @@ struct HTMLRenderer {
             return label(c) + "<input\(attributes)>\n"
         case .number(let c, let value, let minimum, let maximum, let step, let style):
             var attributes = common(c, name: name(c, field), described: described)
-            attributes += style == .slider ? " type=\"range\" class=\"fw-slider\"" : " type=\"number\" inputmode=\"decimal\"" + (style == .stepper ? " class=\"fw-stepper\"" : "")
+            attributes +=
+                style == .slider
+                ? " type=\"range\" class=\"fw-slider\""
+                : " type=\"number\" inputmode=\"decimal\"" + (style == .stepper ? " class=\"fw-stepper\"" : "")
             let isValue = c.field != nil && c.field == field.valueField
-            if let minimum = (isValue ? field.rules.minimum?.value : nil) ?? minimum { attributes += " min=\"\(NumberText.format(minimum))\"" }
-            if let maximum = (isValue ? field.rules.maximum?.value : nil) ?? maximum { attributes += " max=\"\(NumberText.format(maximum))\"" }
+            if let minimum = (isValue ? field.rules.minimum?.value : nil) ?? minimum {
+                attributes += " min=\"\(NumberText.format(minimum))\""
+            }
+            if let maximum = (isValue ? field.rules.maximum?.value : nil) ?? maximum {
+                attributes += " max=\"\(NumberText.format(maximum))\""
+            }
             attributes += " step=\"\(((isValue ? field.rules.step?.value : nil) ?? step).map(NumberText.format) ?? "any")\""
             if let value { attributes += " value=\"\(NumberText.format(value))\"" }
             var out = label(c) + "<input\(attributes)>\n"
@@ -173,9 +199,12 @@ struct HTMLRenderer {
             return out
         case .multiChoice(let c, let choices, let selected, let style):
             if style == .list {
-                var out = label(c) + "<select multiple\(common(c, name: name(c, field), described: described)) size=\"\(min(max(choices.count, 2), 8))\">\n"
+                var out =
+                    label(c)
+                    + "<select multiple\(common(c, name: name(c, field), described: described)) size=\"\(min(max(choices.count, 2), 8))\">\n"
                 for choice in choices {
-                    out += "<option value=\"\(escape(choice.value))\"\(selected.contains(choice.value) ? " selected" : "")>\(escape(choice.label))</option>\n"
+                    out +=
+                        "<option value=\"\(escape(choice.value))\"\(selected.contains(choice.value) ? " selected" : "")>\(escape(choice.label))</option>\n"
                 }
                 return out + "</select>\n"
             }
@@ -183,7 +212,8 @@ struct HTMLRenderer {
             if let l = c.label { out += "<legend>\(escape(l))\(c.required ? requiredMark : "")</legend>\n" }
             for (i, choice) in choices.enumerated() {
                 let id = "\(c.id)-\(i)"
-                out += "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
+                out +=
+                    "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
                 out += (selected.contains(choice.value) ? " checked" : "") + (c.disabled ? " disabled" : "") + ">"
                 out += " <label for=\"\(escape(id))\">\(escape(choice.label))</label></div>\n"
             }
@@ -260,13 +290,15 @@ struct HTMLRenderer {
 
     /// UIKit-style content types to HTML autocomplete tokens.
     static func autocomplete(_ contentType: String) -> String {
-        let map = ["username": "username", "password": "current-password", "newPassword": "new-password",
-                   "email": "email", "emailAddress": "email", "name": "name", "givenName": "given-name",
-                   "familyName": "family-name", "nickname": "nickname", "tel": "tel", "telephoneNumber": "tel",
-                   "url": "url", "URL": "url", "oneTimeCode": "one-time-code", "postalCode": "postal-code",
-                   "streetAddressLine1": "address-line1", "streetAddressLine2": "address-line2", "fullStreetAddress": "street-address",
-                   "addressCity": "address-level2", "countryName": "country-name", "organizationName": "organization",
-                   "jobTitle": "organization-title", "creditCardNumber": "cc-number", "birthdate": "bday"]
+        let map = [
+            "username": "username", "password": "current-password", "newPassword": "new-password",
+            "email": "email", "emailAddress": "email", "name": "name", "givenName": "given-name",
+            "familyName": "family-name", "nickname": "nickname", "tel": "tel", "telephoneNumber": "tel",
+            "url": "url", "URL": "url", "oneTimeCode": "one-time-code", "postalCode": "postal-code",
+            "streetAddressLine1": "address-line1", "streetAddressLine2": "address-line2", "fullStreetAddress": "street-address",
+            "addressCity": "address-level2", "countryName": "country-name", "organizationName": "organization",
+            "jobTitle": "organization-title", "creditCardNumber": "cc-number", "birthdate": "bday",
+        ]
         return map[contentType] ?? contentType
     }
 
@@ -274,62 +306,62 @@ struct HTMLRenderer {
 
     static let stylesheet = """
 
-    :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
-    @media (prefers-color-scheme: dark) { :root { --fw-bg: #1f2937; --fw-page: #111827; --fw-border: #4b5563; --fw-muted: #9ca3af; --fw-danger: #f87171; --fw-warning: #fbbf24; } }
-    * { box-sizing: border-box; }
-    body { margin: 0; background: var(--fw-page); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
-    main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
-    h1 { font-size: 1.6rem; margin: 0 0 1rem; }
-    .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
-    .fw-section > legend { font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); padding: 0 .4rem; }
-    .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
-    .fw-field > label, .fw-segments > legend { font-weight: 500; }
-    input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
-    input[type=date], input[type=time], input[type=datetime-local], input[type=number], select, textarea {
-      font: inherit; padding: .55rem .7rem; border: 1px solid var(--fw-border); border-radius: 8px; background: transparent; color: inherit; width: 100%; }
-    input:focus, select:focus, textarea:focus, button:focus { outline: 2px solid var(--fw-accent); outline-offset: 1px; }
-    input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
-    .fw-required { color: var(--fw-danger); }
-    .fw-toggle { display: flex; align-items: center; gap: .6rem; }
-    .fw-toggle input { width: 2.4rem; height: 1.3rem; accent-color: var(--fw-accent); }
-    .fw-segments { display: flex; flex-wrap: wrap; gap: 0; border: 0; padding: 0; margin: 0; }
-    .fw-segments > legend { margin-bottom: .3rem; }
-    .fw-segments input { position: absolute; opacity: 0; }
-    .fw-segments label { padding: .4rem .9rem; border: 1px solid var(--fw-border); margin-left: -1px; cursor: pointer; }
-    .fw-segments label:first-of-type { border-radius: 8px 0 0 8px; margin-left: 0; }
-    .fw-segments label:last-of-type { border-radius: 0 8px 8px 0; }
-    .fw-segments input:checked + label { background: var(--fw-accent); color: #fff; border-color: var(--fw-accent); }
-    .fw-segments input:focus-visible + label { outline: 2px solid var(--fw-accent); }
-    .fw-button { font: inherit; font-weight: 600; padding: .6rem 1.2rem; border-radius: 8px; border: 1px solid var(--fw-border); background: transparent; color: inherit; cursor: pointer; }
-    .fw-primary { background: var(--fw-accent); border-color: var(--fw-accent); color: #fff; }
-    .fw-destructive { color: var(--fw-danger); border-color: var(--fw-danger); }
-    .fw-cancel { color: var(--fw-muted); }
-    .fw-message { margin: 0; font-size: .875rem; }
-    .fw-hint, .fw-footer { color: var(--fw-muted); }
-    .fw-error { color: var(--fw-danger); }
-    .fw-warning { color: var(--fw-warning, #b45309); }
-    .fw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-    .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
-    .fw-description { margin: -.5rem 0 1.25rem; }
-    .fw-description a, .fw-footer a, .fw-hint a { color: inherit; text-decoration: underline; }
-    code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
-    .fw-label { margin: 0; }
-    .fw-title { font-size: 1.2rem; font-weight: 600; }
-    .fw-caption { font-size: .85rem; color: var(--fw-muted); }
-    .fw-emphasis { font-weight: 600; }
-    .fw-value { display: flex; justify-content: space-between; gap: 1rem; }
-    .fw-value-label { font-weight: 500; }
-    .fw-value output { font-variant-numeric: tabular-nums; }
-    .fw-group.fw-row { display: flex; flex-direction: column; gap: .3rem; }
-    .fw-stepper { max-width: 10rem; }
-    .fw-slider { width: 100%; accent-color: var(--fw-accent); }
-    .fw-slider-value { font-variant-numeric: tabular-nums; }
-    .fw-checkboxes { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: .25rem; }
-    .fw-checkboxes > legend { font-weight: 500; margin-bottom: .3rem; }
-    .fw-checkbox { display: flex; align-items: center; gap: .5rem; }
-    .fw-checkbox input { accent-color: var(--fw-accent); width: 1.1rem; height: 1.1rem; }
+        :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
+        @media (prefers-color-scheme: dark) { :root { --fw-bg: #1f2937; --fw-page: #111827; --fw-border: #4b5563; --fw-muted: #9ca3af; --fw-danger: #f87171; --fw-warning: #fbbf24; } }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--fw-page); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+        main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
+        h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+        .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+        .fw-section > legend { font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); padding: 0 .4rem; }
+        .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
+        .fw-field > label, .fw-segments > legend { font-weight: 500; }
+        input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
+        input[type=date], input[type=time], input[type=datetime-local], input[type=number], select, textarea {
+          font: inherit; padding: .55rem .7rem; border: 1px solid var(--fw-border); border-radius: 8px; background: transparent; color: inherit; width: 100%; }
+        input:focus, select:focus, textarea:focus, button:focus { outline: 2px solid var(--fw-accent); outline-offset: 1px; }
+        input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
+        .fw-required { color: var(--fw-danger); }
+        .fw-toggle { display: flex; align-items: center; gap: .6rem; }
+        .fw-toggle input { width: 2.4rem; height: 1.3rem; accent-color: var(--fw-accent); }
+        .fw-segments { display: flex; flex-wrap: wrap; gap: 0; border: 0; padding: 0; margin: 0; }
+        .fw-segments > legend { margin-bottom: .3rem; }
+        .fw-segments input { position: absolute; opacity: 0; }
+        .fw-segments label { padding: .4rem .9rem; border: 1px solid var(--fw-border); margin-left: -1px; cursor: pointer; }
+        .fw-segments label:first-of-type { border-radius: 8px 0 0 8px; margin-left: 0; }
+        .fw-segments label:last-of-type { border-radius: 0 8px 8px 0; }
+        .fw-segments input:checked + label { background: var(--fw-accent); color: #fff; border-color: var(--fw-accent); }
+        .fw-segments input:focus-visible + label { outline: 2px solid var(--fw-accent); }
+        .fw-button { font: inherit; font-weight: 600; padding: .6rem 1.2rem; border-radius: 8px; border: 1px solid var(--fw-border); background: transparent; color: inherit; cursor: pointer; }
+        .fw-primary { background: var(--fw-accent); border-color: var(--fw-accent); color: #fff; }
+        .fw-destructive { color: var(--fw-danger); border-color: var(--fw-danger); }
+        .fw-cancel { color: var(--fw-muted); }
+        .fw-message { margin: 0; font-size: .875rem; }
+        .fw-hint, .fw-footer { color: var(--fw-muted); }
+        .fw-error { color: var(--fw-danger); }
+        .fw-warning { color: var(--fw-warning, #b45309); }
+        .fw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+        .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
+        .fw-description { margin: -.5rem 0 1.25rem; }
+        .fw-description a, .fw-footer a, .fw-hint a { color: inherit; text-decoration: underline; }
+        code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
+        .fw-label { margin: 0; }
+        .fw-title { font-size: 1.2rem; font-weight: 600; }
+        .fw-caption { font-size: .85rem; color: var(--fw-muted); }
+        .fw-emphasis { font-weight: 600; }
+        .fw-value { display: flex; justify-content: space-between; gap: 1rem; }
+        .fw-value-label { font-weight: 500; }
+        .fw-value output { font-variant-numeric: tabular-nums; }
+        .fw-group.fw-row { display: flex; flex-direction: column; gap: .3rem; }
+        .fw-stepper { max-width: 10rem; }
+        .fw-slider { width: 100%; accent-color: var(--fw-accent); }
+        .fw-slider-value { font-variant-numeric: tabular-nums; }
+        .fw-checkboxes { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: .25rem; }
+        .fw-checkboxes > legend { font-weight: 500; margin-bottom: .3rem; }
+        .fw-checkbox { display: flex; align-items: center; gap: .5rem; }
+        .fw-checkbox input { accent-color: var(--fw-accent); width: 1.1rem; height: 1.1rem; }
 
-    """
+        """
 }
 
 enum HTML {

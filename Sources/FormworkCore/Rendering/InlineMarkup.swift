@@ -27,11 +27,14 @@ package enum InlineMarkup {
                 continue
             }
             if c == "[", let closeText = s[i...].firstIndex(of: "]"), s.index(after: closeText) < s.endIndex,
-               s[s.index(after: closeText)] == "(", let closeURL = s[closeText...].firstIndex(of: ")") {
+                s[s.index(after: closeText)] == "(", let closeURL = s[closeText...].firstIndex(of: ")")
+            {
                 let label = String(s[s.index(after: i)..<closeText])
                 let url = String(s[s.index(closeText, offsetBy: 2)..<closeURL])
                 let lower = url.lowercased()
-                if !label.isEmpty, !url.contains(" "), lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") {
+                if !label.isEmpty, !url.contains(" "),
+                    lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:")
+                {
                     flush()
                     spans.append(.link(text: label, url: url))
                     i = s.index(after: closeURL)

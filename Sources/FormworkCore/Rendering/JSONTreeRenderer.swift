@@ -3,19 +3,34 @@ package enum JSONTreeRenderer {
     static func render(_ tree: ViewTree) -> JSON {
         .object([
             ("formwork", .integer(1)),
-            ("form", .object([("id", .string(tree.formID)), ("title", tree.title.map(JSON.string)),
-                              ("description", tree.description.map(JSON.string))])),
-            ("sections", .array(tree.sections.map { section in
+            (
+                "form",
                 .object([
-                    ("id", .string(section.id)), ("header", section.header.map(JSON.string)),
-                    ("footer", section.footer.map(JSON.string)),
-                    ("insets", section.insets.map { i in
-                        .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])
-                    }),
-                    ("spacing", section.spacing.map(JSON.number)),
-                    ("fields", .array(section.fields.map(field))),
+                    ("id", .string(tree.formID)), ("title", tree.title.map(JSON.string)),
+                    ("description", tree.description.map(JSON.string)),
                 ])
-            })),
+            ),
+            (
+                "sections",
+                .array(
+                    tree.sections.map { section in
+                        .object([
+                            ("id", .string(section.id)), ("header", section.header.map(JSON.string)),
+                            ("footer", section.footer.map(JSON.string)),
+                            (
+                                "insets",
+                                section.insets.map { i in
+                                    .object([
+                                        ("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)),
+                                        ("right", .number(i.right)),
+                                    ])
+                                }
+                            ),
+                            ("spacing", section.spacing.map(JSON.number)),
+                            ("fields", .array(section.fields.map(field))),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -23,10 +38,15 @@ package enum JSONTreeRenderer {
         .object([
             ("id", .string(f.id)), ("cell", .string(f.cell)), ("accessibilityId", .string(f.accessibilityId)),
             ("required", .bool(f.required)),
-            ("textInput", f.textInput.kind == .none ? nil : .object([
-                ("kind", .string(f.textInput.kind.rawValue)), ("field", f.textInput.field.map(JSON.string)),
-                ("traits", TraitKey.json(f.textInput.traits)),
-            ])),
+            (
+                "textInput",
+                f.textInput.kind == .none
+                    ? nil
+                    : .object([
+                        ("kind", .string(f.textInput.kind.rawValue)), ("field", f.textInput.field.map(JSON.string)),
+                        ("traits", TraitKey.json(f.textInput.traits)),
+                    ])
+            ),
             ("minimum", f.minimum.map { .string(DateFormat.iso8601($0)) }),
             ("maximum", f.maximum.map { .string(DateFormat.iso8601($0)) }),
             ("maxLength", f.maxLength.map { .integer(Int64($0)) }),
@@ -36,16 +56,22 @@ package enum JSONTreeRenderer {
     }
 
     static func control(_ type: String, _ c: Control, _ extra: [(String, JSON?)]) -> JSON {
-        .object([("type", .string(type)), ("id", .string(c.id)), ("field", c.field.map(JSON.string)), ("label", c.label.map(JSON.string))]
+        .object(
+            [("type", .string(type)), ("id", .string(c.id)), ("field", c.field.map(JSON.string)), ("label", c.label.map(JSON.string))]
                 + extra
-                + [("disabled", c.disabled ? .bool(true) : nil), ("required", c.required ? .bool(true) : nil),
-                   ("multiline", c.multiline ? .bool(true) : nil)])
+                + [
+                    ("disabled", c.disabled ? .bool(true) : nil), ("required", c.required ? .bool(true) : nil),
+                    ("multiline", c.multiline ? .bool(true) : nil),
+                ])
     }
 
     package static func node(_ n: ViewNode) -> JSON {
         switch n {
         case .group(let role, let title, let children):
-            .object([("type", .string("group")), ("role", .string(role)), ("title", title.map(JSON.string)), ("children", .array(children.map(node)))])
+            .object([
+                ("type", .string("group")), ("role", .string(role)), ("title", title.map(JSON.string)),
+                ("children", .array(children.map(node))),
+            ])
         case .label(let text, let style):
             .object([("type", .string("label")), ("text", .string(text)), ("style", .string(style.rawValue))])
         case .value(let label, let text):
@@ -57,21 +83,33 @@ package enum JSONTreeRenderer {
         case .button(let c, let role):
             control("button", c, [("role", .string(role.rawValue))])
         case .choice(let c, let choices, let selected, let style):
-            control("choice", c, [("style", .string(style.rawValue)),
-                                  ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
-                                  ("selected", selected.map(JSON.string))])
+            control(
+                "choice", c,
+                [
+                    ("style", .string(style.rawValue)),
+                    ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
+                    ("selected", selected.map(JSON.string)),
+                ])
         case .date(let c, let seconds, let mode):
             control("date", c, [("mode", .string(mode.rawValue)), ("value", seconds.map { .string(DateFormat.iso8601($0)) })])
         case .message(let kind, let text):
             .object([("type", .string("message")), ("kind", .string(kind.rawValue)), ("text", .string(text))])
         case .number(let c, let value, let minimum, let maximum, let step, let style):
-            control("number", c, [("style", .string(style.rawValue)), ("value", value.map(JSON.number)),
-                                  ("minimum", minimum.map(JSON.number)), ("maximum", maximum.map(JSON.number)),
-                                  ("step", step.map(JSON.number))])
+            control(
+                "number", c,
+                [
+                    ("style", .string(style.rawValue)), ("value", value.map(JSON.number)),
+                    ("minimum", minimum.map(JSON.number)), ("maximum", maximum.map(JSON.number)),
+                    ("step", step.map(JSON.number)),
+                ])
         case .multiChoice(let c, let choices, let selected, let style):
-            control("multiChoice", c, [("style", .string(style.rawValue)),
-                                       ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
-                                       ("selected", .array(selected.map(JSON.string)))])
+            control(
+                "multiChoice", c,
+                [
+                    ("style", .string(style.rawValue)),
+                    ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
+                    ("selected", .array(selected.map(JSON.string))),
+                ])
         }
     }
 }

@@ -9,7 +9,10 @@ public enum Renderer {
         switch format {
         case .text: TextRenderer(width: width, ansi: false).render(tree)
         case .ansi: TextRenderer(width: width, ansi: true).render(tree)
-        case .html: { var renderer = HTMLRenderer(); return renderer.render(tree) }()
+        case .html:
+            {
+                var renderer = HTMLRenderer(); return renderer.render(tree)
+            }()
         case .json: JSONTreeRenderer.render(tree).serialized() + "\n"
         }
     }

@@ -9,7 +9,10 @@ struct TextRenderer {
         self.ansi = ansi
     }
 
-    enum Style { case plain, title, header, footer, label, required, placeholder, value, error, hint, warning, button, primary, destructive, selected, disabled, emphasis, caption }
+    enum Style {
+        case plain, title, header, footer, label, required, placeholder, value, error, hint, warning, button, primary, destructive,
+            selected, disabled, emphasis, caption
+    }
 
     /// A run of text with one style; lines are built from segments so padding is computed on plain widths.
     struct Segment {
@@ -37,7 +40,9 @@ struct TextRenderer {
             }
             lines += renderFields(section.fields)
             if let footer = section.footer, !footer.isEmpty {
-                for line in wrap(InlineMarkup.plain(footer), width - 2) { lines.append([Segment(text: "  "), Segment(text: line, style: .footer)]) }
+                for line in wrap(InlineMarkup.plain(footer), width - 2) {
+                    lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])
+                }
             }
         }
         return lines.map(join).joined(separator: "\n") + "\n"
@@ -61,7 +66,7 @@ struct TextRenderer {
             case .group(_, _, let children): return labels(in: children)
             case .value(let label, _): return [label]
             case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _),
-                 .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
+                .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
                 return [(c.label ?? "") + (c.required ? " *" : "")]
             default: return []
             }
@@ -124,8 +129,11 @@ struct TextRenderer {
     func appending(_ suffix: String, style: Style, to value: [Line], column: Int) -> [Line] {
         var value = value
         let trimmed = suffix.trimmingPrefix(" ")
-        if lineWidth(value[value.count - 1]) + suffix.columns <= column { value[value.count - 1].append(Segment(text: suffix, style: style)) }
-        else { value.append([Segment(text: String(trimmed), style: style)]) }
+        if lineWidth(value[value.count - 1]) + suffix.columns <= column {
+            value[value.count - 1].append(Segment(text: suffix, style: style))
+        } else {
+            value.append([Segment(text: String(trimmed), style: style)])
+        }
         return value
     }
 
@@ -138,30 +146,37 @@ struct TextRenderer {
         switch node {
         case .group(_, let title, let children):
             var lines: [Line] = []
-            if let title, !title.isEmpty { lines += wrap(title, width - 2).map { [Segment(text: indent), Segment(text: $0, style: .emphasis)] } }
+            if let title, !title.isEmpty {
+                lines += wrap(title, width - 2).map { [Segment(text: indent), Segment(text: $0, style: .emphasis)] }
+            }
             for child in children { lines += render(child, labelWidth: labelWidth, field: field) }
             return lines
         case .label(let text, let style):
-            let s: Style = switch style {
-            case .title: .emphasis
-            case .caption: .caption
-            case .emphasis: .emphasis
-            case .body: .plain
-            }
+            let s: Style =
+                switch style {
+                case .title: .emphasis
+                case .caption: .caption
+                case .emphasis: .emphasis
+                case .body: .plain
+                }
             return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
                 wrap(String(paragraph), width - 2).map { [Segment(text: indent), Segment(text: $0, style: s)] }
             }
         case .value(let label, let text):
-            return row(label: label, required: false, labelWidth: labelWidth,
-                       value: wrap(text, column).map { [Segment(text: $0, style: .value)] })
+            return row(
+                label: label, required: false, labelWidth: labelWidth,
+                value: wrap(text, column).map { [Segment(text: $0, style: .value)] })
         case .textInput(let control, let text, let placeholder):
             let box = max(8, min(column - 2, 40))
             var value: [Line]
             if control.multiline {
                 let content = text.flatMap { $0.isEmpty ? nil : $0 }
-                let body = content.map { t in t.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), column - 2) } }
+                let body =
+                    content.map { t in t.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), column - 2) } }
                     ?? [placeholder.map { "‹\($0)›" } ?? ""]
-                value = body.map { [Segment(text: "│ ", style: .disabled), Segment(text: $0, style: content == nil ? .placeholder : .value)] }
+                value = body.map {
+                    [Segment(text: "│ ", style: .disabled), Segment(text: $0, style: content == nil ? .placeholder : .value)]
+                }
                 while value.count < 2 { value.append([Segment(text: "│", style: .disabled)]) }
             } else {
                 let secure = field.textInput.traits.secureEntry == true
@@ -174,8 +189,12 @@ struct TextRenderer {
                     style = .placeholder
                 }
                 if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
-                value = [[Segment(text: "["), Segment(text: shown, style: style),
-                          Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + "]")]]
+                value = [
+                    [
+                        Segment(text: "["), Segment(text: shown, style: style),
+                        Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + "]"),
+                    ]
+                ]
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
@@ -185,12 +204,13 @@ struct TextRenderer {
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .button(let control, let role):
             let title = control.label ?? ""
-            let (text, style): (String, Style) = switch role {
-            case .primary: ("[[ \(title) ]]", .primary)
-            case .cancel: ("( \(title) )", .button)
-            case .destructive: ("[! \(title) !]", .destructive)
-            case .default: ("[ \(title) ]", .button)
-            }
+            let (text, style): (String, Style) =
+                switch role {
+                case .primary: ("[[ \(title) ]]", .primary)
+                case .cancel: ("( \(title) )", .button)
+                case .destructive: ("[! \(title) !]", .destructive)
+                case .default: ("[ \(title) ]", .button)
+                }
             var line: Line = [Segment(text: indent), Segment(text: text, style: control.disabled ? .disabled : style)]
             if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
             return [fit(line, width)]
@@ -214,8 +234,12 @@ struct TextRenderer {
                 let box = max(6, min(column - 2, 40) - 2)
                 var shown = label ?? "‹choose›"
                 if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
-                value = [[Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
-                          Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + " ▾]")]]
+                value = [
+                    [
+                        Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
+                        Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + " ▾]"),
+                    ]
+                ]
                 if choices.count > 1 && choices.count <= 12 {
                     value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
                 }
@@ -224,10 +248,15 @@ struct TextRenderer {
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .date(let control, let seconds, let mode):
             let shown = seconds.map { DateText.format($0, mode: mode) }
-            var value: [Line] = [[Segment(text: "["), Segment(text: shown ?? "‹no date›", style: shown == nil ? .placeholder : .value),
-                                  Segment(text: " ▾]")]]
+            var value: [Line] = [
+                [
+                    Segment(text: "["), Segment(text: shown ?? "‹no date›", style: shown == nil ? .placeholder : .value),
+                    Segment(text: " ▾]"),
+                ]
+            ]
             if field.minimum != nil || field.maximum != nil {
-                let range = "\(field.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
+                let range =
+                    "\(field.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
                 value = appending("  " + range, style: .hint, to: value, column: column)
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
@@ -240,11 +269,19 @@ struct TextRenderer {
                 let box = max(6, min(column - 2, 16))
                 var text = shown ?? ""
                 if text.columns > box { text = text.prefix(columns: box - 1) + "…" }
-                value = [[Segment(text: "["), Segment(text: String(repeating: " ", count: max(0, box - text.columns)) + text, style: .value),
-                          Segment(text: "]")]]
+                value = [
+                    [
+                        Segment(text: "["), Segment(text: String(repeating: " ", count: max(0, box - text.columns)) + text, style: .value),
+                        Segment(text: "]"),
+                    ]
+                ]
             case .stepper:
-                value = [[Segment(text: "[-] ", style: .button), Segment(text: shown ?? "–", style: shown == nil ? .placeholder : .value),
-                          Segment(text: " [+]", style: .button)]]
+                value = [
+                    [
+                        Segment(text: "[-] ", style: .button), Segment(text: shown ?? "–", style: shown == nil ? .placeholder : .value),
+                        Segment(text: " [+]", style: .button),
+                    ]
+                ]
             case .slider:
                 // A track of 11 positions with the value's knob, when both bounds are known.
                 var track = String(repeating: "─", count: 11)
@@ -254,9 +291,13 @@ struct TextRenderer {
                     chars[max(0, min(10, position))] = "●"
                     track = String(chars)
                 }
-                value = [[Segment(text: minimum.map(NumberText.format) ?? "", style: .hint), Segment(text: " ├" + track + "┤ "),
-                          Segment(text: maximum.map(NumberText.format) ?? "", style: .hint),
-                          Segment(text: "  " + (shown ?? "–"), style: shown == nil ? .placeholder : .value)]]
+                value = [
+                    [
+                        Segment(text: minimum.map(NumberText.format) ?? "", style: .hint), Segment(text: " ├" + track + "┤ "),
+                        Segment(text: maximum.map(NumberText.format) ?? "", style: .hint),
+                        Segment(text: "  " + (shown ?? "–"), style: shown == nil ? .placeholder : .value),
+                    ]
+                ]
             }
             var range: [String] = []
             if style != .slider, minimum != nil || maximum != nil {
@@ -279,7 +320,9 @@ struct TextRenderer {
             } else {
                 value = choices.map { choice in
                     let on = selected.contains(choice.value)
-                    return [Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain)]
+                    return [
+                        Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain),
+                    ]
                 }.map { fit($0, column) }
                 if value.isEmpty { value = [[Segment(text: "‹no options›", style: .placeholder)]] }
             }
@@ -288,17 +331,21 @@ struct TextRenderer {
         case .message(let kind, let text):
             let hasColumn = labels(in: field.nodes).contains { !$0.isEmpty }
             let pad = hasColumn ? String(repeating: " ", count: indent.count + labelWidth + 2) : indent
-            let prefix = switch kind {
-            case .error: "! "
-            case .warning: "⚠ "
-            case .hint: ""
+            let prefix =
+                switch kind {
+                case .error: "! "
+                case .warning: "⚠ "
+                case .hint: ""
+                }
+            let style: Style =
+                switch kind {
+                case .error: .error
+                case .warning: .warning
+                case .hint: .hint
+                }
+            return wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - pad.count)).map {
+                [Segment(text: pad), Segment(text: $0, style: style)]
             }
-            let style: Style = switch kind {
-            case .error: .error
-            case .warning: .warning
-            case .hint: .hint
-            }
-            return wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - pad.count)).map { [Segment(text: pad), Segment(text: $0, style: style)] }
         }
     }
 
@@ -342,11 +389,15 @@ struct TextRenderer {
             while word.columns > width {
                 if !line.isEmpty { lines.append(line); line = "" }
                 var head = word.prefix(columns: width)
-                if head.isEmpty { head = String(word.prefix(1)) } // a wide character in a one-column width
+                if head.isEmpty { head = String(word.prefix(1)) }  // a wide character in a one-column width
                 lines.append(head)
                 word = word.dropFirst(head.count)
             }
-            if line.isEmpty { line = String(word) } else if line.columns + 1 + word.columns <= width { line += " " + word } else {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.columns + 1 + word.columns <= width {
+                line += " " + word
+            } else {
                 lines.append(line)
                 line = String(word)
             }

@@ -61,9 +61,11 @@ public struct FieldView: Sendable, Equatable {
     /// The document's validation rules for the value (HTML constraint attributes, the JSON tree).
     public var rules: FieldRules
 
-    public init(id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
-                nodes: [ViewNode], minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil,
-                valueField: String? = nil, rules: FieldRules = FieldRules()) {
+    public init(
+        id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
+        nodes: [ViewNode], minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil,
+        valueField: String? = nil, rules: FieldRules = FieldRules()
+    ) {
         self.valueField = valueField
         self.rules = rules
         self.minimum = minimum

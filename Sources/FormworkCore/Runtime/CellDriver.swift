@@ -29,8 +29,10 @@ public struct CellRequest: Sendable {
     /// The model field that holds the field's value.
     public let valueField: String?
 
-    public init(cell: CellType, fieldID: String, model: [Value?], offers: [Offer] = [], render: Bool = true,
-                accessibilityId: String, valueField: String?) {
+    public init(
+        cell: CellType, fieldID: String, model: [Value?], offers: [Offer] = [], render: Bool = true,
+        accessibilityId: String, valueField: String?
+    ) {
         self.cell = cell
         self.fieldID = fieldID
         self.model = model

@@ -17,8 +17,10 @@ public final class FormRuntime {
             var fields: [FieldView] = []
             fields.reserveCapacity(section.fields.count)
             for field in section.fields { fields.append(try render(field)) }
-            sections.append(SectionView(id: section.id, header: section.header, footer: section.footer,
-                                        insets: section.insets, spacing: section.spacing, fields: fields))
+            sections.append(
+                SectionView(
+                    id: section.id, header: section.header, footer: section.footer,
+                    insets: section.insets, spacing: section.spacing, fields: fields))
         }
         return ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
     }
@@ -36,8 +38,9 @@ public final class FormRuntime {
                 offers.append(CellRequest.Offer(index: index, value: field.model[name]))
             }
         }
-        let request = CellRequest(cell: cell, fieldID: field.id, model: cell.fields.map { model[$0.name] }, offers: offers,
-                                  accessibilityId: field.accessibilityId, valueField: field.valueField)
+        let request = CellRequest(
+            cell: cell, fieldID: field.id, model: cell.fields.map { model[$0.name] }, offers: offers,
+            accessibilityId: field.accessibilityId, valueField: field.valueField)
         let response = try driver.perform([request])[0]
         let rejected = Set(response.rejections.map(\.index))
         for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
@@ -55,8 +58,10 @@ public final class FormRuntime {
         }
         for rejection in response.rejections {
             nodes.append(.message(kind: .error, text: rejection.reason))
-            rejections.append(Diagnostic(kind: .invalid, file: nil, pointer: "/" + Pointer.escape(field.id), line: nil,
-                                         message: "cell '\(cell.id)' rejected the value of '\(field.id)': \(rejection.reason)"))
+            rejections.append(
+                Diagnostic(
+                    kind: .invalid, file: nil, pointer: "/" + Pointer.escape(field.id), line: nil,
+                    message: "cell '\(cell.id)' rejected the value of '\(field.id)': \(rejection.reason)"))
         }
         func date(_ name: String?) -> Double? {
             guard let name, case .number(let d)? = model[name] else { return nil }
@@ -67,10 +72,11 @@ public final class FormRuntime {
         if let role = cell.roles.maxLength, case .integer(let n)? = model[role], n > 0, n < (maxLength.map(Int64.init) ?? .max) {
             maxLength = Int(n)
         }
-        return FieldView(id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
-                         textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.traits.minimumField),
-                         maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField,
-                         rules: field.rules)
+        return FieldView(
+            id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
+            textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.traits.minimumField),
+            maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField,
+            rules: field.rules)
     }
 
     /// The mask shown for a secure entry that has a value.
@@ -78,11 +84,16 @@ public final class FormRuntime {
 
     /// Shows the document's labels for choices written as `{ value, label }`.
     static func relabelling(_ node: ViewNode, _ labels: [String: LabelledChoice]) -> ViewNode {
-        func relabel(_ choices: [Choice]) -> [Choice] { choices.map { Choice(value: $0.value, label: labels[$0.value]?.label ?? $0.label) } }
+        func relabel(_ choices: [Choice]) -> [Choice] {
+            choices.map { Choice(value: $0.value, label: labels[$0.value]?.label ?? $0.label) }
+        }
         switch node {
-        case .choice(let c, let choices, let selected, let style): return .choice(c, choices: relabel(choices), selected: selected, style: style)
-        case .multiChoice(let c, let choices, let selected, let style): return .multiChoice(c, choices: relabel(choices), selected: selected, style: style)
-        case .group(let role, let title, let children): return .group(role: role, title: title, children: children.map { relabelling($0, labels) })
+        case .choice(let c, let choices, let selected, let style):
+            return .choice(c, choices: relabel(choices), selected: selected, style: style)
+        case .multiChoice(let c, let choices, let selected, let style):
+            return .multiChoice(c, choices: relabel(choices), selected: selected, style: style)
+        case .group(let role, let title, let children):
+            return .group(role: role, title: title, children: children.map { relabelling($0, labels) })
         default: return node
         }
     }
@@ -102,9 +113,10 @@ public final class FormRuntime {
     /// with the field's current model); nil when accepted, else the cell's reason.
     public func offer(_ value: Value?, to field: FormField) throws(RuntimeError) -> String? {
         guard let name = field.valueField, let index = field.cell.index(of: name) else { return nil }
-        let request = CellRequest(cell: field.cell, fieldID: field.id, model: field.cell.fields.map { field.model[$0.name] },
-                                  offers: [CellRequest.Offer(index: index, value: value)], render: false,
-                                  accessibilityId: field.accessibilityId, valueField: field.valueField)
+        let request = CellRequest(
+            cell: field.cell, fieldID: field.id, model: field.cell.fields.map { field.model[$0.name] },
+            offers: [CellRequest.Offer(index: index, value: value)], render: false,
+            accessibilityId: field.accessibilityId, valueField: field.valueField)
         return try driver.perform([request])[0].rejections.first?.reason
     }
 

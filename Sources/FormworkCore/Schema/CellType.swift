@@ -82,10 +82,12 @@ public struct CellType: Sendable {
     public let packPath: String
     public let packABI: ABIVersion
 
-    public init(id: String, name: String, summary: String? = nil, fields: [FieldSchema],
-                textInput: TextInputConfiguration = TextInputConfiguration(kind: .none, field: nil),
-                capabilities: CellCapabilities = [], configure: ConfigureStyle = .generic, modelOffsets: [Int] = [],
-                roles: FieldRoles? = nil, packID: String, packPath: String, packABI: ABIVersion) {
+    public init(
+        id: String, name: String, summary: String? = nil, fields: [FieldSchema],
+        textInput: TextInputConfiguration = TextInputConfiguration(kind: .none, field: nil),
+        capabilities: CellCapabilities = [], configure: ConfigureStyle = .generic, modelOffsets: [Int] = [],
+        roles: FieldRoles? = nil, packID: String, packPath: String, packABI: ABIVersion
+    ) {
         self.id = id
         self.name = name
         self.summary = summary
@@ -118,8 +120,10 @@ public struct Pack: Sendable {
     public let abi: ABIVersion
     public let cellTypes: [CellType]
 
-    public init(path: String, id: String, name: String, version: String, vendor: String? = nil, license: String? = nil,
-                description: String? = nil, abi: ABIVersion, cellTypes: [CellType]) {
+    public init(
+        path: String, id: String, name: String, version: String, vendor: String? = nil, license: String? = nil,
+        description: String? = nil, abi: ABIVersion, cellTypes: [CellType]
+    ) {
         self.path = path
         self.id = id
         self.name = name

@@ -31,25 +31,32 @@ package enum DateFormat {
             return n
         }
         guard s.count >= 10, let y = number(0, 4), s[4] == 0x2D, let mo = number(5, 2), s[7] == 0x2D, let d = number(8, 2),
-              (1...12).contains(mo), (1...31).contains(d) else { return nil }
+            (1...12).contains(mo), (1...31).contains(d)
+        else { return nil }
         var h = 0, mi = 0, sec = 0, offset = 0
         var i = 10
         if s.count > 10 {
             guard s[10] == 0x54 || s[10] == 0x20, let hh = number(11, 2), s.count > 13, s[13] == 0x3A, let mm = number(14, 2),
-                  hh < 24, mm < 60 else { return nil }
+                hh < 24, mm < 60
+            else { return nil }
             h = hh; mi = mm; i = 16
             if i < s.count, s[i] == 0x3A {
                 guard let ss = number(i + 1, 2), ss < 61 else { return nil }
                 sec = ss; i += 3
             }
             if i < s.count {
-                if s[i] == 0x5A { i += 1 } else if s[i] == 0x2B || s[i] == 0x2D {
+                if s[i] == 0x5A {
+                    i += 1
+                } else if s[i] == 0x2B || s[i] == 0x2D {
                     // Real offsets run from -12:00 to +14:00; anything past ±14:00 is a typo.
                     guard let oh = number(i + 1, 2), i + 3 < s.count, s[i + 3] == 0x3A, let om = number(i + 4, 2),
-                          om < 60, oh * 60 + om <= 14 * 60 else { return nil }
+                        om < 60, oh * 60 + om <= 14 * 60
+                    else { return nil }
                     offset = (oh * 3600 + om * 60) * (s[i] == 0x2B ? 1 : -1)
                     i += 6
-                } else { return nil }
+                } else {
+                    return nil
+                }
             }
             guard i == s.count else { return nil }
         }
@@ -57,7 +64,8 @@ package enum DateFormat {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let components = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
         guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == d else { return nil }
+            calendar.component(.day, from: date) == d
+        else { return nil }
         return date.timeIntervalSince1970 - Double(offset)
     }
 }

@@ -48,7 +48,9 @@ public struct FieldRules: Sendable, Equatable {
     public init() {}
 
     /// The keys a document may use, in this order in every output.
-    public static let keys = ["required", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "step", "minItems", "maxItems"]
+    public static let keys = [
+        "required", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "step", "minItems", "maxItems",
+    ]
 
     public var isEmpty: Bool { self == FieldRules() }
 
@@ -70,11 +72,15 @@ public struct FieldRules: Sendable, Equatable {
             let d = Double(n)
             add(minimum, { d < $0 }, { "\(label) must be \(NumberText.format($0)) or more." })
             add(maximum, { d > $0 }, { "\(label) must be \(NumberText.format($0)) or less." })
-            add(step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) }, { "\(label) must be a multiple of \(NumberText.format($0))." })
+            add(
+                step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) },
+                { "\(label) must be a multiple of \(NumberText.format($0))." })
         case .number(let d):
             add(minimum, { d < $0 }, { "\(label) must be \(NumberText.format($0)) or more." })
             add(maximum, { d > $0 }, { "\(label) must be \(NumberText.format($0)) or less." })
-            add(step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) }, { "\(label) must be a multiple of \(NumberText.format($0))." })
+            add(
+                step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) },
+                { "\(label) must be a multiple of \(NumberText.format($0))." })
         case .stringList(let items):
             add(minItems, { items.count < $0 }, { "Choose at least \($0) for \(label)." })
             add(maxItems, { items.count > $0 }, { "Choose at most \($0) for \(label)." })
@@ -111,7 +117,9 @@ public struct FieldRules: Sendable, Equatable {
         switch format {
         case .email:
             let parts = s.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else {
+                return false
+            }
             return !s.unicodeScalars.contains { $0 == " " || $0.value < 0x21 }
         case .url:
             guard s.hasPrefix("http://") || s.hasPrefix("https://") else { return false }
@@ -138,8 +146,9 @@ public struct FieldRules: Sendable, Equatable {
         while i < chars.count {
             let c = chars[i]
             if c == "\\" { i += 2; continue }
-            if c == "(" { quantifiedInside.append(false) }
-            else if c == ")" {
+            if c == "(" {
+                quantifiedInside.append(false)
+            } else if c == ")" {
                 let inner = quantifiedInside.popLast() ?? false
                 if inner, i + 1 < chars.count, "*+{".contains(chars[i + 1]) { return false }
                 if inner, !quantifiedInside.isEmpty { quantifiedInside[quantifiedInside.count - 1] = true }

@@ -5,13 +5,13 @@ public enum FieldType: String, Sendable, CaseIterable, Codable, ABIEnum {
 
     public var abiValue: UInt32 {
         switch self {
-        case .string: 1      // FW_FIELD_STRING
-        case .text: 2        // FW_FIELD_TEXT
-        case .bool: 3        // FW_FIELD_BOOL
-        case .integer: 4     // FW_FIELD_INTEGER
-        case .number: 5      // FW_FIELD_NUMBER
-        case .date: 6        // FW_FIELD_DATE
-        case .choice: 7      // FW_FIELD_CHOICE
+        case .string: 1  // FW_FIELD_STRING
+        case .text: 2  // FW_FIELD_TEXT
+        case .bool: 3  // FW_FIELD_BOOL
+        case .integer: 4  // FW_FIELD_INTEGER
+        case .number: 5  // FW_FIELD_NUMBER
+        case .date: 6  // FW_FIELD_DATE
+        case .choice: 7  // FW_FIELD_CHOICE
         case .stringList: 8  // FW_FIELD_STRING_LIST
         case .choiceList: 9  // FW_FIELD_CHOICE_LIST (ABI 1.1)
         }
@@ -68,9 +68,11 @@ public struct FieldSchema: Sendable, Equatable {
     /// Name of a string-list field of the same model whose items are this field's allowed values.
     public let optionsField: String?
 
-    public init(name: String, type: FieldType, label: String? = nil, doc: String? = nil, required: Bool = false,
-                choices: [Choice] = [], defaultValue: Value? = nil, minimum: Double? = nil, maximum: Double? = nil,
-                minLength: Int? = nil, maxLength: Int? = nil, optionsField: String? = nil) {
+    public init(
+        name: String, type: FieldType, label: String? = nil, doc: String? = nil, required: Bool = false,
+        choices: [Choice] = [], defaultValue: Value? = nil, minimum: Double? = nil, maximum: Double? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, optionsField: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.label = label ?? name

@@ -4,7 +4,9 @@ package enum SchemaValidator {
     package static func problem(with value: Value, for field: FieldSchema, model: [String: Value]) -> String? {
         switch (field.type, value) {
         case (.string, .string(let s)), (.text, .string(let s)):
-            if field.type == .string, s.contains("\n") { return "contains a line break but '\(field.name)' is single-line (use a text field)" }
+            if field.type == .string, s.contains("\n") {
+                return "contains a line break but '\(field.name)' is single-line (use a text field)"
+            }
             if let problem = lengthProblem(s.unicodeScalars.count, field, unit: "characters") { return problem }
             if let options = field.optionsField, case .stringList(let allowed)? = model[options], !allowed.contains(s) {
                 return "'\(truncated(s))' is not one of \(options): \(list(allowed))"
@@ -24,7 +26,8 @@ package enum SchemaValidator {
             return rangeProblem(d, field, shown: field.boundText(d))
         case (.stringList, .stringList(let items)):
             if let options = field.optionsField, case .stringList(let allowed)? = model[options],
-               let unknown = items.first(where: { !allowed.contains($0) }) {
+                let unknown = items.first(where: { !allowed.contains($0) })
+            {
                 return "has '\(truncated(unknown))', which is not one of \(options): \(list(allowed))"
             }
             return lengthProblem(items.count, field, unit: "items")
@@ -56,4 +59,3 @@ package enum SchemaValidator {
         items.prefix(12).joined(separator: ", ") + (items.count > 12 ? ", …" : "")
     }
 }
-

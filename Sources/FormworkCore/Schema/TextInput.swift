@@ -4,10 +4,10 @@ public enum TextInputKind: String, Sendable, CaseIterable, Codable, ABIEnum {
 
     public var abiValue: UInt32 {
         switch self {
-        case .none: 0        // FW_TEXT_INPUT_NONE
-        case .textField: 1   // FW_TEXT_INPUT_TEXT_FIELD
-        case .textView: 2    // FW_TEXT_INPUT_TEXT_VIEW
-        case .picker: 3      // FW_TEXT_INPUT_PICKER
+        case .none: 0  // FW_TEXT_INPUT_NONE
+        case .textField: 1  // FW_TEXT_INPUT_TEXT_FIELD
+        case .textView: 2  // FW_TEXT_INPUT_TEXT_VIEW
+        case .picker: 3  // FW_TEXT_INPUT_PICKER
         case .datePicker: 4  // FW_TEXT_INPUT_DATE_PICKER
         }
     }

@@ -21,11 +21,13 @@ public struct TraitKey: @unchecked Sendable {
 
     fileprivate enum Codec: Sendable { case bool, choice, contentType, dataDetectors, fieldName }
 
-    fileprivate init(name: String, kinds: [TextInputKind], codec: Codec, names: [String] = [],
-                     boolPath: WritableKeyPath<TextInputTraits, Bool?>? = nil,
-                     stringPath: WritableKeyPath<TextInputTraits, String?>? = nil,
-                     get: (@Sendable (TextInputTraits) -> String?)? = nil,
-                     set: (@Sendable (inout TextInputTraits, String) -> Bool)? = nil) {
+    fileprivate init(
+        name: String, kinds: [TextInputKind], codec: Codec, names: [String] = [],
+        boolPath: WritableKeyPath<TextInputTraits, Bool?>? = nil,
+        stringPath: WritableKeyPath<TextInputTraits, String?>? = nil,
+        get: (@Sendable (TextInputTraits) -> String?)? = nil,
+        set: (@Sendable (inout TextInputTraits, String) -> Bool)? = nil
+    ) {
         self.name = name
         self.kinds = kinds
         self.codec = codec
@@ -83,7 +85,8 @@ public struct TraitKey: @unchecked Sendable {
         _ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, E?>
     ) -> TraitKey where E.RawValue == String {
         nonisolated(unsafe) let path = path
-        return TraitKey(name: name, kinds: kinds, codec: .choice, names: E.allCases.map(\.rawValue),
+        return TraitKey(
+            name: name, kinds: kinds, codec: .choice, names: E.allCases.map(\.rawValue),
             get: { $0[keyPath: path]?.rawValue },
             set: { traits, text in
                 guard let value = E(rawValue: text) else { return false }
@@ -121,11 +124,16 @@ public struct TraitKey: @unchecked Sendable {
             guard let s = node.string else { return "'\(name)' must be one of \(names.joined(separator: ", "))" }
             if set!(&traits, s) { return nil }
             var message = "'\(s)' is not a valid \(name)"
-            if let suggestion = EditDistance.suggestion(for: s, in: names) { message += "; did you mean '\(suggestion)'?" }
-            else { message += "; use one of \(names.joined(separator: ", "))" }
+            if let suggestion = EditDistance.suggestion(for: s, in: names) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += "; use one of \(names.joined(separator: ", "))"
+            }
             return message
         case .contentType:
-            guard let s = node.string, !s.isEmpty, s.count <= 64 else { return "'contentType' must be a short string such as \"username\" or \"email\"" }
+            guard let s = node.string, !s.isEmpty, s.count <= 64 else {
+                return "'contentType' must be a short string such as \"username\" or \"email\""
+            }
             traits.contentType = s
             return nil
         case .dataDetectors:
@@ -152,8 +160,10 @@ public struct TraitKey: @unchecked Sendable {
         case .choice: .object([("enum", .array(names.map(JSON.string)))])
         case .contentType: .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(64))])
         case .dataDetectors:
-            .object([("type", .string("array")), ("items", .object([("enum", .array(DataDetector.allCases.map { .string($0.rawValue) }))])),
-                     ("uniqueItems", .bool(true))])
+            .object([
+                ("type", .string("array")), ("items", .object([("enum", .array(DataDetector.allCases.map { .string($0.rawValue) }))])),
+                ("uniqueItems", .bool(true)),
+            ])
         case .fieldName: .object([("type", .string("string"))])
         }
     }

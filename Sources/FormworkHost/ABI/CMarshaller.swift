@@ -80,11 +80,11 @@ final class CMarshaller {
         case (.number, .integer(let n)?), (.date, .integer(let n)?):
             at.storeBytes(of: Double(n), as: Double.self)
         case (.date, nil):
-            at.storeBytes(of: Double.nan, as: Double.self) // absent date
+            at.storeBytes(of: Double.nan, as: Double.self)  // absent date
         case (.stringList, .stringList(let items)?), (.choiceList, .stringList(let items)?):
             at.storeBytes(of: list(items), as: fw_string_list.self)
         default:
-            break // absent: zero (NULL, false, 0)
+            break  // absent: zero (NULL, false, 0)
         }
     }
 }

@@ -56,10 +56,11 @@ final class CanvasRecorder {
             id = "\(id)-\(n)"
         }
         usedIDs.insert(id)
-        return Control(field: field, id: id, label: label,
-                       disabled: flags & UInt32(FW_CONTROL_DISABLED) != 0,
-                       required: flags & UInt32(FW_CONTROL_REQUIRED) != 0,
-                       multiline: flags & UInt32(FW_CONTROL_MULTILINE) != 0)
+        return Control(
+            field: field, id: id, label: label,
+            disabled: flags & UInt32(FW_CONTROL_DISABLED) != 0,
+            required: flags & UInt32(FW_CONTROL_REQUIRED) != 0,
+            multiline: flags & UInt32(FW_CONTROL_MULTILINE) != 0)
     }
 
     static func from(_ context: UnsafeMutableRawPointer?) -> CanvasRecorder? {
@@ -83,7 +84,9 @@ final class CanvasRecorder {
         }
         c.pointee.text_input = { ctx, field, label, value, placeholder, flags in
             guard let r = from(ctx) else { return }
-            r.append(.textInput(r.control(field: text(field), label: text(label), flags: flags), text: text(value), placeholder: text(placeholder)))
+            r.append(
+                .textInput(
+                    r.control(field: text(field), label: text(label), flags: flags), text: text(value), placeholder: text(placeholder)))
         }
         c.pointee.toggle = { ctx, field, label, on, flags in
             guard let r = from(ctx) else { return }
@@ -91,27 +94,35 @@ final class CanvasRecorder {
         }
         c.pointee.button = { ctx, field, title, role, flags in
             guard let r = from(ctx) else { return }
-            r.append(.button(r.control(field: text(field), label: text(title), flags: flags, action: true),
-                             role: ButtonRole(abiValue: role) ?? .default))
+            r.append(
+                .button(
+                    r.control(field: text(field), label: text(title), flags: flags, action: true),
+                    role: ButtonRole(abiValue: role) ?? .default))
         }
         c.pointee.choice = { ctx, field, label, choices, count, selected, style, flags in
             guard let r = from(ctx) else { return }
-            r.append(.choice(r.control(field: text(field), label: text(label), flags: flags),
-                             choices: readChoices(choices, count: count), selected: text(selected),
-                             style: ChoiceStyle(abiValue: style) ?? .menu))
+            r.append(
+                .choice(
+                    r.control(field: text(field), label: text(label), flags: flags),
+                    choices: readChoices(choices, count: count), selected: text(selected),
+                    style: ChoiceStyle(abiValue: style) ?? .menu))
         }
         c.pointee.date = { ctx, field, label, hasValue, seconds, mode, flags in
             guard let r = from(ctx) else { return }
-            r.append(.date(r.control(field: text(field), label: text(label), flags: flags),
-                           seconds: hasValue && seconds.isFinite ? seconds : nil,
-                           mode: DatePickerMode(abiValue: mode) ?? .default))
+            r.append(
+                .date(
+                    r.control(field: text(field), label: text(label), flags: flags),
+                    seconds: hasValue && seconds.isFinite ? seconds : nil,
+                    mode: DatePickerMode(abiValue: mode) ?? .default))
         }
         c.pointee.number = { ctx, field, label, hasValue, value, minimum, maximum, step, style, flags in
             guard let r = from(ctx) else { return }
             func finite(_ d: Double) -> Double? { d.isFinite ? d : nil }
-            r.append(.number(r.control(field: text(field), label: text(label), flags: flags),
-                             value: hasValue ? finite(value) : nil, minimum: finite(minimum), maximum: finite(maximum),
-                             step: finite(step).flatMap { $0 > 0 ? $0 : nil }, style: NumberStyle(abiValue: style) ?? .field))
+            r.append(
+                .number(
+                    r.control(field: text(field), label: text(label), flags: flags),
+                    value: hasValue ? finite(value) : nil, minimum: finite(minimum), maximum: finite(maximum),
+                    step: finite(step).flatMap { $0 > 0 ? $0 : nil }, style: NumberStyle(abiValue: style) ?? .field))
         }
         c.pointee.multi_choice = { ctx, field, label, choices, count, selected, style, flags in
             guard let r = from(ctx) else { return }
@@ -119,9 +130,11 @@ final class CanvasRecorder {
             if let list = selected?.pointee, list.count > 0, list.count <= 10_000, let base = list.items {
                 for i in 0..<list.count { if let s = text(base[i]) { items.append(s) } }
             }
-            r.append(.multiChoice(r.control(field: text(field), label: text(label), flags: flags),
-                                  choices: readChoices(choices, count: count), selected: items,
-                                  style: MultiChoiceStyle(abiValue: style) ?? .checkboxes))
+            r.append(
+                .multiChoice(
+                    r.control(field: text(field), label: text(label), flags: flags),
+                    choices: readChoices(choices, count: count), selected: items,
+                    style: MultiChoiceStyle(abiValue: style) ?? .checkboxes))
         }
         c.pointee.message = { ctx, kind, value in
             from(ctx)?.append(.message(kind: MessageKind(abiValue: kind) ?? .hint, text: text(value) ?? ""))
@@ -148,4 +161,3 @@ final class CanvasRecorder {
         }
     }
 }
-

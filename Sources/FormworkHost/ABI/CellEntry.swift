@@ -22,8 +22,13 @@ struct CellEntry: @unchecked Sendable {
     let render: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fw_canvas>?, UnsafeMutableRawPointer?) -> fw_status
     let didSetSelected: (@convention(c) (UnsafeMutableRawPointer?, Bool) -> Void)?
     let didSetHighlighted: (@convention(c) (UnsafeMutableRawPointer?, Bool) -> Void)?
-    let valueChanged: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<fw_value>?,
-        UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> fw_status)?
+    let valueChanged:
+        (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<fw_value>?,
+                UnsafeMutablePointer<UnsafePointer<CChar>?>?
+            ) -> fw_status
+        )?
     /// Set exactly when the cell type declares typed configure.
     let typed: TypedBinding?
     /// The pack's init/deinit, retained while instances of the cell type exist.

@@ -14,9 +14,12 @@ enum DescriptorReader {
     /// The largest `struct_size` accepted for an element of a descriptor array: 16 times the
     /// largest struct this host knows. A pack built against a far newer header still fits;
     /// a hostile stride (0x7FFFFFF0) is refused before the second element is read.
-    static let maximumStride = 16 * max(MemoryLayout<fw_pack>.size, MemoryLayout<fw_cell_type>.size,
-                                        MemoryLayout<fw_field>.size, MemoryLayout<fw_choice>.size,
-                                        MemoryLayout<fw_text_traits>.size)
+    static let maximumStride =
+        16
+        * max(
+            MemoryLayout<fw_pack>.size, MemoryLayout<fw_cell_type>.size,
+            MemoryLayout<fw_field>.size, MemoryLayout<fw_choice>.size,
+            MemoryLayout<fw_text_traits>.size)
 
     /// Longest descriptor string accepted (guards against a missing terminator).
     static let maxStringLength = 64 * 1024

@@ -15,7 +15,9 @@ final class TypedModelLayout: @unchecked Sendable {
     enum LayoutError: Error, CustomStringConvertible {
         case ffi(String, Int)
         var description: String {
-            switch self { case .ffi(let call, let status): "\(call) returned status \(status)" }
+            switch self {
+            case .ffi(let call, let status): "\(call) returned status \(status)"
+            }
         }
     }
 
@@ -106,8 +108,10 @@ final class TypedModelLayout: @unchecked Sendable {
     var preparedCount: Int { cifs.withLock { $0.count } }
 
     /// Lays `values` (schema order; nil = absent) out as the model struct and calls `function` with it.
-    func call(_ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
-              values: [Value?]) throws(LayoutError) -> fw_status {
+    func call(
+        _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
+        values: [Value?]
+    ) throws(LayoutError) -> fw_status {
         let cif = try cif(for: convention)
         let model = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 8))
         model.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
@@ -118,7 +122,7 @@ final class TypedModelLayout: @unchecked Sendable {
         }
         var cellArgument: UnsafeMutableRawPointer? = cell
         var modelPointer: UnsafeMutableRawPointer? = model
-        var returned: UInt64 = 0 // ffi_arg: return values narrower than a register are widened
+        var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened
         withUnsafeMutablePointer(to: &cellArgument) { cellSlot in
             withUnsafeMutablePointer(to: &modelPointer) { pointerSlot in
                 var arguments: [UnsafeMutableRawPointer?] = [

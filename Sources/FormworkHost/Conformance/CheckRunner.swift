@@ -65,15 +65,22 @@ public struct CheckRunner: Sendable {
         }
         switch result.outcome {
         case .timedOut:
-            return CheckResult(check: name, passed: false,
-                               message: "did not finish within \(NumberText.format(timeout)) s (a hang?)\(Progress.last(in: result.output)); rerun with --in-process under a debugger to see where")
+            return CheckResult(
+                check: name, passed: false,
+                message:
+                    "did not finish within \(NumberText.format(timeout)) s (a hang?)\(Progress.last(in: result.output)); rerun with --in-process under a debugger to see where"
+            )
         case .signaled(let signal):
-            return CheckResult(check: name, passed: false,
-                               message: "crashed with \(ChildProcess.signalName(signal)) (signal \(signal))\(Progress.last(in: result.output)); rerun with --in-process under a debugger to see where")
+            return CheckResult(
+                check: name, passed: false,
+                message:
+                    "crashed with \(ChildProcess.signalName(signal)) (signal \(signal))\(Progress.last(in: result.output)); rerun with --in-process under a debugger to see where"
+            )
         case .exited(let status):
             let text = String(decoding: result.output, as: UTF8.self)
             guard let line = text.split(separator: "\n").last, let json = JSON.parse(String(line)),
-                  let parsed = CheckResult(json: json) else {
+                let parsed = CheckResult(json: json)
+            else {
                 return CheckResult(check: name, passed: false, message: "the checker process exited with status \(status) without a result")
             }
             return parsed

@@ -49,13 +49,16 @@ public struct CheckResult: Sendable, Equatable {
     }
 
     package var json: JSON {
-        .object([("check", .string(check)), ("passed", .bool(passed)), ("message", .string(message)),
-                 ("cells", cells.isEmpty ? nil : .array(cells.map(JSON.string)))])
+        .object([
+            ("check", .string(check)), ("passed", .bool(passed)), ("message", .string(message)),
+            ("cells", cells.isEmpty ? nil : .array(cells.map(JSON.string))),
+        ])
     }
 
     package init?(json: JSON) {
         guard case .string(let check)? = json["check"], case .bool(let passed)? = json["passed"],
-              case .string(let message)? = json["message"] else { return nil }
+            case .string(let message)? = json["message"]
+        else { return nil }
         var cells: [String] = []
         if case .array(let items)? = json["cells"] { cells = items.compactMap { if case .string(let s) = $0 { s } else { nil } } }
         self.init(check: check, passed: passed, message: message, cells: cells)
@@ -86,14 +89,18 @@ public enum Conformance {
             Progress.step("entry (second call)")
             let again = try PackLoader.load(path: path).pack
             if String(describing: again.cellTypes.map(Self.signature)) != String(describing: pack.cellTypes.map(Self.signature))
-                || again.id != pack.id || again.version != pack.version {
-                return CheckResult(check: "load", passed: false,
-                                   message: "a second call of formwork_pack_v1 describes a different pack; return the same static descriptor every time")
+                || again.id != pack.id || again.version != pack.version
+            {
+                return CheckResult(
+                    check: "load", passed: false,
+                    message: "a second call of formwork_pack_v1 describes a different pack; return the same static descriptor every time")
             }
             let typed = pack.cellTypes.filter { $0.configure != .generic }.count
-            return CheckResult(check: "load", passed: true,
-                               message: "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell type\(pack.cellTypes.count == 1 ? "" : "s") (\(typed) typed); every descriptor valid",
-                               cells: pack.cellTypes.map(\.id))
+            return CheckResult(
+                check: "load", passed: true,
+                message:
+                    "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell type\(pack.cellTypes.count == 1 ? "" : "s") (\(typed) typed); every descriptor valid",
+                cells: pack.cellTypes.map(\.id))
         } catch {
             return CheckResult(check: "load", passed: false, message: error.message)
         }
@@ -109,14 +116,20 @@ public enum Conformance {
         }
         let suspicious = symbols.filter { $0.hasPrefix("formwork_") && !Self.isEntryName($0) }
         if !suspicious.isEmpty {
-            return CheckResult(check: "exports", passed: false,
-                               message: "exports \(suspicious.joined(separator: ", ")), which look like Formwork entries but are not; hide them (-fvisibility=hidden, a version script)")
+            return CheckResult(
+                check: "exports", passed: false,
+                message:
+                    "exports \(suspicious.joined(separator: ", ")), which look like Formwork entries but are not; hide them (-fvisibility=hidden, a version script)"
+            )
         }
         let linkerDefined: Set<String> = ["__bss_start", "_edata", "_end", "_init", "_fini"]
         let others = symbols.filter { !Self.isEntryName($0) && !linkerDefined.contains($0) }.count
         let entries = symbols.filter(Self.isEntryName).joined(separator: ", ")
-        return CheckResult(check: "exports", passed: true,
-                           message: others == 0 ? "exports \(entries) and nothing else" : "exports \(entries) (and \(others) other symbols; a version script can hide them)")
+        return CheckResult(
+            check: "exports", passed: true,
+            message: others == 0
+                ? "exports \(entries) and nothing else" : "exports \(entries) (and \(others) other symbols; a version script can hide them)"
+        )
     }
 
     /// What a cell type's descriptor says, for comparing two calls of the entry.
@@ -133,17 +146,20 @@ public enum Conformance {
 
     static func lifecycle(_ path: String) -> CheckResult {
         let loaded: LoadedPack
-        do { loaded = try PackLoader.load(path: path) } catch { return CheckResult(check: "lifecycle", passed: false, message: "does not load: \(error.message)") }
+        do { loaded = try PackLoader.load(path: path) } catch {
+            return CheckResult(check: "lifecycle", passed: false, message: "does not load: \(error.message)")
+        }
         let lifecycle = loaded.lifecycle
         guard let first = loaded.pack.cellTypes.first, let firstEntry = loaded.entries.first else {
             return CheckResult(check: "lifecycle", passed: false, message: "no cell types")
         }
         for round in 1...2 {
             if let failure = lifecycle.retain() {
-                return CheckResult(check: "lifecycle", passed: false,
-                                   message: "init failed with \(Status.name(failure.status)) on round \(round)" + PackLog.suffix(failure.log))
+                return CheckResult(
+                    check: "lifecycle", passed: false,
+                    message: "init failed with \(Status.name(failure.status)) on round \(round)" + PackLog.suffix(failure.log))
             }
-            _ = lifecycle.retain() // a second user: must not call init again
+            _ = lifecycle.retain()  // a second user: must not call init again
             do { _ = try CellInstance(first, entry: firstEntry) } catch {
                 return CheckResult(check: "lifecycle", passed: false, message: "after init, \(error.message)")
             }
@@ -153,14 +169,17 @@ public enum Conformance {
                 return CheckResult(check: "lifecycle", passed: false, message: "host reference count did not return to zero")
             }
         }
-        return CheckResult(check: "lifecycle", passed: true, message: "init → create → destroy → deinit, twice; init again after deinit works")
+        return CheckResult(
+            check: "lifecycle", passed: true, message: "init → create → destroy → deinit, twice; init again after deinit works")
     }
 
     // MARK: cells
 
     static func cell(_ id: String, path: String) -> CheckResult {
         let loaded: LoadedPack
-        do { loaded = try PackLoader.load(path: path) } catch { return CheckResult(check: id, passed: false, message: "does not load: \(error.message)") }
+        do { loaded = try PackLoader.load(path: path) } catch {
+            return CheckResult(check: id, passed: false, message: "does not load: \(error.message)")
+        }
         guard let index = loaded.pack.cellTypes.firstIndex(where: { $0.id == id }) else {
             return CheckResult(check: id, passed: false, message: "no cell type '\(id)' in this pack")
         }
@@ -189,11 +208,18 @@ public enum Conformance {
             if case .typed = cell.configure {
                 // After the generic configure (a stale member would hide a gap) and on a fresh instance (it cannot).
                 Progress.step("configure (typed) [\(name)]")
-                do { try instance.configure(ordered, field: nil) } catch { return fail("configure (typed) [\(name)]", values, error.message) }
+                do { try instance.configure(ordered, field: nil) } catch {
+                    return fail("configure (typed) [\(name)]", values, error.message)
+                }
                 let typed: [ViewNode]
-                do { typed = try render(instance, cell) } catch { return fail("render after typed configure [\(name)]", values, error.text) }
+                do { typed = try render(instance, cell) } catch {
+                    return fail("render after typed configure [\(name)]", values, error.text)
+                }
                 if let difference = difference(generic, typed) {
-                    return fail("configure (typed) [\(name)]", values, "renders differently from the generic configure of the same values (\(difference)); both entries must apply the same model")
+                    return fail(
+                        "configure (typed) [\(name)]", values,
+                        "renders differently from the generic configure of the same values (\(difference)); both entries must apply the same model"
+                    )
                 }
                 Progress.step("configure (typed) on a fresh instance [\(name)]")
                 let fresh: CellInstance
@@ -202,9 +228,14 @@ public enum Conformance {
                     return fail("configure (typed) on a fresh instance [\(name)]", values, error.message)
                 }
                 let freshNodes: [ViewNode]
-                do { freshNodes = try render(fresh, cell) } catch { return fail("render after typed configure on a fresh instance [\(name)]", values, error.text) }
+                do { freshNodes = try render(fresh, cell) } catch {
+                    return fail("render after typed configure on a fresh instance [\(name)]", values, error.text)
+                }
                 if let difference = difference(generic, freshNodes) {
-                    return fail("configure (typed) on a fresh instance [\(name)]", values, "renders differently from the generic configure of the same values (\(difference)); the typed configure must set every member itself")
+                    return fail(
+                        "configure (typed) on a fresh instance [\(name)]", values,
+                        "renders differently from the generic configure of the same values (\(difference)); the typed configure must set every member itself"
+                    )
                 }
                 steps.insert("configure (typed)")
             }
@@ -223,7 +254,9 @@ public enum Conformance {
                 guard let base = sets.first?.1, let value = base[field.name] else { continue }
                 let answer = instance.offer(field: field.name, value: value, type: field.type)
                 if answer.status != FW_OK && answer.status != FW_REJECTED {
-                    return fail("value_changed '\(field.name)'", base, "returned \(Status.name(answer.status)); return FW_OK to accept or FW_REJECTED to refuse")
+                    return fail(
+                        "value_changed '\(field.name)'", base,
+                        "returned \(Status.name(answer.status)); return FW_OK to accept or FW_REJECTED to refuse")
                 }
                 if answer.status == FW_REJECTED && (answer.message ?? "").isEmpty {
                     return fail("value_changed '\(field.name)'", base, "returned FW_REJECTED without a message; set *message to a reason")
@@ -231,8 +264,9 @@ public enum Conformance {
                 if let outside = outOfRange(field) {
                     let rejected = instance.offer(field: field.name, value: outside, type: field.type)
                     if rejected.status == FW_REJECTED && (rejected.message ?? "").isEmpty {
-                        return fail("value_changed '\(field.name)' = \(outside.json(as: field.type).serialized(pretty: false))", nil,
-                                    "returned FW_REJECTED without a message; set *message to a reason")
+                        return fail(
+                            "value_changed '\(field.name)' = \(outside.json(as: field.type).serialized(pretty: false))", nil,
+                            "returned FW_REJECTED without a message; set *message to a reason")
                     }
                     if rejected.status == FW_REJECTED { steps.insert("value_changed reject") }
                 }
@@ -241,18 +275,24 @@ public enum Conformance {
                 Progress.step("value_changed '\(field.name)' = absent")
                 let absent = instance.offer(field: field.name, value: nil, type: field.type)
                 if absent.status != FW_OK && absent.status != FW_REJECTED {
-                    return fail("value_changed '\(field.name)' = absent", nil, "returned \(Status.name(absent.status)); an absent value (FW_FIELD_NONE) must be accepted or rejected")
+                    return fail(
+                        "value_changed '\(field.name)' = absent", nil,
+                        "returned \(Status.name(absent.status)); an absent value (FW_FIELD_NONE) must be accepted or rejected")
                 }
                 if absent.status == FW_REJECTED && (absent.message ?? "").isEmpty {
-                    return fail("value_changed '\(field.name)' = absent", nil, "returned FW_REJECTED without a message; set *message to a reason")
+                    return fail(
+                        "value_changed '\(field.name)' = absent", nil, "returned FW_REJECTED without a message; set *message to a reason")
                 }
             }
         }
         Progress.step("destroy")
-        let order = ["create", "configure (generic)", "configure (typed)", "render", "selection", "highlight",
-                     "value_changed accept", "value_changed reject", "destroy"]
-        return CheckResult(check: id, passed: true,
-                           message: "\(sets.count) value sets: " + order.filter(steps.contains).joined(separator: ", "))
+        let order = [
+            "create", "configure (generic)", "configure (typed)", "render", "selection", "highlight",
+            "value_changed accept", "value_changed reject", "destroy",
+        ]
+        return CheckResult(
+            check: id, passed: true,
+            message: "\(sets.count) value sets: " + order.filter(steps.contains).joined(separator: ", "))
     }
 
     /// The first difference between two renders, in words; nil when equal.
@@ -262,8 +302,9 @@ public enum Conformance {
         for (i, (x, y)) in zip(a, b).enumerated() where x != y {
             return "view \(i + 1): generic drew \(describe(x)), typed drew \(describe(y))"
         }
-        return a.count < b.count ? "typed drew \(b.count - a.count) more views, the first \(describe(b[a.count]))"
-                                 : "typed drew \(a.count - b.count) fewer views; generic also drew \(describe(a[b.count]))"
+        return a.count < b.count
+            ? "typed drew \(b.count - a.count) more views, the first \(describe(b[a.count]))"
+            : "typed drew \(a.count - b.count) fewer views; generic also drew \(describe(a[b.count]))"
     }
 
     static func describe(_ node: ViewNode) -> String {
@@ -292,14 +333,22 @@ public enum Conformance {
             case .number(let c, _, let minimum, let maximum, _, _):
                 // ABI 1.1 controls: bound to a field of a fitting type, with sane bounds.
                 guard let f = c.field, let schema = cell.field(named: f), schema.type == .integer || schema.type == .number else {
-                    throw RenderProblem(text: "a number control is bound to '\(c.field ?? "nothing")', which is not an integer or number field of the model")
+                    throw RenderProblem(
+                        text: "a number control is bound to '\(c.field ?? "nothing")', which is not an integer or number field of the model"
+                    )
                 }
                 if let minimum, let maximum, minimum > maximum {
-                    throw RenderProblem(text: "the number control for '\(f)' has minimum \(NumberText.format(minimum)) above maximum \(NumberText.format(maximum))")
+                    throw RenderProblem(
+                        text:
+                            "the number control for '\(f)' has minimum \(NumberText.format(minimum)) above maximum \(NumberText.format(maximum))"
+                    )
                 }
             case .multiChoice(let c, let choices, let selected, _):
                 guard let f = c.field, let schema = cell.field(named: f), schema.type.isList else {
-                    throw RenderProblem(text: "a multi-choice control is bound to '\(c.field ?? "nothing")', which is not a choice-list or string-list field of the model")
+                    throw RenderProblem(
+                        text:
+                            "a multi-choice control is bound to '\(c.field ?? "nothing")', which is not a choice-list or string-list field of the model"
+                    )
                 }
                 if let stray = selected.first(where: { value in !choices.contains { $0.value == value } }) {
                     throw RenderProblem(text: "the multi-choice control for '\(f)' selects '\(stray)', which is not one of its choices")
@@ -325,7 +374,8 @@ public enum Conformance {
             var values = base
             values[field.name] = value
             guard SchemaValidator.problem(with: value, for: field, model: values) == nil,
-                  DateBounds.problem(model: values, traits: cell.textInput.traits, field: cell.textInput.field) == nil else { return }
+                DateBounds.problem(model: values, traits: cell.textInput.traits, field: cell.textInput.field) == nil
+            else { return }
             sets.append(("\(field.name)=\(name)", values))
         }
         for field in cell.fields {

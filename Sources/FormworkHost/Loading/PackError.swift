@@ -47,15 +47,19 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
             return "does not export `formwork_pack_v1`; define it with FW_EXPORT (C) or @_cdecl(\"formwork_pack_v1\") (Swift)"
         case .missingEntry(let majors):
             let names = majors.map { "`formwork_pack_v\($0)` (ABI major \($0))" }.joined(separator: ", ")
-            return "exports only \(names) but this host speaks ABI \(ABIVersion.host); rebuild the pack against formwork.h \(ABIVersion.host.major).x or use a host for that ABI"
+            return
+                "exports only \(names) but this host speaks ABI \(ABIVersion.host); rebuild the pack against formwork.h \(ABIVersion.host.major).x or use a host for that ABI"
         case .mangledEntry:
-            return "exports `formwork_pack_v1` with a C++-mangled name (_Z16formwork_pack_v1v); declare it extern \"C\" (include formwork.h, which declares it inside extern \"C\", before defining it)"
+            return
+                "exports `formwork_pack_v1` with a C++-mangled name (_Z16formwork_pack_v1v); declare it extern \"C\" (include formwork.h, which declares it inside extern \"C\", before defining it)"
         case .entryReturnedNull:
             return "`formwork_pack_v1()` returned NULL; it must return a pointer to a static fw_pack"
         case .incompatibleABI(let pack, let host) where pack.major != host.major:
-            return "pack ABI \(pack) is incompatible with host ABI \(host) (major \(pack.major) differs from \(host.major)); rebuild the pack against formwork.h \(host.major).x"
+            return
+                "pack ABI \(pack) is incompatible with host ABI \(host) (major \(pack.major) differs from \(host.major)); rebuild the pack against formwork.h \(host.major).x"
         case .incompatibleABI(let pack, let host):
-            return "pack ABI \(pack) is newer than host ABI \(host) (minor \(pack.minor) > \(host.minor)); upgrade formwork or rebuild the pack against formwork.h \(host.major).\(host.minor)"
+            return
+                "pack ABI \(pack) is newer than host ABI \(host) (minor \(pack.minor) > \(host.minor)); upgrade formwork or rebuild the pack against formwork.h \(host.major).\(host.minor)"
         case .invalidDescriptor(let text):
             return text
         case .initFailed(let status, let log):

@@ -82,8 +82,10 @@ struct DescriptorValidator {
             throw DescriptorProblem("pack '\(id)' declares \(d.cell_type_count) cell types; the limit is 10000")
         }
         let lifecycle = PackLifecycle(host: Host.forPack(path: path, id: id), initialize: d.`init`, deinitialize: d.deinit)
-        let loaded = try array(UnsafeRawPointer(cells), count: Int(d.cell_type_count),
-                               minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types") {
+        let loaded = try array(
+            UnsafeRawPointer(cells), count: Int(d.cell_type_count),
+            minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types"
+        ) {
             (element, elementSize) throws(DescriptorProblem) in
             try cellType(at: element, size: elementSize, packID: id, lifecycle: lifecycle)
         }
@@ -91,17 +93,21 @@ struct DescriptorValidator {
         for (cell, _) in loaded where !seen.insert(cell.id).inserted {
             throw DescriptorProblem("cell type '\(cell.id)' is declared twice in pack '\(id)'; give each cell type its own identifier")
         }
-        let pack = Pack(path: path, id: id, name: name, version: version, vendor: vendor, license: license,
-                        description: description, abi: abi, cellTypes: loaded.map(\.0))
+        let pack = Pack(
+            path: path, id: id, name: name, version: version, vendor: vendor, license: license,
+            description: description, abi: abi, cellTypes: loaded.map(\.0))
         return LoadedPack(pack: pack, lifecycle: lifecycle, entries: loaded.map(\.1))
     }
 
     // MARK: cell types
 
-    func cellType(at raw: UnsafeRawPointer, size: Int, packID: String, lifecycle: PackLifecycle) throws(DescriptorProblem) -> (CellType, CellEntry) {
+    func cellType(
+        at raw: UnsafeRawPointer, size: Int, packID: String, lifecycle: PackLifecycle
+    ) throws(DescriptorProblem) -> (CellType, CellEntry) {
         // A pack that claims 1.0 knows nothing past 1.0's fw_cell_type: whatever follows is not a 1.1 member.
-        let d = DescriptorReader.copy(fw_cell_type.self, from: raw,
-                                      declaredSize: abi.minor >= 1 ? size : min(size, PackLoader.minimumSize.cellType))
+        let d = DescriptorReader.copy(
+            fw_cell_type.self, from: raw,
+            declaredSize: abi.minor >= 1 ? size : min(size, PackLoader.minimumSize.cellType))
         let id = try requiredString(d.id, "pack '\(packID)': fw_cell_type.id")
         try checkIdentifier(id, what: "cell type identifier")
         let at = "cell type '\(id)'"
@@ -110,7 +116,9 @@ struct DescriptorValidator {
 
         guard let create = d.create else { throw DescriptorProblem("\(at): create is NULL; every cell type must provide create") }
         guard let destroy = d.destroy else { throw DescriptorProblem("\(at): destroy is NULL; every cell type must provide destroy") }
-        guard let configure = d.configure else { throw DescriptorProblem("\(at): configure is NULL; the generic configure is required even with typed configure") }
+        guard let configure = d.configure else {
+            throw DescriptorProblem("\(at): configure is NULL; the generic configure is required even with typed configure")
+        }
         guard let render = d.render else { throw DescriptorProblem("\(at): render is NULL; every cell type must provide render") }
 
         let known = CellCapabilities.known.rawValue
@@ -118,15 +126,20 @@ struct DescriptorValidator {
             throw DescriptorProblem("\(at): unknown capability flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_CELL_* values")
         }
         let capabilities = CellCapabilities(rawValue: d.flags)
-        try checkPair(capabilities.contains(.selectable), d.did_set_selected != nil, flag: "FW_CELL_SELECTABLE", function: "did_set_selected", at: at)
-        try checkPair(capabilities.contains(.highlightable), d.did_set_highlighted != nil, flag: "FW_CELL_HIGHLIGHTABLE", function: "did_set_highlighted", at: at)
+        try checkPair(
+            capabilities.contains(.selectable), d.did_set_selected != nil, flag: "FW_CELL_SELECTABLE", function: "did_set_selected", at: at)
+        try checkPair(
+            capabilities.contains(.highlightable), d.did_set_highlighted != nil, flag: "FW_CELL_HIGHLIGHTABLE",
+            function: "did_set_highlighted", at: at)
 
         var fields: [FieldSchema] = []
         if d.field_count > 0 {
             guard let pointer = d.fields else { throw DescriptorProblem("\(at): field_count is \(d.field_count) but fields is NULL") }
             guard d.field_count <= 1000 else { throw DescriptorProblem("\(at): \(d.field_count) fields; the limit is 1000") }
-            fields = try array(UnsafeRawPointer(pointer), count: Int(d.field_count), minimum: PackLoader.minimumSize.field,
-                               what: "\(at): fields") { (element, elementSize) throws(DescriptorProblem) in
+            fields = try array(
+                UnsafeRawPointer(pointer), count: Int(d.field_count), minimum: PackLoader.minimumSize.field,
+                what: "\(at): fields"
+            ) { (element, elementSize) throws(DescriptorProblem) in
                 try field(at: element, size: elementSize, cell: at)
             }
         }
@@ -137,21 +150,24 @@ struct DescriptorValidator {
         for field in fields {
             guard let options = field.optionsField else { continue }
             guard field.type == .string || (field.type == .stringList && abi.minor >= 1) else {
-                throw DescriptorProblem("\(at) field '\(field.name)': options_field is only allowed on string fields (and, from ABI 1.1, string-list fields)")
+                throw DescriptorProblem(
+                    "\(at) field '\(field.name)': options_field is only allowed on string fields (and, from ABI 1.1, string-list fields)")
             }
             guard options != field.name else {
                 throw DescriptorProblem("\(at) field '\(field.name)': options_field names the field itself")
             }
             guard fields.first(where: { $0.name == options })?.type == .stringList else {
-                throw DescriptorProblem("\(at) field '\(field.name)': options_field '\(options)' is not a string-list field of the same model")
+                throw DescriptorProblem(
+                    "\(at) field '\(field.name)': options_field '\(options)' is not a string-list field of the same model")
             }
         }
 
         let textInput = try textInput(d, fields: fields, at: at)
         let typed = try typedConfigure(d, capabilities: capabilities, fields: fields, at: at)
-        let configureStyle: ConfigureStyle = typed.map {
-            .typed(convention: $0.convention, size: $0.layout.size, alignment: $0.layout.alignment)
-        } ?? .generic
+        let configureStyle: ConfigureStyle =
+            typed.map {
+                .typed(convention: $0.convention, size: $0.layout.size, alignment: $0.layout.alignment)
+            } ?? .generic
 
         let entry = CellEntry(
             descriptor: raw, create: create, destroy: destroy, configure: configure, render: render,
@@ -159,24 +175,33 @@ struct DescriptorValidator {
             valueChanged: d.value_changed, typed: typed, lifecycle: lifecycle,
             createLock: capabilities.contains(.threadSafe) ? nil : CreateLock())
         let roles = try self.roles(d, fields: fields, textInput: textInput, at: at)
-        let cell = CellType(id: id, name: name, summary: summary, fields: fields, textInput: textInput,
-                            capabilities: capabilities, configure: configureStyle, modelOffsets: typed?.layout.offsets ?? [],
-                            roles: roles, packID: packID, packPath: path, packABI: abi)
+        let cell = CellType(
+            id: id, name: name, summary: summary, fields: fields, textInput: textInput,
+            capabilities: capabilities, configure: configureStyle, modelOffsets: typed?.layout.offsets ?? [],
+            roles: roles, packID: packID, packPath: path, packABI: abi)
         return (cell, entry)
     }
 
     /// The field roles: declared (1.1) or the 1.0 conventions. A declared role must name a
     /// field of a fitting type; "" declares that the cell has none.
-    func roles(_ d: fw_cell_type, fields: [FieldSchema], textInput: TextInputConfiguration, at: String) throws(DescriptorProblem) -> FieldRoles {
+    func roles(
+        _ d: fw_cell_type, fields: [FieldSchema], textInput: TextInputConfiguration, at: String
+    ) throws(DescriptorProblem) -> FieldRoles {
         let conventions = FieldRoles(conventionsFor: fields, textInputField: textInput.field)
-        func role(_ pointer: UnsafePointer<CChar>?, _ member: String, _ convention: String?, _ types: [FieldType]?) throws(DescriptorProblem) -> String? {
+        func role(
+            _ pointer: UnsafePointer<CChar>?, _ member: String, _ convention: String?, _ types: [FieldType]?
+        ) throws(DescriptorProblem) -> String? {
             guard let name = try optionalString(pointer, "\(at): fw_cell_type.\(member)") else { return convention }
             if name.isEmpty { return nil }
             guard let field = fields.first(where: { $0.name == name }) else {
-                throw DescriptorProblem("\(at): \(member) '\(name)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", "))); name one, or use \"\" for none")
+                throw DescriptorProblem(
+                    "\(at): \(member) '\(name)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", "))); name one, or use \"\" for none"
+                )
             }
             if let types, !types.contains(field.type) {
-                throw DescriptorProblem("\(at): \(member) '\(name)' is of type \(field.type.rawValue); this role needs \(types.map(\.rawValue).joined(separator: " or "))")
+                throw DescriptorProblem(
+                    "\(at): \(member) '\(name)' is of type \(field.type.rawValue); this role needs \(types.map(\.rawValue).joined(separator: " or "))"
+                )
             }
             return name
         }
@@ -194,11 +219,15 @@ struct DescriptorValidator {
     }
 
     /// The typed binding (layout built once, here), or nil for a generic cell type.
-    func typedConfigure(_ d: fw_cell_type, capabilities: CellCapabilities, fields: [FieldSchema], at: String) throws(DescriptorProblem) -> TypedBinding? {
+    func typedConfigure(
+        _ d: fw_cell_type, capabilities: CellCapabilities, fields: [FieldSchema], at: String
+    ) throws(DescriptorProblem) -> TypedBinding? {
         let declared = capabilities.contains(.typedConfigure)
         guard declared else {
             if d.typed_configure != nil || d.typed_convention != UInt32(FW_TYPED_NONE) {
-                throw DescriptorProblem("\(at): typed_configure is set without FW_CELL_TYPED_CONFIGURE; set the flag or clear typed_configure and typed_convention")
+                throw DescriptorProblem(
+                    "\(at): typed_configure is set without FW_CELL_TYPED_CONFIGURE; set the flag or clear typed_configure and typed_convention"
+                )
             }
             return nil
         }
@@ -209,7 +238,8 @@ struct DescriptorValidator {
         switch Int(d.typed_convention) {
         case Int(FW_TYPED_BY_VALUE): convention = .byValue
         case Int(FW_TYPED_BY_POINTER): convention = .byPointer
-        default: throw DescriptorProblem("\(at): typed_convention \(d.typed_convention) is not FW_TYPED_BY_VALUE (1) or FW_TYPED_BY_POINTER (2)")
+        default:
+            throw DescriptorProblem("\(at): typed_convention \(d.typed_convention) is not FW_TYPED_BY_VALUE (1) or FW_TYPED_BY_POINTER (2)")
         }
         guard !fields.isEmpty else { throw DescriptorProblem("\(at): typed configure needs at least one field in the schema") }
         let layout: TypedModelLayout
@@ -218,7 +248,9 @@ struct DescriptorValidator {
         }
         if Int(d.model_size) != layout.size || Int(d.model_alignment) != layout.alignment {
             let members = zip(fields, layout.offsets).map { "\($0.name)@\($1)" }.joined(separator: ", ")
-            throw DescriptorProblem("\(at): typed model size \(d.model_size) / alignment \(d.model_alignment) does not match the schema's layout, size \(layout.size) / alignment \(layout.alignment) (\(members)); declare the struct's members in schema order with the C types of formwork.h")
+            throw DescriptorProblem(
+                "\(at): typed model size \(d.model_size) / alignment \(d.model_alignment) does not match the schema's layout, size \(layout.size) / alignment \(layout.alignment) (\(members)); declare the struct's members in schema order with the C types of formwork.h"
+            )
         }
         return TypedBinding(function: function, convention: convention, layout: layout)
     }
@@ -242,23 +274,32 @@ struct DescriptorValidator {
             let applies = key.isDocumentKey ? key.kinds.contains(kind) : kind == .datePicker
             guard applies else {
                 let fits = key.isDocumentKey ? key.kinds.map(\.rawValue).joined(separator: " and ") : "datePicker"
-                throw DescriptorProblem("\(at): fw_text_traits sets '\(key.name)', which does not apply to a \(kind.rawValue) (it applies to \(fits)); leave it at its default")
+                throw DescriptorProblem(
+                    "\(at): fw_text_traits sets '\(key.name)', which does not apply to a \(kind.rawValue) (it applies to \(fits)); leave it at its default"
+                )
             }
         }
         if kind == .none {
             if let fieldName {
-                throw DescriptorProblem("\(at): text_input_field '\(fieldName)' is set but text_input_kind is FW_TEXT_INPUT_NONE; set a kind or clear the field")
+                throw DescriptorProblem(
+                    "\(at): text_input_field '\(fieldName)' is set but text_input_kind is FW_TEXT_INPUT_NONE; set a kind or clear the field"
+                )
             }
             return TextInputConfiguration(kind: kind, field: nil, traits: traits)
         }
         guard let fieldName else {
-            throw DescriptorProblem("\(at): text_input_kind is \(kind.rawValue) but text_input_field is NULL; name the model field it binds to")
+            throw DescriptorProblem(
+                "\(at): text_input_kind is \(kind.rawValue) but text_input_field is NULL; name the model field it binds to")
         }
         guard let bound = fields.first(where: { $0.name == fieldName }) else {
-            throw DescriptorProblem("\(at): text_input_field '\(fieldName)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", ")))")
+            throw DescriptorProblem(
+                "\(at): text_input_field '\(fieldName)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", ")))"
+            )
         }
         guard kind.bindableTypes.contains(bound.type) else {
-            throw DescriptorProblem("\(at): a \(kind.rawValue) cannot bind field '\(fieldName)' of type \(bound.type.rawValue); it binds \(kind.bindableTypes.map(\.rawValue).joined(separator: " or "))")
+            throw DescriptorProblem(
+                "\(at): a \(kind.rawValue) cannot bind field '\(fieldName)' of type \(bound.type.rawValue); it binds \(kind.bindableTypes.map(\.rawValue).joined(separator: " or "))"
+            )
         }
         if kind == .picker && bound.type == .string && bound.optionsField == nil {
             throw DescriptorProblem("\(at): a picker bound to string field '\(fieldName)' needs options_field naming its rows")
@@ -285,7 +326,9 @@ struct DescriptorValidator {
             case Int(FW_TRAIT_DEFAULT): return nil
             case Int(FW_TRAIT_NO): return false
             case Int(FW_TRAIT_YES): return true
-            default: throw DescriptorProblem("\(at): fw_text_traits.\(name) has unknown value \(value); use FW_TRAIT_DEFAULT, FW_TRAIT_NO or FW_TRAIT_YES")
+            default:
+                throw DescriptorProblem(
+                    "\(at): fw_text_traits.\(name) has unknown value \(value); use FW_TRAIT_DEFAULT, FW_TRAIT_NO or FW_TRAIT_YES")
             }
         }
         var traits = TextInputTraits()
@@ -302,7 +345,8 @@ struct DescriptorValidator {
         traits.secureEntry = try tristate(t.secure_entry, "secure_entry")
         traits.contentType = try optionalString(t.content_type, "\(at): fw_text_traits.content_type")
         guard t.data_detectors & ~DataDetector.knownBits == 0 else {
-            throw DescriptorProblem("\(at): fw_text_traits.data_detectors has unknown bits 0x\(String(t.data_detectors & ~DataDetector.knownBits, radix: 16))")
+            throw DescriptorProblem(
+                "\(at): fw_text_traits.data_detectors has unknown bits 0x\(String(t.data_detectors & ~DataDetector.knownBits, radix: 16))")
         }
         traits.dataDetectors = DataDetector.from(mask: t.data_detectors)
         traits.selectable = try tristate(t.selectable, "selectable")
@@ -325,7 +369,9 @@ struct DescriptorValidator {
             throw DescriptorProblem("\(at): unknown field type \(d.type); use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)")
         }
         guard type.sinceMinor <= abi.minor else {
-            throw DescriptorProblem("\(at): field type \(type.rawValue) (\(type.abiValue)) is new in ABI 1.\(type.sinceMinor) but the pack claims ABI \(abi); build it against formwork.h 1.\(type.sinceMinor) or later")
+            throw DescriptorProblem(
+                "\(at): field type \(type.rawValue) (\(type.abiValue)) is new in ABI 1.\(type.sinceMinor) but the pack claims ABI \(abi); build it against formwork.h 1.\(type.sinceMinor) or later"
+            )
         }
         let known = UInt32(FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM)
         guard d.flags & ~known == 0 else {
@@ -340,8 +386,10 @@ struct DescriptorValidator {
             guard d.choice_count > 0, let pointer = d.choices else {
                 throw DescriptorProblem("\(at): a \(type.rawValue) field needs at least one choice; set choices and choice_count")
             }
-            choices = try array(UnsafeRawPointer(pointer), count: Int(d.choice_count), minimum: PackLoader.minimumSize.choice,
-                                what: "\(at): choices") { (element, elementSize) throws(DescriptorProblem) in
+            choices = try array(
+                UnsafeRawPointer(pointer), count: Int(d.choice_count), minimum: PackLoader.minimumSize.choice,
+                what: "\(at): choices"
+            ) { (element, elementSize) throws(DescriptorProblem) in
                 let c = DescriptorReader.copy(fw_choice.self, from: element, declaredSize: elementSize)
                 try checkReserved(c.reserved, "\(at): fw_choice.reserved")
                 let value = try requiredString(c.value, "\(at): choice value")
@@ -368,10 +416,13 @@ struct DescriptorValidator {
             guard bound.isFinite else { throw DescriptorProblem("\(at): minimum and maximum must be finite numbers") }
             // Bounds are checked at the door so that nothing downstream (inspect, schema, check) can trap on them.
             if type == .integer, Int64(exactly: bound) == nil {
-                throw DescriptorProblem("\(at): an integer field's minimum and maximum must be whole numbers within int64_t (got \(NumberText.format(bound)))")
+                throw DescriptorProblem(
+                    "\(at): an integer field's minimum and maximum must be whole numbers within int64_t (got \(NumberText.format(bound)))")
             }
             if type == .date, !(DateFormat.earliest...DateFormat.latest).contains(bound) {
-                throw DescriptorProblem("\(at): a date field's minimum and maximum must lie between years 0001 and 9999 (got \(NumberText.format(bound)) seconds)")
+                throw DescriptorProblem(
+                    "\(at): a date field's minimum and maximum must lie between years 0001 and 9999 (got \(NumberText.format(bound)) seconds)"
+                )
             }
         }
         if let minimum, let maximum, minimum > maximum {
@@ -386,14 +437,16 @@ struct DescriptorValidator {
             throw DescriptorProblem("\(at): min_length \(minLength) is greater than max_length \(maxLength)")
         }
 
-        let schema = FieldSchema(name: name, type: type, label: label, doc: doc,
-                                 required: d.flags & UInt32(FW_FIELD_REQUIRED) != 0, choices: choices,
-                                 defaultValue: nil, minimum: minimum, maximum: maximum,
-                                 minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+        let schema = FieldSchema(
+            name: name, type: type, label: label, doc: doc,
+            required: d.flags & UInt32(FW_FIELD_REQUIRED) != 0, choices: choices,
+            defaultValue: nil, minimum: minimum, maximum: maximum,
+            minLength: minLength, maxLength: maxLength, optionsField: optionsField)
         guard let value = try defaultValue(d.default_value, field: schema, at: at) else { return schema }
-        return FieldSchema(name: name, type: type, label: label, doc: doc, required: schema.required, choices: choices,
-                           defaultValue: value, minimum: minimum, maximum: maximum,
-                           minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+        return FieldSchema(
+            name: name, type: type, label: label, doc: doc, required: schema.required, choices: choices,
+            defaultValue: value, minimum: minimum, maximum: maximum,
+            minLength: minLength, maxLength: maxLength, optionsField: optionsField)
     }
 
     func defaultValue(_ v: fw_value, field: FieldSchema, at: String) throws(DescriptorProblem) -> Value? {
@@ -432,19 +485,25 @@ struct DescriptorValidator {
 
     // MARK: helpers
 
-    func array<T>(_ base: UnsafeRawPointer, count: Int, minimum: Int, what: String,
-                  _ read: (UnsafeRawPointer, Int) throws(DescriptorProblem) -> T) throws(DescriptorProblem) -> [T] {
+    func array<T>(
+        _ base: UnsafeRawPointer, count: Int, minimum: Int, what: String,
+        _ read: (UnsafeRawPointer, Int) throws(DescriptorProblem) -> T
+    ) throws(DescriptorProblem) -> [T] {
         let stride = Int(base.loadUnaligned(as: UInt32.self))
         try checkSize(stride, minimum: minimum, of: "\(what)[0]")
         guard stride <= DescriptorReader.maximumStride else {
-            throw DescriptorProblem("\(what)[0].struct_size is \(stride), larger than the \(DescriptorReader.maximumStride) bytes this host accepts for an array element; set it to sizeof and rebuild against formwork.h")
+            throw DescriptorProblem(
+                "\(what)[0].struct_size is \(stride), larger than the \(DescriptorReader.maximumStride) bytes this host accepts for an array element; set it to sizeof and rebuild against formwork.h"
+            )
         }
         var out: [T] = []
         for i in 0..<count {
             let element = base + i * stride
             let size = Int(element.loadUnaligned(as: UInt32.self))
             guard size == stride else {
-                throw DescriptorProblem("\(what)[\(i)].struct_size is \(size) but element 0 says \(stride); every element of an array must have the same struct_size")
+                throw DescriptorProblem(
+                    "\(what)[\(i)].struct_size is \(size) but element 0 says \(stride); every element of an array must have the same struct_size"
+                )
             }
             out.append(try read(element, size))
         }
@@ -460,7 +519,9 @@ struct DescriptorValidator {
 
     func checkSize(_ size: Int, minimum: Int, of what: String) throws(DescriptorProblem) {
         guard size >= minimum else {
-            throw DescriptorProblem("\(what).struct_size is \(size), smaller than the \(minimum) bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h")
+            throw DescriptorProblem(
+                "\(what).struct_size is \(size), smaller than the \(minimum) bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"
+            )
         }
     }
 
@@ -482,7 +543,8 @@ struct DescriptorValidator {
 
     func checkIdentifier(_ id: String, what: String) throws(DescriptorProblem) {
         guard Self.isReverseDNS(id) else {
-            throw DescriptorProblem("\(what) '\(id)' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'")
+            throw DescriptorProblem(
+                "\(what) '\(id)' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'")
         }
     }
 

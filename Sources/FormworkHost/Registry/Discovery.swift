@@ -28,15 +28,18 @@ public struct SearchLocation: Sendable, Equatable, CustomStringConvertible {
 public enum Discovery {
     /// The search locations: `packPaths`, then `FORMWORK_PACK_PATH`, then the
     /// standard directories, then `executableDirectory`.
-    public static func locations(packPaths: [String], environment: [String: String],
-                                 executableDirectory: String?) -> [SearchLocation] {
+    public static func locations(
+        packPaths: [String], environment: [String: String],
+        executableDirectory: String?
+    ) -> [SearchLocation] {
         var out = packPaths.map { SearchLocation(path: $0, origin: .option) }
         if let env = environment["FORMWORK_PACK_PATH"] {
             // Relative entries are kept here and ignored (with a warning) by `candidates`:
             // they would load code from whatever the current directory happens to be.
             out += env.split(separator: ":").map { SearchLocation(path: String($0), origin: .environment) }
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].map { "\($0)/.local/share" }
         if let dataHome { out.append(SearchLocation(path: "\(dataHome)/formwork/packs", origin: .standard)) }
         // An installed tree is relocatable: <prefix>/bin/formwork finds <prefix>/lib/formwork/packs.
@@ -82,7 +85,9 @@ public enum Discovery {
         }
         for location in locations {
             if location.origin == .environment && !location.path.hasPrefix("/") {
-                warnings.append("FORMWORK_PACK_PATH entry '\(location.path)' is not an absolute path and is ignored; write it as an absolute path (a relative one would load packs from the current directory)")
+                warnings.append(
+                    "FORMWORK_PACK_PATH entry '\(location.path)' is not an absolute path and is ignored; write it as an absolute path (a relative one would load packs from the current directory)"
+                )
                 continue
             }
             switch FileSystem.kind(of: location.path) {

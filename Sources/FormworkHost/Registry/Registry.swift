@@ -62,10 +62,14 @@ public struct Registry: Sendable, CellTypeCatalog {
     }
 
     /// The usual search: `packPaths`, the environment, the standard directories, the executable's directory.
-    public static func discover(packPaths: [String] = [], environment: [String: String],
-                                executableDirectory: String? = Discovery.executableDirectory) -> Registry {
-        Registry(locations: Discovery.locations(packPaths: packPaths, environment: environment,
-                                                executableDirectory: executableDirectory))
+    public static func discover(
+        packPaths: [String] = [], environment: [String: String],
+        executableDirectory: String? = Discovery.executableDirectory
+    ) -> Registry {
+        Registry(
+            locations: Discovery.locations(
+                packPaths: packPaths, environment: environment,
+                executableDirectory: executableDirectory))
     }
 
     /// Every usable cell type, in search order.

@@ -10,8 +10,9 @@ final class CellInstance {
 
     init(_ cell: CellType, entry: CellEntry) throws(RuntimeError) {
         if let failure = entry.lifecycle.retain() {
-            throw RuntimeError(cellID: cell.id, fieldID: nil, packPath: cell.packPath,
-                               message: "fw_pack.init failed with status \(failure.status)" + PackLog.suffix(failure.log))
+            throw RuntimeError(
+                cellID: cell.id, fieldID: nil, packPath: cell.packPath,
+                message: "fw_pack.init failed with status \(failure.status)" + PackLog.suffix(failure.log))
         }
         let descriptor = entry.descriptor.assumingMemoryBound(to: fw_cell_type.self)
         let host = entry.lifecycle.host
@@ -20,8 +21,9 @@ final class CellInstance {
         }
         guard let handle = created else {
             entry.lifecycle.release()
-            throw RuntimeError(cellID: cell.id, fieldID: nil, packPath: cell.packPath,
-                               message: "create returned NULL" + PackLog.suffix(log))
+            throw RuntimeError(
+                cellID: cell.id, fieldID: nil, packPath: cell.packPath,
+                message: "create returned NULL" + PackLog.suffix(log))
         }
         self.cell = cell
         self.entry = entry
@@ -35,8 +37,9 @@ final class CellInstance {
     }
 
     func failure(_ what: String, status: fw_status, field: String?, log: [String]) -> RuntimeError {
-        RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath,
-                     message: "\(what) returned \(Status.name(status))" + PackLog.suffix(log))
+        RuntimeError(
+            cellID: cell.id, fieldID: field, packPath: cell.packPath,
+            message: "\(what) returned \(Status.name(status))" + PackLog.suffix(log))
     }
 
     /// Configures with `values` (schema order): through the typed entry when the cell
@@ -92,7 +95,12 @@ final class CellInstance {
         if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
         var nodes = recorder.finish()
         if recorder.truncated {
-            nodes.append(.message(kind: .warning, text: "output cut: the cell drew more than \(CanvasRecorder.maxNodes) views or nested groups deeper than \(CanvasRecorder.maxDepth)"))
+            nodes.append(
+                .message(
+                    kind: .warning,
+                    text:
+                        "output cut: the cell drew more than \(CanvasRecorder.maxNodes) views or nested groups deeper than \(CanvasRecorder.maxDepth)"
+                ))
         }
         return nodes
     }

@@ -35,8 +35,9 @@ public final class InProcessCells: CellDriver {
     func perform(_ request: CellRequest) throws(RuntimeError) -> CellResponse {
         let cell = request.cell
         guard let entry = entries[CellKey(cell)] else {
-            throw RuntimeError(cellID: cell.id, fieldID: request.fieldID, packPath: cell.packPath,
-                               message: "is not loaded in this process; load its pack through the same Registry")
+            throw RuntimeError(
+                cellID: cell.id, fieldID: request.fieldID, packPath: cell.packPath,
+                message: "is not loaded in this process; load its pack through the same Registry")
         }
         let instance = try pool.dequeue(cell, entry: entry)
         defer { pool.enqueue(instance) }
@@ -55,8 +56,9 @@ public final class InProcessCells: CellDriver {
             if request.render { try instance.configure(model, field: request.fieldID) }
         }
         guard request.render else { return CellResponse(nodes: [], rejections: rejections) }
-        let nodes = try instance.render(accessibilityId: request.accessibilityId, valueField: request.valueField,
-                                        field: request.fieldID)
+        let nodes = try instance.render(
+            accessibilityId: request.accessibilityId, valueField: request.valueField,
+            field: request.fieldID)
         return CellResponse(nodes: nodes, rejections: rejections)
     }
 

@@ -23,8 +23,10 @@ struct ChildProcess {
     /// unless `inheritStandardError`. Waits at most `timeout` seconds.
     ///
     /// The corresponding C functions are `posix_spawn`, `poll`, `read`, `kill` and `waitpid`.
-    static func run(_ executable: String, _ arguments: [String], timeout: Double, inheritStandardError: Bool = false,
-                    outputLimit: Int = 16 << 20) throws(SystemError) -> Result {
+    static func run(
+        _ executable: String, _ arguments: [String], timeout: Double, inheritStandardError: Bool = false,
+        outputLimit: Int = 16 << 20
+    ) throws(SystemError) -> Result {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SystemError.errno("pipe") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -68,7 +70,7 @@ struct ChildProcess {
             if ready == 0 { continue }
             let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR { continue }; break }
-            if n == 0 { break } // end of output: the child closed it (usually by exiting)
+            if n == 0 { break }  // end of output: the child closed it (usually by exiting)
             if output.count < outputLimit { output += buffer[0..<min(n, outputLimit - output.count)] }
         }
         if timedOut { kill(pid, SIGKILL) }
@@ -91,8 +93,10 @@ struct ChildProcess {
 
     /// The usual name of a signal number ("SIGSEGV"), or "signal N".
     static func signalName(_ signal: Int32) -> String {
-        [1: "SIGHUP", 2: "SIGINT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
-         11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM", 31: "SIGSYS"][Int(signal)] ?? "signal \(signal)"
+        [
+            1: "SIGHUP", 2: "SIGINT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
+            11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM", 31: "SIGSYS",
+        ][Int(signal)] ?? "signal \(signal)"
     }
 }
 

@@ -1,10 +1,10 @@
 import FormworkCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An error from the dynamic loader, carrying `dlerror()`'s text.
@@ -105,10 +105,12 @@ enum FileSystem {
         let what = info.st_mode & S_IFMT == S_IFDIR ? "directory" : "file"
         if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
             let mode = String(info.st_mode & 0o7777, radix: 8)
-            return "the \(what) is writable by \(info.st_mode & S_IWOTH != 0 ? "everyone" : "its group") (mode \(mode)), so another user could replace the code Formwork runs; run `chmod go-w \(path)`"
+            return
+                "the \(what) is writable by \(info.st_mode & S_IWOTH != 0 ? "everyone" : "its group") (mode \(mode)), so another user could replace the code Formwork runs; run `chmod go-w \(path)`"
         }
         if info.st_uid != 0 && info.st_uid != geteuid() {
-            return "the \(what) belongs to user \(info.st_uid), neither root nor you (\(geteuid())); run `chown \(geteuid()) \(path)` or install the pack somewhere you own"
+            return
+                "the \(what) belongs to user \(info.st_uid), neither root nor you (\(geteuid())); run `chown \(geteuid()) \(path)` or install the pack somewhere you own"
         }
         return nil
     }

@@ -36,9 +36,11 @@ enum ELFSymbols {
         struct Section { var type: Int; var offset: Int; var size: Int; var link: Int; var entrySize: Int }
         var sections: [Section] = []
         for i in 0..<sectionCount {
-            let o = sectionOffset &+ i &* sectionSize // wrapping: a hostile offset fails the bounds check, never traps
-            sections.append(Section(type: try u32(o + 4), offset: try u64(o + 0x18), size: try u64(o + 0x20),
-                                    link: try u32(o + 0x28), entrySize: try u64(o + 0x38)))
+            let o = sectionOffset &+ i &* sectionSize  // wrapping: a hostile offset fails the bounds check, never traps
+            sections.append(
+                Section(
+                    type: try u32(o + 4), offset: try u64(o + 0x18), size: try u64(o + 0x20),
+                    link: try u32(o + 0x28), entrySize: try u64(o + 0x38)))
         }
         guard let dynsym = sections.first(where: { $0.type == 11 }), dynsym.link < sections.count, dynsym.entrySize >= 24 else {
             return []

@@ -6,11 +6,12 @@ struct FieldRulesTests {
     let catalog = InMemory.Catalog()
 
     func decode(_ rules: String, value: String = "") throws -> Form {
-        try FormDecoder.decode(text: """
-            formwork: 1
-            id: r
-            sections: [{ id: s, fields: [{ id: f, cell: test.text-field, model: { title: Code\(value) }, rules: \(rules) }] }]
-            """, json: false, registry: catalog)
+        try FormDecoder.decode(
+            text: """
+                formwork: 1
+                id: r
+                sections: [{ id: s, fields: [{ id: f, cell: test.text-field, model: { title: Code\(value) }, rules: \(rules) }] }]
+                """, json: false, registry: catalog)
     }
 
     func problems(_ text: String) -> [String] {
@@ -27,7 +28,10 @@ struct FieldRulesTests {
         r.maxLength = .init(5, message: "Five at most.")
         r.pattern = .init("[A-Z]+[0-9]*")
         r.format = .init(.email)
-        #expect(r.problems(.string("ab"), label: "Code") == ["Code needs at least 3 characters.", "Code is not in the expected form."] + ["Code must be an e-mail address such as name@example.com."])
+        #expect(
+            r.problems(.string("ab"), label: "Code") == ["Code needs at least 3 characters.", "Code is not in the expected form."] + [
+                "Code must be an e-mail address such as name@example.com."
+            ])
         #expect(r.problems(.string("ABCDEF"), label: "Code").contains("Five at most."))
         var n = FieldRules()
         n.minimum = .init(1); n.maximum = .init(10, message: "Ten at most."); n.step = .init(0.5)
@@ -54,21 +58,28 @@ struct FieldRulesTests {
         let form = try decode("{ minLength: 2, pattern: { value: '[a-z]+', message: Lowercase only. }, format: email }")
         #expect(form.fields[0].rules.minLength == .init(2))
         #expect(form.fields[0].rules.pattern == .init("[a-z]+", message: "Lowercase only."))
-        let text = { (rules: String) in "formwork: 1\nid: r\nsections: [{ id: s, fields: [{ id: f, cell: test.text-field, model: { title: T }, rules: \(rules) }] }]\n" }
-        #expect(problems(text("{ minimum: 3 }")) == ["/sections/0/fields/0/rules/minimum: 'minimum' applies to number values, but this field's value is string"])
+        let text = { (rules: String) in
+            "formwork: 1\nid: r\nsections: [{ id: s, fields: [{ id: f, cell: test.text-field, model: { title: T }, rules: \(rules) }] }]\n"
+        }
+        #expect(
+            problems(text("{ minimum: 3 }")) == [
+                "/sections/0/fields/0/rules/minimum: 'minimum' applies to number values, but this field's value is string"
+            ])
         #expect(problems(text("{ pattern: '(a+)+$' }")).first?.contains("nests quantifiers") == true)
         #expect(problems(text("{ pattern: '[' }")).first?.contains("is not a valid regular expression") == true)
         #expect(problems(text("{ format: phone }")).first?.contains("unknown format; use one of email, url, tel, date, uuid") == true)
         #expect(problems(text("{ minLength: 5, maxLength: 2 }")).first?.contains("minLength 5 is greater than maxLength 2") == true)
         #expect(problems(text("{ colour: red }")).first?.contains("unknown key 'colour' in rules") == true)
         // A value written in the document is checked too.
-        let valued = "formwork: 1\nid: r\nsections: [{ id: s, fields: [{ id: f, cell: test.text-field, model: { title: T, value: x }, rules: { minLength: 2 } }] }]\n"
+        let valued =
+            "formwork: 1\nid: r\nsections: [{ id: s, fields: [{ id: f, cell: test.text-field, model: { title: T, value: x }, rules: { minLength: 2 } }] }]\n"
         #expect(problems(valued) == ["/sections/0/fields/0/model/value: T needs at least 2 characters."])
     }
 
     @Test("values: validate reports broken rules, render keeps the value and shows them under the field")
     func values() throws {
-        let text = "formwork: 1\nid: r\nsections: [{ id: s, fields: [{ id: f, cell: test.text-field, required: true, model: { title: Code }, rules: { required: Give a code., minLength: 3 } }] }]\n"
+        let text =
+            "formwork: 1\nid: r\nsections: [{ id: s, fields: [{ id: f, cell: test.text-field, required: true, model: { title: Code }, rules: { required: Give a code., minLength: 3 } }] }]\n"
         var strict = try FormDecoder.decode(text: text, json: false, registry: catalog)
         let error = #expect(throws: FormError.self) { try ValuesFile.apply(["f": .string("ab")], to: &strict) }
         guard case .invalid(let d)? = error else { Issue.record("not invalid"); return }

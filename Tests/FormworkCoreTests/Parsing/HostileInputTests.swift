@@ -21,8 +21,9 @@ struct HostileInputTests {
         return Double(usage.ru_maxrss) / 1024
     }
 
-    @Test("YAML anchors, aliases, merge keys and tags are refused before anything is expanded",
-          arguments: [
+    @Test(
+        "YAML anchors, aliases, merge keys and tags are refused before anything is expanded",
+        arguments: [
             ("a: &x 1\nb: 2\n", "/a: YAML anchors (&x) are not allowed"),
             ("a: [1]\nb: *x\n", "YAML aliases (*x) are not allowed"),
             ("a: {b: 1}\nc:\n  <<: {d: 2}\n", "/c/<<: YAML merge keys (<<) are not allowed"),
@@ -30,7 +31,7 @@ struct HostileInputTests {
             ("x: !secret token\n", "/x: YAML tags (!secret) are not allowed"),
             ("x: \"a\\0b\"\n", "/x: a NUL character is not allowed in a string"),
             ("sections:\n  - id: a\n    id: b\n", "doc:3: /sections/0/id: duplicate key 'id'"),
-          ])
+        ])
     func yamlRefused(text: String, message: String) {
         #expect(problems(text).contains(message), "\(problems(text))")
     }
@@ -45,7 +46,9 @@ struct HostileInputTests {
     func boundedYAML() throws {
         // Billion laughs: nine levels of nine-fold aliases (392 bytes would expand to 10^9 nodes).
         var laughs = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
-        for (p, c) in zip("abcdefgh", "bcdefghi") { laughs += "\(c): &\(c) [" + Array(repeating: "*\(p)", count: 9).joined(separator: ",") + "]\n" }
+        for (p, c) in zip("abcdefgh", "bcdefghi") {
+            laughs += "\(c): &\(c) [" + Array(repeating: "*\(p)", count: 9).joined(separator: ",") + "]\n"
+        }
         let shapes: [(String, String)] = [
             ("billion laughs", laughs),
             ("alias fan-out", "a: &a x\n" + (0..<100_000).map { "k\($0): *a\n" }.joined()),
@@ -71,8 +74,9 @@ struct HostileInputTests {
         #expect(DateFormat.parse("2026-01-01T00:00:00+14:01") == nil)
         #expect(DateFormat.parse("2026-01-01T00:00:00+99:00") == nil)
         #expect(DateFormat.parse("2026-01-01T00:00:00+01:75") == nil)
-        let date = CellType(id: "test.date", name: "Date", fields: [FieldSchema(name: "value", type: .date)],
-                            packID: "test.pack", packPath: "<memory>", packABI: InMemory.abi)
+        let date = CellType(
+            id: "test.date", name: "Date", fields: [FieldSchema(name: "value", type: .date)],
+            packID: "test.pack", packPath: "<memory>", packABI: InMemory.abi)
         let catalog = InMemory.Catalog(cellTypes: [date])
         for bare in ["1767225600", "1.5e9"] {
             let text = "formwork: 1\nid: d\nsections: [{id: s, fields: [{id: f, cell: test.date, model: {value: \(bare)}}]}]\n"
@@ -94,13 +98,17 @@ struct HostileInputTests {
         let control = Control(field: "value", id: "d", label: "When")
         for seconds in [1e300, -1e300, Double.greatestFiniteMagnitude, 253_402_300_800, -1e15] {
             for mode in DatePickerMode.allCases {
-                let field = FieldView(id: "d", cell: "c", accessibilityId: "d", required: false,
-                                      textInput: TextInputConfiguration(kind: .datePicker, field: "value"),
-                                      nodes: [.date(control, seconds: seconds, mode: mode)], minimum: -seconds, maximum: seconds)
-                let tree = ViewTree(formID: "f", title: "T", sections: [
-                    SectionView(id: "s", header: nil, footer: nil, insets: EdgeInsets(top: seconds, left: 1e300, bottom: 0, right: -0.0),
-                                spacing: seconds, fields: [field]),
-                ])
+                let field = FieldView(
+                    id: "d", cell: "c", accessibilityId: "d", required: false,
+                    textInput: TextInputConfiguration(kind: .datePicker, field: "value"),
+                    nodes: [.date(control, seconds: seconds, mode: mode)], minimum: -seconds, maximum: seconds)
+                let tree = ViewTree(
+                    formID: "f", title: "T",
+                    sections: [
+                        SectionView(
+                            id: "s", header: nil, footer: nil, insets: EdgeInsets(top: seconds, left: 1e300, bottom: 0, right: -0.0),
+                            spacing: seconds, fields: [field])
+                    ])
                 for format in OutputFormat.allCases { #expect(!Renderer.render(tree, as: format, width: 24).isEmpty) }
             }
         }
@@ -135,8 +143,9 @@ struct TerminalEscapeTests {
             .choice(c, choices: [Choice(value: e, label: e)], selected: nil, style: .segments),
             .date(c, seconds: 0, mode: .date), .message(kind: .error, text: e),
         ]
-        let field = FieldView(id: "f", cell: "c", accessibilityId: "f", required: true,
-                              textInput: TextInputConfiguration(kind: .textField, field: "value"), nodes: nodes)
+        let field = FieldView(
+            id: "f", cell: "c", accessibilityId: "f", required: true,
+            textInput: TextInputConfiguration(kind: .textField, field: "value"), nodes: nodes)
         let tree = ViewTree(formID: "f", title: e, sections: [SectionView(id: "s", header: e, footer: e, fields: [field])])
         let text = Renderer.render(tree, as: .text, width: 80)
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) })

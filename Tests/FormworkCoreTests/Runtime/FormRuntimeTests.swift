@@ -11,7 +11,8 @@ struct FormRuntimeTests {
 
     @Test("a document decodes against Swift-defined cell types and renders through the driver")
     func render() throws {
-        let form = try form("""
+        let form = try form(
+            """
             formwork: 1
             id: f
             title: Order
@@ -34,7 +35,8 @@ struct FormRuntimeTests {
 
     @Test("values applied from memory are offered to the cell; a rejection keeps the document's value and is reported")
     func valuesFromMemory() throws {
-        var form = try form("""
+        var form = try form(
+            """
             formwork: 1
             id: f
             sections: [{ id: s, fields: [{ id: count, cell: test.counter, model: { value: 2 } },
@@ -44,7 +46,10 @@ struct FormRuntimeTests {
         #expect(form.values == ["count": .integer(7), "name": .string("Grace")])
         let runtime = FormRuntime(driver: InMemory.Driver())
         let tree = try runtime.render(form)
-        #expect(tree.sections[0].fields[0].nodes == [.value(label: "Count", text: "2"), .message(kind: .error, text: "7 is odd; choose an even number")])
+        #expect(
+            tree.sections[0].fields[0].nodes == [
+                .value(label: "Count", text: "2"), .message(kind: .error, text: "7 is odd; choose an even number"),
+            ])
         #expect(runtime.rejections.map(\.pointer) == ["/count"])
         #expect(try runtime.offer(.integer(8), to: form.sections[0].fields[0]) == nil)
         #expect(try runtime.offer(.integer(9), to: form.sections[0].fields[0]) == "9 is odd; choose an even number")
@@ -52,7 +57,8 @@ struct FormRuntimeTests {
 
     @Test("values from memory get the same checks as a values file")
     func valuesChecked() throws {
-        var form = try form("""
+        var form = try form(
+            """
             formwork: 1
             id: f
             sections: [{ id: s, fields: [{ id: count, cell: test.counter }] }]

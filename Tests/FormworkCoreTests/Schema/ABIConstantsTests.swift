@@ -14,8 +14,11 @@ struct ABIConstantsTests {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else { continue }
             let value = parts[1].replacingOccurrences(of: "};", with: "").trimmingCharacters(in: .whitespaces)
-            if let shift = value.range(of: "1u << ") { out[parts[0]] = 1 << UInt32(value[shift.upperBound...])! }
-            else if let n = UInt32(value) { out[parts[0]] = n }
+            if let shift = value.range(of: "1u << ") {
+                out[parts[0]] = 1 << UInt32(value[shift.upperBound...])!
+            } else if let n = UInt32(value) {
+                out[parts[0]] = n
+            }
         }
         return out
     }()
@@ -36,7 +39,8 @@ struct ABIConstantsTests {
         // And no constant of the family lacks a case (flags and other families sharing the prefix excluded).
         let names = Set(E.allCases.map { Self.constantName(prefix, $0.rawValue) })
         let others = ["FW_KEYBOARD_APPEARANCE_", "FW_FIELD_NONE", "FW_FIELD_REQUIRED", "FW_FIELD_HAS_"]
-        for name in Self.constants.keys where name.hasPrefix(prefix) && !others.contains(where: { name.hasPrefix($0) && !prefix.hasPrefix($0) }) {
+        for name in Self.constants.keys
+        where name.hasPrefix(prefix) && !others.contains(where: { name.hasPrefix($0) && !prefix.hasPrefix($0) }) {
             #expect(names.contains(name), "\(name) has no Swift case in \(E.self)")
         }
     }

@@ -7,16 +7,21 @@ import FormworkTestSupport
 struct TraitKeyTests {
     @Test("the decoder, the JSON outputs and the JSON Schema read one table")
     func oneTable() {
-        #expect(TraitKey.documentKeys == ["autocapitalization", "autocorrection", "spellChecking", "smartDashes", "smartQuotes",
-                                          "smartInsertDelete", "keyboard", "keyboardAppearance", "returnKey", "clearButton",
-                                          "secure", "contentType", "dataDetectors", "selectable", "datePickerMode"])
+        #expect(
+            TraitKey.documentKeys == [
+                "autocapitalization", "autocorrection", "spellChecking", "smartDashes", "smartQuotes",
+                "smartInsertDelete", "keyboard", "keyboardAppearance", "returnKey", "clearButton",
+                "secure", "contentType", "dataDetectors", "selectable", "datePickerMode",
+            ])
         #expect(TraitKey.documentKeys(for: .picker) == [])
         #expect(TraitKey.documentKeys(for: .datePicker) == ["datePickerMode"])
         var traits = TextInputTraits()
         traits.secureEntry = true
         traits.dateMode = .time
         traits.minimumField = "earliest"
-        #expect(TraitKey.json(traits) == .object([("secure", .bool(true)), ("datePickerMode", .string("time")), ("minimumField", .string("earliest"))]))
+        #expect(
+            TraitKey.json(traits)
+                == .object([("secure", .bool(true)), ("datePickerMode", .string("time")), ("minimumField", .string("earliest"))]))
     }
 
     @Test("every value the JSON Schema allows, the decoder accepts (including 'default')")
@@ -48,7 +53,7 @@ struct ValueEncodingTests {
         #expect(Value.stringList(["a"]).json(as: .stringList) == .array([.string("a")]))
         let f = FieldSchema(name: "n", type: .integer)
         #expect(f.boundJSON(5) == .integer(5))
-        #expect(f.boundJSON(1e300) == .number(1e300)) // never traps
+        #expect(f.boundJSON(1e300) == .number(1e300))  // never traps
     }
 
     @Test("numbers are formatted one way, and never trap")

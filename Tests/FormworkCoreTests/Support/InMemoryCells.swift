@@ -8,18 +8,22 @@ enum InMemory {
     /// A text field: `title` (required), `value`, `placeholder`; `value` is the text input.
     static let textField = CellType(
         id: "test.text-field", name: "Text field",
-        fields: [FieldSchema(name: "title", type: .string, required: true),
-                 FieldSchema(name: "value", type: .string, maxLength: 20),
-                 FieldSchema(name: "required", type: .bool, defaultValue: .bool(false)),
-                 FieldSchema(name: "maxLength", type: .integer, minimum: 0, maximum: 1000)],
+        fields: [
+            FieldSchema(name: "title", type: .string, required: true),
+            FieldSchema(name: "value", type: .string, maxLength: 20),
+            FieldSchema(name: "required", type: .bool, defaultValue: .bool(false)),
+            FieldSchema(name: "maxLength", type: .integer, minimum: 0, maximum: 1000),
+        ],
         textInput: TextInputConfiguration(kind: .textField, field: "value"),
         packID: "test.pack", packPath: "<memory>", packABI: abi)
 
     /// A counter that accepts only even numbers through `value_changed`.
     static let counter = CellType(
         id: "test.counter", name: "Counter",
-        fields: [FieldSchema(name: "title", type: .string, defaultValue: .string("Count")),
-                 FieldSchema(name: "value", type: .integer, minimum: 0, maximum: 100)],
+        fields: [
+            FieldSchema(name: "title", type: .string, defaultValue: .string("Count")),
+            FieldSchema(name: "value", type: .integer, minimum: 0, maximum: 100),
+        ],
         packID: "test.pack", packPath: "<memory>", packABI: abi)
 
     struct Catalog: CellTypeCatalog {
@@ -51,8 +55,11 @@ enum InMemory {
                 let nodes: [ViewNode]
                 switch request.cell.id {
                 case InMemory.textField.id:
-                    nodes = [.textInput(Control(field: "value", id: request.accessibilityId, label: string(0), required: model[2] == .bool(true)),
-                                        text: string(1), placeholder: nil)]
+                    nodes = [
+                        .textInput(
+                            Control(field: "value", id: request.accessibilityId, label: string(0), required: model[2] == .bool(true)),
+                            text: string(1), placeholder: nil)
+                    ]
                 default:
                     let n: String = if case .integer(let n)? = model[1] { String(n) } else { "–" }
                     nodes = [.value(label: string(0) ?? "", text: n)]

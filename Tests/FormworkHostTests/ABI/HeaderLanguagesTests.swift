@@ -12,24 +12,37 @@ struct HeaderLanguagesTests {
         ("clang", ["-x", "c", "-std=c99"]), ("clang++", ["-x", "c++", "-std=c++17"]),
     ]
 
-    @Test("the header alone compiles as C99, C11, C++17 and C++20 under -pedantic -Wall -Wextra -Werror",
-          arguments: modes.indices)
+    @Test(
+        "the header alone compiles as C99, C11, C++17 and C++20 under -pedantic -Wall -Wextra -Werror",
+        arguments: modes.indices)
     func compiles(index: Int) throws {
         let (compiler, flags) = Self.modes[index]
-        let path = compiler.hasPrefix("/") ? compiler : ["/usr/bin/\(compiler)", "/opt/swift/usr/bin/\(compiler)"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        } ?? compiler
-        let source = try Scratch.file("header/use.c", contents: """
-            #include "formwork.h"
-            static int check(void) { return FW_ALIGNOF(fw_value) == 8 && fw_version_is_compatible((fw_version)FW_ABI_VERSION_INIT, (fw_version)FW_ABI_VERSION_INIT); }
-            int main(void) { return check() ? 0 : 1; }
-            """)
-        let cxxSafe = try Scratch.file("header/use-cxx.c", contents: """
-            #include "formwork.h"
-            int main(void) { fw_version v = FW_ABI_VERSION_INIT; return FW_ALIGNOF(fw_value) == 8 && fw_version_is_compatible(v, v) ? 0 : 1; }
-            """)
+        let path =
+            compiler.hasPrefix("/")
+            ? compiler
+            : ["/usr/bin/\(compiler)", "/opt/swift/usr/bin/\(compiler)"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            } ?? compiler
+        let source = try Scratch.file(
+            "header/use.c",
+            contents: """
+                #include "formwork.h"
+                static int check(void) { return FW_ALIGNOF(fw_value) == 8 && fw_version_is_compatible((fw_version)FW_ABI_VERSION_INIT, (fw_version)FW_ABI_VERSION_INIT); }
+                int main(void) { return check() ? 0 : 1; }
+                """)
+        let cxxSafe = try Scratch.file(
+            "header/use-cxx.c",
+            contents: """
+                #include "formwork.h"
+                int main(void) { fw_version v = FW_ABI_VERSION_INIT; return FW_ALIGNOF(fw_value) == 8 && fw_version_is_compatible(v, v) ? 0 : 1; }
+                """)
         let file = flags.contains("c++") ? cxxSafe : source
-        let result = try run(path, flags + ["-pedantic", "-Wall", "-Wextra", "-Werror", "-I", Source.include, "-c", file, "-o", "\(Scratch.directory)/header/use-\(index).o"])
+        let result = try run(
+            path,
+            flags + [
+                "-pedantic", "-Wall", "-Wextra", "-Werror", "-I", Source.include, "-c", file, "-o",
+                "\(Scratch.directory)/header/use-\(index).o",
+            ])
         #expect(result.status == 0, "\(path) \(flags): \(result.stderr)")
     }
 
@@ -42,14 +55,17 @@ struct HeaderLanguagesTests {
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("ABI 1.1.0, 1 cell type (0 typed)"))
         #expect(check.stdout.contains("exports formwork_pack_v1 and nothing else"))
-        let form = try Scratch.file("header/ticket.yaml", contents: """
-            formwork: 1
-            id: ticket
-            sections: [{ id: s, fields: [{ id: t, cell: com.example.cpp.ticket, model: { passenger: Ada, extras: [seat, bike] } }] }]
-            """)
+        let form = try Scratch.file(
+            "header/ticket.yaml",
+            contents: """
+                formwork: 1
+                id: ticket
+                sections: [{ id: s, fields: [{ id: t, cell: com.example.cpp.ticket, model: { passenger: Ada, extras: [seat, bike] } }] }]
+                """)
         let values = try Scratch.file("header/ticket.json", contents: #"{"t": 8}"#)
-        let render = try run(Build.formwork, ["render", form, "--values", values, "--pack-path", pack, "--width", "60"],
-                             environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory, "NO_COLOR": "1"])
+        let render = try run(
+            Build.formwork, ["render", form, "--values", values, "--pack-path", pack, "--width", "60"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory, "NO_COLOR": "1"])
         #expect(render.status == 0, "\(render.stderr)")
         #expect(render.stdout.contains("[-] 1 [+]"), "\(render.stdout)")
         #expect(render.stdout.contains("[x] Reserved seat") && render.stdout.contains("[x] Bicycle"))

@@ -29,15 +29,17 @@ struct RustPackTests {
         let registry = firstPartyRegistry(plus: [library])
         let tip = try registry.cellType("com.example.tip")
         #expect(tip.configure == .typed(convention: .byPointer, size: 40, alignment: 8))
-        let form = try FormDecoder.decode(text: """
-            formwork: 1
-            id: dinner
-            sections: [{ id: s, fields: [{ id: tip, cell: com.example.tip, model: { title: Dinner, bill: 80, percent: 20, split: 3, roundUp: true } }] }]
-            """, json: false, registry: registry)
+        let form = try FormDecoder.decode(
+            text: """
+                formwork: 1
+                id: dinner
+                sections: [{ id: s, fields: [{ id: tip, cell: com.example.tip, model: { title: Dinner, bill: 80, percent: 20, split: 3, roundUp: true } }] }]
+                """, json: false, registry: registry)
         let tree = try FormRuntime(registry: registry).render(form)
-        #expect(tree.sections[0].fields[0].nodes == [
-            .value(label: "Dinner", text: "96.00 with 20% tip, 32.00 each for 3 people"),
-            .message(kind: .hint, text: "Shares are rounded up."),
-        ])
+        #expect(
+            tree.sections[0].fields[0].nodes == [
+                .value(label: "Dinner", text: "96.00 with 20% tip, 32.00 each for 3 people"),
+                .message(kind: .hint, text: "Shares are rounded up."),
+            ])
     }
 }

@@ -34,20 +34,27 @@ struct FillSessionTests {
 
     @Test("every prompt type: traits filter and shape answers, bad answers are asked again, value_changed is honoured")
     func kitchenSink() throws {
-        let terminal = ScriptedTerminal(["", "not a url", "example.org", "12ab", "123456", "", "maybe", "no", "9", "ger", "XL",
-                                         "2030-01-01", "2027-02-01", "2026-12-02T10:00:00Z", "9", "5"])
+        let terminal = ScriptedTerminal([
+            "", "not a url", "example.org", "12ab", "123456", "", "maybe", "no", "9", "ger", "XL",
+            "2030-01-01", "2027-02-01", "2026-12-02T10:00:00Z", "9", "5",
+        ])
         let filled = try FillSession(form: form("kitchen-sink.yaml"), terminal: terminal, driver: InProcessCells(registry: registry)).run()
-        #expect(filled.valuesJSON == JSON.object([
-            ("name", .string("Ada")), ("website", .string("example.org")), ("pin", .string("123456")),
-            ("bio", .string("Mathematician.\nWrites programs for engines that do not exist yet.")), ("locked", .string("FW-0001")),
-            ("newsletter", .bool(false)), ("country", .string("Germany")), ("size", .string("XL")), ("start", .string("2027-02-01")),
-            ("meeting", .string("2026-12-02T10:00:00Z")), ("rating", .integer(5)),
-        ]))
+        #expect(
+            filled.valuesJSON
+                == JSON.object([
+                    ("name", .string("Ada")), ("website", .string("example.org")), ("pin", .string("123456")),
+                    ("bio", .string("Mathematician.\nWrites programs for engines that do not exist yet.")), ("locked", .string("FW-0001")),
+                    ("newsletter", .bool(false)), ("country", .string("Germany")), ("size", .string("XL")),
+                    ("start", .string("2027-02-01")),
+                    ("meeting", .string("2026-12-02T10:00:00Z")), ("rating", .integer(5)),
+                ]))
         #expect(terminal.answers.isEmpty)
-        for complaint in ["! Website: a web address has no spaces.", "! PIN takes digits only.", "! Answer yes or no.",
-                          "! Choose one of: 1 France, 2 Germany, 3 Japan, 4 United Kingdom, 5 United States.",
-                          "! Value 2030-01-01 is after the latest date 2027-11-21 (maximum).",
-                          "! Choose between 0 and 5 stars.", "[5/11] Member ID  FW-0001 (read-only)"] {
+        for complaint in [
+            "! Website: a web address has no spaces.", "! PIN takes digits only.", "! Answer yes or no.",
+            "! Choose one of: 1 France, 2 Germany, 3 Japan, 4 United Kingdom, 5 United States.",
+            "! Value 2030-01-01 is after the latest date 2027-11-21 (maximum).",
+            "! Choose between 0 and 5 stars.", "[5/11] Member ID  FW-0001 (read-only)",
+        ] {
             #expect(terminal.transcript.contains(complaint), "missing: \(complaint)")
         }
         #expect(terminal.secureReads == 2)
@@ -59,9 +66,11 @@ struct FillSessionTests {
     func shaping() throws {
         let terminal = ScriptedTerminal(["", "ada lovelace", "ADA@example.com", "", "s3cret pass", "y"])
         let filled = try FillSession(form: form("login.yaml"), terminal: terminal, driver: InProcessCells(registry: registry)).run()
-        #expect(filled.valuesJSON == JSON.object([
-            ("username", .string("ADA@example.com")), ("password", .string("s3cret pass")), ("remember", .bool(true)),
-        ]))
+        #expect(
+            filled.valuesJSON
+                == JSON.object([
+                    ("username", .string("ADA@example.com")), ("password", .string("s3cret pass")), ("remember", .bool(true)),
+                ]))
         #expect(terminal.transcript.contains("! E-mail is required."))
         #expect(terminal.transcript.contains("! E-mail: an e-mail address has no spaces."))
         #expect(terminal.transcript.contains("! Password is required."))
@@ -80,15 +89,21 @@ struct FillSessionTests {
         #expect(AnswerShaping.capitalize("ada king lovelace", .words) == "Ada King Lovelace")
         #expect(AnswerShaping.capitalize("hello. how are you? fine", .sentences) == "Hello. How are you? Fine")
         #expect(AnswerShaping.capitalize("fw-1", .allCharacters) == "FW-1")
-        #expect(AnswerShaping.choose("uni", from: [Choice(value: "uk", label: "United Kingdom"), Choice(value: "us", label: "United States")]) == nil)
-        #expect(AnswerShaping.choose("united s", from: [Choice(value: "uk", label: "United Kingdom"), Choice(value: "us", label: "United States")]) == "us")
+        #expect(
+            AnswerShaping.choose("uni", from: [Choice(value: "uk", label: "United Kingdom"), Choice(value: "us", label: "United States")])
+                == nil)
+        #expect(
+            AnswerShaping.choose(
+                "united s", from: [Choice(value: "uk", label: "United Kingdom"), Choice(value: "us", label: "United States")]) == "us")
     }
 
     @Test("the answers ending early stops the session at that field")
     func inputEnded() throws {
         let terminal = ScriptedTerminal(["ada@example.com"])
         let login = try form("login.yaml")
-        #expect(throws: FillError.self) { try FillSession(form: login, terminal: terminal, driver: InProcessCells(registry: registry)).run() }
+        #expect(throws: FillError.self) {
+            try FillSession(form: login, terminal: terminal, driver: InProcessCells(registry: registry)).run()
+        }
         let error = #expect(throws: FillError.self) {
             try FillSession(form: login, terminal: ScriptedTerminal([]), driver: InProcessCells(registry: registry)).run()
         }
@@ -98,8 +113,13 @@ struct FillSessionTests {
     @Test("accessible prompts are plain sentences: no symbols, no colour")
     func accessible() throws {
         let terminal = ScriptedTerminal(["ada@example.com", "secret", "no"])
-        _ = try FillSession(form: form("login.yaml"), terminal: terminal, options: FillOptions(accessible: true, color: true), driver: InProcessCells(registry: registry)).run()
-        #expect(terminal.transcript.contains("Field 2 of 3: Password. Required.\nHint: At least 8 characters.\nSecure entry: what you type is not shown."))
+        _ = try FillSession(
+            form: form("login.yaml"), terminal: terminal, options: FillOptions(accessible: true, color: true),
+            driver: InProcessCells(registry: registry)
+        ).run()
+        #expect(
+            terminal.transcript.contains(
+                "Field 2 of 3: Password. Required.\nHint: At least 8 characters.\nSecure entry: what you type is not shown."))
         #expect(terminal.transcript.contains("Your answer, then Enter to go: (hidden)"))
         for symbol in ["\u{1B}[", "•", "›", "‹", "[1/3]"] { #expect(!terminal.transcript.contains(symbol), "\(symbol)") }
     }

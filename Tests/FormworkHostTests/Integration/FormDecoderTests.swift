@@ -33,9 +33,15 @@ struct FormDecoderTests {
         let found = diagnostics(Source.fixture("forms/planted-errors.yaml"))
         let expected: [(String, Int, String)] = [
             ("/colour", 4, "unknown key 'colour' in the form; allowed keys: formwork, id, title, description, sections"),
-            ("/sections/0/fields/0/model/titel", 10, "unknown model field 'titel' for cell 'org.formwork.text-field'; did you mean 'title'?"),
+            (
+                "/sections/0/fields/0/model/titel", 10,
+                "unknown model field 'titel' for cell 'org.formwork.text-field'; did you mean 'title'?"
+            ),
             ("/sections/0/fields/0/model", 10, "missing required model field 'title' (string) for cell 'org.formwork.text-field'"),
-            ("/sections/0/fields/1/id", 11, "duplicate field id 'name' (first used at /sections/0/fields/0); field ids must be unique across the form"),
+            (
+                "/sections/0/fields/1/id", 11,
+                "duplicate field id 'name' (first used at /sections/0/fields/0); field ids must be unique across the form"
+            ),
             ("/sections/0/fields/1/model/value", 13, "value must be true or false, not a string"),
             ("/sections/0/fields/1/textInput", 14, "cell 'org.formwork.toggle' has no text input; remove 'textInput'"),
             ("/sections/0/fields/2/model/value", 17, "value '2026-02-30' is not a date; write \"2026-11-21\" or \"2026-11-21T09:30:00Z\""),
@@ -44,8 +50,14 @@ struct FormDecoderTests {
             ("/sections/0/fields/5/model/currency", 26, "currency 'BTC' is not one of the choices: EUR, USD, GBP, JPY"),
             ("/sections/0/fields/6/model/value", 29, "value 'C' is not one of choices: A, B"),
             ("/sections/0/fields/6/textInput/keybord", 30, "unknown text-input trait 'keybord'; did you mean 'keyboard'?"),
-            ("/sections/0/fields/7/textInput/clearButton", 34, "'clearButton' does not apply to a textView (cell 'org.formwork.text-view'); it applies to textField"),
-            ("/sections/0/fields/8/cell", 36, "no cell type 'org.formwork.textfield' is registered; did you mean 'org.formwork.text-field'"),
+            (
+                "/sections/0/fields/7/textInput/clearButton", 34,
+                "'clearButton' does not apply to a textView (cell 'org.formwork.text-view'); it applies to textField"
+            ),
+            (
+                "/sections/0/fields/8/cell", 36,
+                "no cell type 'org.formwork.textfield' is registered; did you mean 'org.formwork.text-field'"
+            ),
             ("/sections/1/id", 37, "duplicate section id 'one' (first used at /sections/0)"),
         ]
         #expect(found.count == expected.count, "\(found.map(\.description).joined(separator: "\n"))")
@@ -55,7 +67,7 @@ struct FormDecoderTests {
             #expect(match?.line == line, "\(pointer) line")
         }
         #expect(found.first { $0.pointer == "/sections/0/fields/8/cell" }?.kind == .unavailable)
-        #expect(found.contains { $0.kind == .unavailable }) // exit 69 (tested in formworkTests)
+        #expect(found.contains { $0.kind == .unavailable })  // exit 69 (tested in formworkTests)
     }
 
     @Test("accessibility ids take CellViewModel's section and row suffixes")
@@ -65,8 +77,9 @@ struct FormDecoderTests {
         #expect(form.sections[0].fields[1].accessibilityId == "email")
     }
 
-    @Test("bad input gets one clear error and the right exit code",
-          arguments: [
+    @Test(
+        "bad input gets one clear error and the right exit code",
+        arguments: [
             ("{\"formwork\": 1,\n \"id\": \"x\",\n \"sections\": [}", "json", 65, ":3: unexpected character '}'"),
             ("formwork: 1\nid: [x\n", "yaml", 65, ":3: while parsing a flow sequence"),
             ("[1, 2]", "json", 65, "a form document must be an object"),
@@ -74,7 +87,7 @@ struct FormDecoderTests {
             (String(repeating: "[", count: 5000), "yaml", 65, "nesting deeper than 64 levels"),
             ("{\"a\": \"x\u{0001}\"}", "json", 65, "control character inside a string"),
             ("{\"a\": 1, \"a\": 2}", "json", 65, "duplicate key 'a'"),
-          ] as [(String, String, Int32, String)])
+        ] as [(String, String, Int32, String)])
     func badInput(text: String, ext: String, code: Int32, message: String) throws {
         let path = try Scratch.file("bad/input-\(abs(text.hashValue)).\(ext)", contents: text)
         let thrown = #expect(throws: FormError.self) { try FormDecoder.load(path: path, registry: registry) }
@@ -97,20 +110,24 @@ struct FormDecoderTests {
     @Test("an enormous string is refused by the schema, not rendered")
     func enormousString() throws {
         let big = String(repeating: "x", count: 2_000_000)
-        let text = "{\"formwork\":1,\"id\":\"big\",\"sections\":[{\"id\":\"s\",\"fields\":[{\"id\":\"f\",\"cell\":\"org.formwork.text-field\",\"model\":{\"title\":\"\(big)\"}}]}]}"
+        let text =
+            "{\"formwork\":1,\"id\":\"big\",\"sections\":[{\"id\":\"s\",\"fields\":[{\"id\":\"f\",\"cell\":\"org.formwork.text-field\",\"model\":{\"title\":\"\(big)\"}}]}]}"
         let error = #expect(throws: FormError.self) { try FormDecoder.decode(text: text, json: true, registry: registry) }
-        #expect(error?.description.contains("/sections/0/fields/0/model/title: title has 2000000 characters, more than the maximum 200") == true)
+        #expect(
+            error?.description.contains("/sections/0/fields/0/model/title: title has 2000000 characters, more than the maximum 200") == true
+        )
     }
 
     @Test("YAML plain scalars read as booleans or numbers keep their text where the schema wants a string")
     func yamlPlainText() throws {
-        let form = try FormDecoder.decode(text: """
-            formwork: 1
-            id: y
-            sections: [{ id: s, fields: [
-              { id: a, cell: org.formwork.segments, model: { title: On, choices: [Yes, No, 1.0], value: No } },
-              { id: t, cell: org.formwork.toggle, model: { title: Off, value: yes } } ] }]
-            """, json: false, registry: registry)
+        let form = try FormDecoder.decode(
+            text: """
+                formwork: 1
+                id: y
+                sections: [{ id: s, fields: [
+                  { id: a, cell: org.formwork.segments, model: { title: On, choices: [Yes, No, 1.0], value: No } },
+                  { id: t, cell: org.formwork.toggle, model: { title: Off, value: yes } } ] }]
+                """, json: false, registry: registry)
         let fields = form.fields
         #expect(fields[0].model["title"] == .string("On"))
         #expect(fields[0].model["choices"] == .stringList(["Yes", "No", "1.0"]))
@@ -119,8 +136,10 @@ struct FormDecoderTests {
         #expect(fields[1].model["value"] == .bool(true))
         // JSON has no such ambiguity: a JSON boolean is not a string.
         #expect(throws: FormError.self) {
-            try FormDecoder.decode(text: #"{"formwork":1,"id":"j","sections":[{"id":"s","fields":[{"id":"t","cell":"org.formwork.toggle","model":{"title":true}}]}]}"#,
-                                   json: true, registry: registry)
+            try FormDecoder.decode(
+                text:
+                    #"{"formwork":1,"id":"j","sections":[{"id":"s","fields":[{"id":"t","cell":"org.formwork.toggle","model":{"title":true}}]}]}"#,
+                json: true, registry: registry)
         }
     }
 
@@ -148,11 +167,12 @@ struct FormDecoderTests {
         let path = try Scratch.file("values/bad.json", contents: "{\n\"username\": 5,\n\"pasword\": \"x\",\n\"remember\": true\n}")
         let error = #expect(throws: FormError.self) { try ValuesFile.apply(path: path, to: &form) }
         guard case .invalid(let d)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(d.map(\.description) == [
-            "\(path):2: /username: username must be a string, not an integer",
-            "\(path):3: /pasword: no field 'pasword' in form 'login'; did you mean 'password'?",
-            "\(path): /password: required field 'password' has no value",
-        ])
+        #expect(
+            d.map(\.description) == [
+                "\(path):2: /username: username must be a string, not an integer",
+                "\(path):3: /pasword: no field 'pasword' in form 'login'; did you mean 'password'?",
+                "\(path): /password: required field 'password' has no value",
+            ])
     }
 }
 

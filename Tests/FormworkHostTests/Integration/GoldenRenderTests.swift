@@ -8,7 +8,9 @@ import FormworkTestSupport
 @Suite("Rendering golden files")
 struct GoldenRenderTests {
     static let standardCells = FirstParty.standardCells
-    static let examples = ["login.yaml", "register.yaml", "forgot-password.json", "kitchen-sink.yaml", "order.yaml", "signup.yaml", "survey.yaml"]
+    static let examples = [
+        "login.yaml", "register.yaml", "forgot-password.json", "kitchen-sink.yaml", "order.yaml", "signup.yaml", "survey.yaml",
+    ]
 
     static func ext(_ format: OutputFormat) -> String {
         switch format {
@@ -72,7 +74,8 @@ struct GoldenRenderTests {
         let tree = try FormRuntime(registry: registry).render(form)
         let base = (name as NSString).deletingPathExtension
         for format in OutputFormat.allCases {
-            try Golden.check(Self.golden(Renderer.render(tree, as: format, width: 72), format), against: "forms/\(base).\(Self.ext(format))")
+            try Golden.check(
+                Self.golden(Renderer.render(tree, as: format, width: 72), format), against: "forms/\(base).\(Self.ext(format))")
         }
     }
 
@@ -105,13 +108,20 @@ struct GoldenRenderTests {
 
     @Test("HTML escapes every string and binds every label")
     func htmlEscaping() throws {
-        let tree = ViewTree(formID: "x\"<", title: "<script>alert('t')</script>", sections: [
-            SectionView(id: "s", header: "a & b", footer: nil, fields: [
-                FieldView(id: "f", cell: "c", accessibilityId: "f", required: true,
-                          textInput: TextInputConfiguration(kind: .textField, field: "value", traits: TextInputTraits()),
-                          nodes: [.textInput(Control(field: "value", id: "f", label: "<b>", required: true), text: "\"'", placeholder: nil)]),
-            ]),
-        ])
+        let tree = ViewTree(
+            formID: "x\"<", title: "<script>alert('t')</script>",
+            sections: [
+                SectionView(
+                    id: "s", header: "a & b", footer: nil,
+                    fields: [
+                        FieldView(
+                            id: "f", cell: "c", accessibilityId: "f", required: true,
+                            textInput: TextInputConfiguration(kind: .textField, field: "value", traits: TextInputTraits()),
+                            nodes: [
+                                .textInput(Control(field: "value", id: "f", label: "<b>", required: true), text: "\"'", placeholder: nil)
+                            ])
+                    ])
+            ])
         let html = Renderer.render(tree, as: .html)
         #expect(!html.contains("<script>"))
         #expect(html.contains("&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;"))

@@ -8,8 +8,9 @@ import FormworkTestSupport
 @Suite("ABI 1.1")
 struct ABI11Tests {
     func pack(_ name: String, _ defines: [String] = []) throws -> String {
-        try CCompiler.pack(name, source: Source.fixture("fixture_1_1.c"), defines: defines,
-                           extraFlags: ["-Wextra"], include: Source.include)
+        try CCompiler.pack(
+            name, source: Source.fixture("fixture_1_1.c"), defines: defines,
+            extraFlags: ["-Wextra"], include: Source.include)
     }
 
     func form(_ cell: String = "com.example.v11.extras", count: Int = 3) -> String {
@@ -33,10 +34,18 @@ struct ABI11Tests {
         try ValuesFile.apply(["e": .stringList(["meal", "seat"])], to: &form)
         let tree = try FormRuntime(registry: registry).render(form)
         let nodes = tree.sections[0].fields[0].nodes
-        #expect(nodes.contains(.number(Control(field: "count", id: "e-count", label: "Count"), value: 3, minimum: 0, maximum: 9, step: 1, style: .stepper)))
-        #expect(nodes.contains(.multiChoice(Control(field: "extras", id: "e", label: "Extras"),
-                                            choices: [Choice(value: "wifi", label: "Wi-Fi"), Choice(value: "meal", label: "Meal"), Choice(value: "seat", label: "Seat")],
-                                            selected: ["meal", "seat"], style: .checkboxes)))
+        #expect(
+            nodes.contains(
+                .number(Control(field: "count", id: "e-count", label: "Count"), value: 3, minimum: 0, maximum: 9, step: 1, style: .stepper))
+        )
+        #expect(
+            nodes.contains(
+                .multiChoice(
+                    Control(field: "extras", id: "e", label: "Extras"),
+                    choices: [
+                        Choice(value: "wifi", label: "Wi-Fi"), Choice(value: "meal", label: "Meal"), Choice(value: "seat", label: "Seat"),
+                    ],
+                    selected: ["meal", "seat"], style: .checkboxes)))
         let real = FileSystem.realPath(path)!
         #expect(nodes.contains(.value(label: "Context", text: "libv11.so com.example.v11")), "\(nodes)")
         _ = real
@@ -47,18 +56,34 @@ struct ABI11Tests {
         }
     }
 
-    @Test("loader strictness: reserved fields, traits that do not fit, roles, 1.1 types in a 1.0 pack, a mangled entry",
-          arguments: [
-            ("FIXTURE_RESERVED_PACK", "pack 'com.example.v11': fw_pack.reserved is 1 but must be 0 (reserved for a later ABI version); zero-initialise the struct"),
+    @Test(
+        "loader strictness: reserved fields, traits that do not fit, roles, 1.1 types in a 1.0 pack, a mangled entry",
+        arguments: [
+            (
+                "FIXTURE_RESERVED_PACK",
+                "pack 'com.example.v11': fw_pack.reserved is 1 but must be 0 (reserved for a later ABI version); zero-initialise the struct"
+            ),
             ("FIXTURE_RESERVED_CHOICE", "cell type 'com.example.v11.extras' field 'extras': fw_choice.reserved is 1 but must be 0"),
             ("FIXTURE_RESERVED_VALUE", "cell type 'com.example.v11.extras' field 'extras': default_value.reserved is 1 but must be 0"),
             ("FIXTURE_RESERVED_TRAITS", "cell type 'com.example.v11.extras': fw_text_traits.reserved is 1 but must be 0"),
-            ("FIXTURE_BAD_TRAITS", "cell type 'com.example.v11.extras': fw_text_traits sets 'secure', which does not apply to a textView (it applies to textField); leave it at its default"),
-            ("FIXTURE_BAD_ROLE", "cell type 'com.example.v11.extras': title_field 'count' is of type integer; this role needs string or text"),
-            ("FIXTURE_MISSING_ROLE", "cell type 'com.example.v11.extras': value_field 'selection' is not a field of the model (fields: name, extras, count, note)"),
-            ("FIXTURE_CLAIM_1_0", "cell type 'com.example.v11.extras' field 'extras': field type choiceList (9) is new in ABI 1.1 but the pack claims ABI 1.0.0"),
+            (
+                "FIXTURE_BAD_TRAITS",
+                "cell type 'com.example.v11.extras': fw_text_traits sets 'secure', which does not apply to a textView (it applies to textField); leave it at its default"
+            ),
+            (
+                "FIXTURE_BAD_ROLE",
+                "cell type 'com.example.v11.extras': title_field 'count' is of type integer; this role needs string or text"
+            ),
+            (
+                "FIXTURE_MISSING_ROLE",
+                "cell type 'com.example.v11.extras': value_field 'selection' is not a field of the model (fields: name, extras, count, note)"
+            ),
+            (
+                "FIXTURE_CLAIM_1_0",
+                "cell type 'com.example.v11.extras' field 'extras': field type choiceList (9) is new in ABI 1.1 but the pack claims ABI 1.0.0"
+            ),
             ("FIXTURE_MANGLED", "exports `formwork_pack_v1` with a C++-mangled name (_Z16formwork_pack_v1v); declare it extern \"C\""),
-          ])
+        ])
     func strictness(define: String, message: String) throws {
         let path = try pack("v11-\(define.lowercased())", [define])
         let error = #expect(throws: PackError.self) { try PackLoader.load(path: path) }
@@ -78,13 +103,15 @@ struct ABI11Tests {
             let runtime = FormRuntime(driver: cells)
             for _ in 0..<40 {
                 trees[i] = try? runtime.render(form)
-                cells.drain() // every render creates and destroys an instance
+                cells.drain()  // every render creates and destroys an instance
             }
         }
         let last = try FormRuntime(registry: registry).render(form)
         #expect(last.sections[0].fields[0].nodes.contains(.value(label: "Most concurrent creates", text: "1")))
         #expect(trees.allSatisfy { $0 != nil })
-        let safe = try pack("v11-safe", ["FIXTURE_THREAD_SAFE", "FIXTURE_PACK_ID=\"com.example.v11safe\"", "FIXTURE_CELL_ID=\"com.example.v11safe.extras\""])
+        let safe = try pack(
+            "v11-safe",
+            ["FIXTURE_THREAD_SAFE", "FIXTURE_PACK_ID=\"com.example.v11safe\"", "FIXTURE_CELL_ID=\"com.example.v11safe.extras\""])
         let safeRegistry = firstPartyRegistry(plus: [safe])
         #expect(safeRegistry.entry(for: try safeRegistry.cellType("com.example.v11safe.extras"))?.createLock == nil)
     }
@@ -110,7 +137,7 @@ struct ABI11Tests {
 
     @Test("1.0 packs keep their behaviour: the conventions give their roles, and what follows 1.0's struct is never read")
     func oneZeroPacks() throws {
-        let path = try CCompiler.pack("v10-roles") // fixture_pack.c against abi/1.0/formwork.h
+        let path = try CCompiler.pack("v10-roles")  // fixture_pack.c against abi/1.0/formwork.h
         let loaded = try PackLoader.load(path: path)
         #expect(loaded.pack.abi == ABIVersion(major: 1, minor: 0, patch: 0))
         #expect(loaded.pack.cellTypes[0].roles == FieldRoles(conventionsFor: loaded.pack.cellTypes[0].fields, textInputField: "title"))

@@ -13,9 +13,11 @@ struct PackLoaderTests {
         let registry = firstPartyRegistry()
         #expect(registry.failures.isEmpty, "\(registry.failures)")
         let ids = registry.cellTypes.map(\.id)
-        for id in ["org.formwork.text", "org.formwork.text-field", "org.formwork.text-view", "org.formwork.toggle",
-                   "org.formwork.button", "org.formwork.date-picker", "org.formwork.picker", "org.formwork.segments",
-                   "org.formwork.c.rating", "org.formwork.c.money"] {
+        for id in [
+            "org.formwork.text", "org.formwork.text-field", "org.formwork.text-view", "org.formwork.toggle",
+            "org.formwork.button", "org.formwork.date-picker", "org.formwork.picker", "org.formwork.segments",
+            "org.formwork.c.rating", "org.formwork.c.money",
+        ] {
             #expect(ids.contains(id), "missing \(id)")
         }
         let field = try registry.cellType("org.formwork.text-field")
@@ -52,44 +54,79 @@ struct PackLoaderTests {
 
     /// name, -D flags, the exact message (after "<path>: ").
     static let broken: [(String, [String], String)] = [
-        ("entry-null", ["FIXTURE_ENTRY_NULL"],
-         "`formwork_pack_v1()` returned NULL; it must return a pointer to a static fw_pack"),
-        ("no-entry", ["FIXTURE_NO_ENTRY"],
-         "does not export `formwork_pack_v1`; define it with FW_EXPORT (C) or @_cdecl(\"formwork_pack_v1\") (Swift)"),
-        ("only-v2", ["FIXTURE_ONLY_V2"],
-         "exports only `formwork_pack_v2` (ABI major 2) but this host speaks ABI 1.1.0; rebuild the pack against formwork.h 1.x or use a host for that ABI"),
-        ("major-0", ["FIXTURE_ABI_MAJOR=0"],
-         "pack ABI 0.0.0 is incompatible with host ABI 1.1.0 (major 0 differs from 1); rebuild the pack against formwork.h 1.x"),
-        ("major-2", ["FIXTURE_ABI_MAJOR=2"],
-         "pack ABI 2.0.0 is incompatible with host ABI 1.1.0 (major 2 differs from 1); rebuild the pack against formwork.h 1.x"),
-        ("newer-minor", ["FIXTURE_ABI_MINOR=2"],
-         "pack ABI 1.2.0 is newer than host ABI 1.1.0 (minor 2 > 1); upgrade formwork or rebuild the pack against formwork.h 1.1"),
-        ("small-pack", ["FIXTURE_PACK_SIZE=64"],
-         "fw_pack.struct_size is 64, smaller than the 96 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"),
-        ("small-cell", ["FIXTURE_CELL_SIZE=100"],
-         "pack 'com.example.fixture': cell_types[0].struct_size is 100, smaller than the 144 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"),
-        ("invalid-id", ["FIXTURE_CELL_ID=\"Example_Counter\""],
-         "cell type identifier 'Example_Counter' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'"),
-        ("duplicate-field", ["FIXTURE_DUPLICATE_FIELD"],
-         "cell type 'com.example.fixture.counter': field 'count' is declared twice; field names must be unique in a schema"),
-        ("unknown-type", ["FIXTURE_UNKNOWN_TYPE"],
-         "cell type 'com.example.fixture.counter' field 'count': unknown field type 99; use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)"),
-        ("min-gt-max", ["FIXTURE_MIN_GT_MAX"],
-         "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"),
-        ("default-out-of-range", ["FIXTURE_DEFAULT_OUT_OF_RANGE"],
-         "cell type 'com.example.fixture.counter' field 'count': the default is 12, above the maximum 10"),
-        ("empty-choices", ["FIXTURE_EMPTY_CHOICES"],
-         "cell type 'com.example.fixture.counter' field 'mood': a choice field needs at least one choice; set choices and choice_count"),
-        ("text-input-missing", ["FIXTURE_TEXT_INPUT_MISSING"],
-         "cell type 'com.example.fixture.counter': text_input_field 'subtitle' is not a field of the model (fields: title, count, mood)"),
-        ("typed-size", ["FIXTURE_TYPED_SIZE_MISMATCH"],
-         "cell type 'com.example.fixture.counter': typed model size 32 / alignment 8 does not match the schema's layout, size 24 / alignment 8 (title@0, count@8, mood@16); declare the struct's members in schema order with the C types of formwork.h"),
-        ("invalid-utf8", ["FIXTURE_INVALID_UTF8"],
-         "cell type 'com.example.fixture.counter' field 'title': label is not valid UTF-8"),
+        (
+            "entry-null", ["FIXTURE_ENTRY_NULL"],
+            "`formwork_pack_v1()` returned NULL; it must return a pointer to a static fw_pack"
+        ),
+        (
+            "no-entry", ["FIXTURE_NO_ENTRY"],
+            "does not export `formwork_pack_v1`; define it with FW_EXPORT (C) or @_cdecl(\"formwork_pack_v1\") (Swift)"
+        ),
+        (
+            "only-v2", ["FIXTURE_ONLY_V2"],
+            "exports only `formwork_pack_v2` (ABI major 2) but this host speaks ABI 1.1.0; rebuild the pack against formwork.h 1.x or use a host for that ABI"
+        ),
+        (
+            "major-0", ["FIXTURE_ABI_MAJOR=0"],
+            "pack ABI 0.0.0 is incompatible with host ABI 1.1.0 (major 0 differs from 1); rebuild the pack against formwork.h 1.x"
+        ),
+        (
+            "major-2", ["FIXTURE_ABI_MAJOR=2"],
+            "pack ABI 2.0.0 is incompatible with host ABI 1.1.0 (major 2 differs from 1); rebuild the pack against formwork.h 1.x"
+        ),
+        (
+            "newer-minor", ["FIXTURE_ABI_MINOR=2"],
+            "pack ABI 1.2.0 is newer than host ABI 1.1.0 (minor 2 > 1); upgrade formwork or rebuild the pack against formwork.h 1.1"
+        ),
+        (
+            "small-pack", ["FIXTURE_PACK_SIZE=64"],
+            "fw_pack.struct_size is 64, smaller than the 96 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"
+        ),
+        (
+            "small-cell", ["FIXTURE_CELL_SIZE=100"],
+            "pack 'com.example.fixture': cell_types[0].struct_size is 100, smaller than the 144 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"
+        ),
+        (
+            "invalid-id", ["FIXTURE_CELL_ID=\"Example_Counter\""],
+            "cell type identifier 'Example_Counter' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'"
+        ),
+        (
+            "duplicate-field", ["FIXTURE_DUPLICATE_FIELD"],
+            "cell type 'com.example.fixture.counter': field 'count' is declared twice; field names must be unique in a schema"
+        ),
+        (
+            "unknown-type", ["FIXTURE_UNKNOWN_TYPE"],
+            "cell type 'com.example.fixture.counter' field 'count': unknown field type 99; use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)"
+        ),
+        (
+            "min-gt-max", ["FIXTURE_MIN_GT_MAX"],
+            "cell type 'com.example.fixture.counter' field 'count': minimum 10 is greater than maximum 1"
+        ),
+        (
+            "default-out-of-range", ["FIXTURE_DEFAULT_OUT_OF_RANGE"],
+            "cell type 'com.example.fixture.counter' field 'count': the default is 12, above the maximum 10"
+        ),
+        (
+            "empty-choices", ["FIXTURE_EMPTY_CHOICES"],
+            "cell type 'com.example.fixture.counter' field 'mood': a choice field needs at least one choice; set choices and choice_count"
+        ),
+        (
+            "text-input-missing", ["FIXTURE_TEXT_INPUT_MISSING"],
+            "cell type 'com.example.fixture.counter': text_input_field 'subtitle' is not a field of the model (fields: title, count, mood)"
+        ),
+        (
+            "typed-size", ["FIXTURE_TYPED_SIZE_MISMATCH"],
+            "cell type 'com.example.fixture.counter': typed model size 32 / alignment 8 does not match the schema's layout, size 24 / alignment 8 (title@0, count@8, mood@16); declare the struct's members in schema order with the C types of formwork.h"
+        ),
+        (
+            "invalid-utf8", ["FIXTURE_INVALID_UTF8"],
+            "cell type 'com.example.fixture.counter' field 'title': label is not valid UTF-8"
+        ),
     ]
 
-    @Test("each broken fixture is refused with its own message while the good packs still load",
-          arguments: PackLoaderTests.broken.indices)
+    @Test(
+        "each broken fixture is refused with its own message while the good packs still load",
+        arguments: PackLoaderTests.broken.indices)
     func brokenFixture(index: Int) throws {
         let (name, defines, message) = Self.broken[index]
         let path = try CCompiler.pack(name, defines: defines)
@@ -107,10 +144,11 @@ struct PackLoaderTests {
     func files() throws {
         let text = try Scratch.file("not-elf/libnotelf.so", contents: "hello, I am not a library\n")
         let registry = firstPartyRegistry(plus: [text, "/nonexistent/pack.so"])
-        #expect(registry.failures.map(\.message) == [
-            "no such file; check the path given with --pack-path or FORMWORK_PACK_PATH",
-            "not an ELF shared library; build the pack with `cc -shared -fPIC` (or as a SwiftPM dynamic library)",
-        ])
+        #expect(
+            registry.failures.map(\.message) == [
+                "no such file; check the path given with --pack-path or FORMWORK_PACK_PATH",
+                "not an ELF shared library; build the pack with `cc -shared -fPIC` (or as a SwiftPM dynamic library)",
+            ])
         #expect(registry.contains("org.formwork.toggle"))
     }
 
@@ -169,8 +207,9 @@ struct PackPathTests {
     func relativePath() throws {
         let path = try CCompiler.pack("relative")
         let directory = (path as NSString).deletingLastPathComponent
-        let result = try run(Build.formwork, ["inspect", "com.example.fixture.counter", "--pack-path", "librelative.so"],
-                             environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory], directory: directory)
+        let result = try run(
+            Build.formwork, ["inspect", "com.example.fixture.counter", "--pack-path", "librelative.so"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory], directory: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("path:         librelative.so"))
     }

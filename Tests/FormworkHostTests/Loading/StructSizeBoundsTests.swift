@@ -11,12 +11,18 @@ import FormworkTestSupport
 /// any read past a `struct_size` is an AddressSanitizer heap-buffer-overflow.
 @Suite("StructSizeBounds: the host never reads past struct_size")
 struct StructSizeBoundsTests {
-    @Test("a truncated fw_pack in a block of exactly its struct_size is refused after reading only its header",
-          arguments: [16, 32, 64, 95])
+    @Test(
+        "a truncated fw_pack in a block of exactly its struct_size is refused after reading only its header",
+        arguments: [16, 32, 64, 95])
     func truncatedPack(size: Int) throws {
         let path = try CCompiler.pack("heap-\(size)", defines: ["FIXTURE_HEAP_DESCRIPTOR", "FIXTURE_PACK_SIZE=\(size)"])
-        #expect(throws: PackError(path: path, reason: .invalidDescriptor(
-            "fw_pack.struct_size is \(size), smaller than the 96 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"))) {
+        #expect(
+            throws: PackError(
+                path: path,
+                reason: .invalidDescriptor(
+                    "fw_pack.struct_size is \(size), smaller than the 96 bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h")
+            )
+        ) {
             try PackLoader.load(path: path)
         }
     }
@@ -41,8 +47,9 @@ struct StructSizeBoundsTests {
 /// Packs claiming each ABI level are accepted or refused exactly as the header's rule says.
 @Suite("Compatibility matrix")
 struct CompatibilityMatrixTests {
-    @Test("every (major, minor) a pack may claim is judged by fw_version_is_compatible, with both versions named",
-          arguments: [(0, 0), (0, 9), (1, 0), (1, 1), (1, 7), (2, 0), (2, 1), (3, 0)])
+    @Test(
+        "every (major, minor) a pack may claim is judged by fw_version_is_compatible, with both versions named",
+        arguments: [(0, 0), (0, 9), (1, 0), (1, 1), (1, 7), (2, 0), (2, 1), (3, 0)])
     func matrix(major: Int, minor: Int) throws {
         let path = try CCompiler.pack("abi-\(major)-\(minor)", defines: ["FIXTURE_ABI_MAJOR=\(major)", "FIXTURE_ABI_MINOR=\(minor)"])
         let claimed = ABIVersion(major: UInt32(major), minor: UInt32(minor), patch: 0)

@@ -12,8 +12,11 @@ struct RegistryTests {
         let locations = Discovery.locations(
             packPaths: ["/a", "/b.so"], environment: ["FORMWORK_PACK_PATH": "/c:/d", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
             executableDirectory: "/bin/dir")
-        #expect(locations.map(\.path) == ["/a", "/b.so", "/c", "/d", "/xdg/formwork/packs", "/usr/local/lib/formwork/packs",
-                                          "/usr/lib/formwork/packs", "/bin/dir"])
+        #expect(
+            locations.map(\.path) == [
+                "/a", "/b.so", "/c", "/d", "/xdg/formwork/packs", "/usr/local/lib/formwork/packs",
+                "/usr/lib/formwork/packs", "/bin/dir",
+            ])
         #expect(locations.map(\.origin) == [.option, .option, .environment, .environment, .standard, .standard, .standard, .executable])
         let home = Discovery.locations(packPaths: [], environment: ["HOME": "/home/u"], executableDirectory: nil)
         #expect(home.first?.path == "/home/u/.local/share/formwork/packs")
@@ -24,9 +27,12 @@ struct RegistryTests {
         let registry = firstPartyRegistry()
         let error = #expect(throws: RegistryError.self) { try registry.cellType("org.formwork.textfield") }
         #expect(error?.nearMatches.first == "org.formwork.text-field")
-        #expect(error?.description.hasPrefix("no cell type 'org.formwork.textfield' is registered; did you mean 'org.formwork.text-field'") == true)
+        #expect(
+            error?.description.hasPrefix("no cell type 'org.formwork.textfield' is registered; did you mean 'org.formwork.text-field'")
+                == true)
         #expect(error?.description.contains(Build.directory) == true)
-        #expect(error?.description.hasSuffix("Install the pack that provides it into one of these directories, or pass --pack-path.") == true)
+        #expect(
+            error?.description.hasSuffix("Install the pack that provides it into one of these directories, or pass --pack-path.") == true)
     }
 }
 

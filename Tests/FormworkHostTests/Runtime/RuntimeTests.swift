@@ -17,18 +17,22 @@ struct RuntimeTests {
 
     @Test("the typed C cells show the document's values (libffi by value and by pointer)")
     func typedConfigure() throws {
-        let tree = try FormRuntime(registry: registry).render(form("""
-            formwork: 1
-            id: typed
-            sections:
-              - id: s
-                fields:
-                  - { id: r, cell: org.formwork.c.rating, model: { title: Taste, value: 3, maximum: 4, labels: [Bad, Meh, Good, Wow] } }
-                  - { id: m, cell: org.formwork.c.money, model: { title: Rent, amount: 1200.5, currency: GBP, installments: 2, due: "2027-03-01", note: Due monthly. } }
-            """))
+        let tree = try FormRuntime(registry: registry).render(
+            form(
+                """
+                formwork: 1
+                id: typed
+                sections:
+                  - id: s
+                    fields:
+                      - { id: r, cell: org.formwork.c.rating, model: { title: Taste, value: 3, maximum: 4, labels: [Bad, Meh, Good, Wow] } }
+                      - { id: m, cell: org.formwork.c.money, model: { title: Rent, amount: 1200.5, currency: GBP, installments: 2, due: "2027-03-01", note: Due monthly. } }
+                """))
         let all = nodes(tree)
         #expect(all.contains(.group(role: "row", title: nil, children: [.value(label: "Taste", text: "★★★☆  3/4 Good")])))
-        #expect(all.contains(.group(role: "row", title: nil, children: [.value(label: "Rent", text: "1200.50 GBP in 2 installments of 600.25")])))
+        #expect(
+            all.contains(
+                .group(role: "row", title: nil, children: [.value(label: "Rent", text: "1200.50 GBP in 2 installments of 600.25")])))
         #expect(all.contains(.message(kind: .hint, text: "First payment due 2027-03-01.")))
         #expect(all.contains(.message(kind: .hint, text: "Due monthly.")))
     }
@@ -41,11 +45,13 @@ struct RuntimeTests {
         #expect(layout.size == 48)
         let runtime = FormRuntime(registry: registry)
         for _ in 0..<3 {
-            _ = try runtime.render(form("""
-                formwork: 1
-                id: t
-                sections: [{ id: s, fields: [{ id: r, cell: org.formwork.c.rating, model: { title: T, value: 1 } }] }]
-                """))
+            _ = try runtime.render(
+                form(
+                    """
+                    formwork: 1
+                    id: t
+                    sections: [{ id: s, fields: [{ id: r, cell: org.formwork.c.rating, model: { title: T, value: 1 } }] }]
+                    """))
         }
         #expect(layout.preparedCount == 1)
     }
@@ -54,7 +60,8 @@ struct RuntimeTests {
     func pooling() throws {
         var fields = ""
         for i in 0..<500 {
-            fields += "      - { id: f\(i), cell: \(i % 2 == 0 ? "org.formwork.text-field" : "org.formwork.c.rating"), model: { title: F\(i) } }\n"
+            fields +=
+                "      - { id: f\(i), cell: \(i % 2 == 0 ? "org.formwork.text-field" : "org.formwork.c.rating"), model: { title: F\(i) } }\n"
         }
         let cells = InProcessCells(registry: registry)
         let runtime = FormRuntime(driver: cells)
@@ -66,7 +73,8 @@ struct RuntimeTests {
 
     @Test("values flow into the models, and value_changed can reject them")
     func valueChanged() throws {
-        var f = try form("""
+        var f = try form(
+            """
             formwork: 1
             id: v
             sections:
@@ -116,13 +124,14 @@ struct LifecycleTests {
     func referenceCounted() throws {
         let path = try CCompiler.pack("lifecycle", defines: ["FIXTURE_LIFECYCLE"])
         let registry = firstPartyRegistry(plus: [path])
-        _ = registry.cellTypes // loading and listing never call init
-        let form = try FormDecoder.decode(text: """
-            formwork: 1
-            id: l
-            sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
-                                         { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
-            """, json: false, registry: registry)
+        _ = registry.cellTypes  // loading and listing never call init
+        let form = try FormDecoder.decode(
+            text: """
+                formwork: 1
+                id: l
+                sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
+                                             { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
+                """, json: false, registry: registry)
         let runtime = FormRuntime(registry: registry)
         #expect(lifecycleText(try runtime.render(form)) == ["init=1 deinit=0", "init=1 deinit=0"])
         #expect(lifecycleText(try runtime.render(form)) == ["init=1 deinit=0", "init=1 deinit=0"])

@@ -10,8 +10,9 @@ guard CommandLine.arguments.count > 1 else {
 }
 do {
     var form = try FormDecoder.load(path: CommandLine.arguments[1], registry: registry)
-    try ValuesFile.apply(["username": .string("ada@example.com"), "password": .string("correct horse")], to: &form,
-                         requireComplete: false)
+    try ValuesFile.apply(
+        ["username": .string("ada@example.com"), "password": .string("correct horse")], to: &form,
+        requireComplete: false)
     let tree = try FormRuntime(registry: registry).render(form)
     print(Renderer.render(tree, as: .text, width: 60))
 } catch {
