@@ -137,23 +137,34 @@ public struct FieldRules: Sendable, Equatable {
         }
     }
 
-    /// A pattern that could take exponential time (a quantified group that itself ends in a
-    /// quantifier, such as `(a+)+`) is refused: documents must validate in bounded time.
+    /// A pattern that could take exponential time is refused: documents must validate in
+    /// bounded time. Refused: a repeated group that contains a quantifier (`(a+)+`, `(a*b)*`)
+    /// or an alternation (`(a|aa)+`, `(a|a)*`), the shapes behind catastrophic backtracking.
     static func isSafe(_ pattern: String) -> Bool {
         let chars = Array(pattern)
-        var quantifiedInside: [Bool] = []
+        var groups: [(quantified: Bool, alternation: Bool)] = []
+        var inClass = false
         var i = 0
         while i < chars.count {
             let c = chars[i]
             if c == "\\" { i += 2; continue }
-            if c == "(" {
-                quantifiedInside.append(false)
-            } else if c == ")" {
-                let inner = quantifiedInside.popLast() ?? false
-                if inner, i + 1 < chars.count, "*+{".contains(chars[i + 1]) { return false }
-                if inner, !quantifiedInside.isEmpty { quantifiedInside[quantifiedInside.count - 1] = true }
-            } else if "*+{".contains(c), !quantifiedInside.isEmpty {
-                quantifiedInside[quantifiedInside.count - 1] = true
+            if inClass {
+                if c == "]" { inClass = false }
+                i += 1
+                continue
+            }
+            switch c {
+            case "[": inClass = true
+            case "(": groups.append((false, false))
+            case "|": if !groups.isEmpty { groups[groups.count - 1].alternation = true }
+            case ")":
+                let inner = groups.popLast() ?? (false, false)
+                let repeated = i + 1 < chars.count && "*+{".contains(chars[i + 1])
+                if repeated && (inner.quantified || inner.alternation) { return false }
+                if inner.quantified || repeated, !groups.isEmpty { groups[groups.count - 1].quantified = true }
+            case "*", "+", "{":
+                if !groups.isEmpty { groups[groups.count - 1].quantified = true }
+            default: break
             }
             i += 1
         }

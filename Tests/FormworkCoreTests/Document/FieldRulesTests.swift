@@ -95,3 +95,17 @@ struct FieldRulesTests {
         #expect(html.contains("minlength=\"3\"") && html.contains("aria-invalid=\"true\""))
     }
 }
+
+@Suite("Pattern safety")
+struct PatternSafetyTests {
+    @Test(
+        "repeated groups holding a quantifier or an alternation are refused; ordinary patterns pass",
+        arguments: [
+            ("(a+)+", false), ("(a*b)*c", false), ("(a|aa)+", false), ("(x|y){2,}", false), ("((ab)+)+", false),
+            ("[A-Z]{2}[0-9]{4}", true), ("(ab)+", true), ("(a|b)c+", true), ("[(a+)]+", true), ("\\(a+\\)+", true),
+            ("[^@ ]+@[^@ ]+", true),
+        ])
+    func safety(pattern: String, safe: Bool) {
+        #expect(FieldRules.isSafe(pattern) == safe, "\(pattern)")
+    }
+}
