@@ -37,11 +37,13 @@ let package = Package(
         .systemLibrary(
             name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi",
             providers: [.apt(["libffi-dev"])]),
+        // Linux calls Swift cannot make directly (memfd_create, prctl/seccomp), prefixed fwsys_.
+        .target(name: "CSystem", path: "Sources/CSystem"),
         // 3. Everything that needs no dlopen: schema, documents, validation, view tree, renderers.
         //    It never imports CFormwork or CFFI; the compiler enforces the boundary.
         .target(name: "FormworkCore", dependencies: ["Yams"]),
         // 4. Loading, registry, runtime through the ABI, conformance. Implements the core's CellDriver.
-        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI"]),
+        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI", "CSystem"]),
         // The umbrella: `import Formwork` re-exports both.
         .target(name: "Formwork", dependencies: ["FormworkCore", "FormworkHost"]),
         // 5. The Swift SDK for pack authors (never links the host).

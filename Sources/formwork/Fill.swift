@@ -29,6 +29,8 @@ struct Fill: ParsableCommand {
     func run() throws {
         let registry = packs.registry()
         let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
+        let driver = packs.driver(registry)
+        defer { packs.finish(driver) }
         let input: LineInput
         if let answers {
             guard let file = fopen(answers, "r") else {
@@ -42,7 +44,7 @@ struct Fill: ParsableCommand {
         let session = FillSession(
             form: loaded, terminal: input,
             options: FillOptions(accessible: accessible, color: ColorPreference.wantsColor(terminal: Terminal.isTerminal(2))),
-            driver: InProcessCells(registry: registry))
+            driver: driver)
         if input.interactive { TerminalState.restoreOnInterrupt() }
         let filled: Form
         do { filled = try session.run() } catch {

@@ -11,6 +11,8 @@ struct FormworkCommand: ParsableCommand {
     static func main() {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is a write error (exit 74), not a silent death
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The hidden child modes (the pack scanner and the cell host), started by this executable itself.
+        if arguments.count == 2 && arguments[0] == "__child" { Glibc.exit(ChildMode.run(arguments[1])) }
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
             if !names.contains(first) {
@@ -45,8 +47,12 @@ struct FormworkCommand: ParsableCommand {
             and the directory of the formwork executable. Pack files and directories others can \
             write are refused.
 
+            Pack descriptors are read in a child process and kept in a cache \
+            ($XDG_CACHE_HOME/formwork, default ~/.cache/formwork); cells run in a child process \
+            (--isolation), so a pack that crashes or hangs cannot take formwork down. See docs/isolation.md.
+
             Environment: FORMWORK_PACK_PATH (more pack locations), NO_COLOR (no colour unless \
-            --format ansi), FORCE_COLOR (colour even off a terminal), XDG_DATA_HOME.
+            --format ansi), FORCE_COLOR (colour even off a terminal), XDG_DATA_HOME, XDG_CACHE_HOME.
 
             Exit codes: 0 success, 64 usage, 65 bad document or values (or a failed check), \
             66 missing input, 69 a cell type or pack is unavailable, 70 a cell failed, \
@@ -59,7 +65,9 @@ struct FormworkCommand: ParsableCommand {
 /// Shell completion of cell identifiers: the installed cell types, as `formwork list` finds them.
 enum CellCompletion {
     static let ids = CompletionKind.custom { _, _, prefix in
-        Registry.discover(environment: ProcessEnvironment.variables).cellTypes.map(\.id).filter { $0.hasPrefix(prefix) }
+        let environment = ProcessEnvironment.variables
+        let scan = ScanOptions(launcher: .currentExecutable(), cacheFile: RegistryCache.file(environment: environment))
+        return Registry.discover(environment: environment, scan: scan).cellTypes.map(\.id).filter { $0.hasPrefix(prefix) }
     }
 }
 
@@ -72,12 +80,49 @@ struct PackOptions: ParsableArguments {
             valueName: "path"), completion: .file(extensions: ["so"]))
     var packPaths: [String] = []
 
-    func registry() -> Registry {
-        let registry = Registry.discover(packPaths: packPaths, environment: ProcessEnvironment.variables)
+    @Option(
+        help: ArgumentHelp(
+            "Where pack code runs: shared (one child process for all packs; the default), per-pack (a child per pack) or in-process (no isolation: for debugging).",
+            valueName: "mode"))
+    var isolation: IsolationMode = .shared
+
+    @Option(help: ArgumentHelp("Seconds one call into a pack may take before it is stopped (default 10).", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Flag(help: "Read every pack again, without the registry cache (for debugging).")
+    var noCache = false
+
+    func validate() throws {
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
+    }
+
+    var launcher: ChildLauncher { .currentExecutable(timeout: timeout) }
+
+    func registry(rescan: Bool = false) -> Registry {
+        let environment = ProcessEnvironment.variables
+        let scan =
+            isolation == .inProcess
+            ? nil
+            : ScanOptions(launcher: launcher, cacheFile: noCache ? nil : RegistryCache.file(environment: environment), rescan: rescan)
+        let registry = Registry.discover(packPaths: packPaths, environment: environment, scan: scan)
         for warning in registry.warnings { Console.warning(warning) }
         return registry
+    }
+
+    /// The cell driver `--isolation` asks for.
+    func driver(_ registry: Registry) -> any CellDriver {
+        isolation == .inProcess ? InProcessCells(registry: registry) : IsolatedCells(launcher: launcher, mode: isolation)
+    }
+
+    /// Ends the driver's child processes and warns about packs that failed while shutting down.
+    func finish(_ driver: any CellDriver) {
+        guard let isolated = driver as? IsolatedCells else { return }
+        isolated.finish()
+        for failure in isolated.shutdownFailures { Console.warning(failure) }
     }
 
     /// The cell type `id`, or a `RegistryError` (exit 69).
     func cellType(_ id: String) throws -> CellType { try registry().cellType(id) }
 }
+
+extension IsolationMode: ExpressibleByArgument {}

@@ -8,9 +8,10 @@ struct List: ParsableCommand {
 
     @OptionGroup var packs: PackOptions
     @Flag(help: "Print the stable JSON contract described in docs/cli.md.") var json = false
+    @Flag(help: "Read every pack again, quarantined ones too, and refresh the registry cache.") var rescan = false
 
     func run() throws {
-        let registry = packs.registry()
+        let registry = packs.registry(rescan: rescan)
         Console.out(json ? Reports.listJSON(registry).serialized() + "\n" : TerminalText.safe(Reports.listText(registry), keepLayout: true))
     }
 }

@@ -12,7 +12,9 @@ struct Preview: ParsableCommand {
     func run() throws {
         let registry = packs.registry()
         let cell = try registry.cellType(cellID)
-        try outputOptions.emit(try FormRuntime(registry: registry).render(Samples.previewForm(for: cell)))
+        let driver = packs.driver(registry)
+        defer { packs.finish(driver) }
+        try outputOptions.emit(try FormRuntime(driver: driver).render(Samples.previewForm(for: cell)))
     }
 }
 
@@ -26,6 +28,8 @@ struct Gallery: ParsableCommand {
     func run() throws {
         let registry = packs.registry()
         for failure in registry.failures { Console.warning(failure.description) }
-        try outputOptions.emit(try FormRuntime(registry: registry).render(Samples.galleryForm(registry)))
+        let driver = packs.driver(registry)
+        defer { packs.finish(driver) }
+        try outputOptions.emit(try FormRuntime(driver: driver).render(Samples.galleryForm(registry)))
     }
 }

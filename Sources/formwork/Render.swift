@@ -49,12 +49,23 @@ struct Render: ParsableCommand {
     var values: String?
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var packs: PackOptions
+    @Flag(help: "When a cell fails, show an error in its place and still write the output (exit 0).")
+    var keepGoing = false
 
     func run() throws {
         let registry = packs.registry()
         let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
-        let runtime = FormRuntime(registry: registry)
-        let tree = try runtime.render(loaded)
+        let driver = packs.driver(registry)
+        defer { packs.finish(driver) }
+        let runtime = FormRuntime(driver: driver)
+        let tree: ViewTree
+        do { tree = try runtime.render(loaded, keepGoing: keepGoing) } catch {
+            // Every failed field is named; nothing is written (an existing --output is left as it was).
+            for failure in runtime.failures.dropFirst() { Console.error(failure.description) }
+            if runtime.failures.count > 1 { Console.error("\(runtime.failures.count) fields failed; nothing was written") }
+            throw error
+        }
+        for failure in runtime.failures { Console.warning(failure.description + " (shown as an error in the output: --keep-going)") }
         for rejection in runtime.rejections {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }

@@ -45,7 +45,14 @@ enum Reports {
                         ])
                     })
             ),
-            ("errors", .array(registry.failures.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })),
+            (
+                "errors",
+                .array(
+                    registry.failures.map {
+                        let quarantined = if case .quarantined = $0.reason { true } else { false }
+                        return .object([("path", .string($0.path)), ("message", .string($0.message)), ("quarantined", .bool(quarantined))])
+                    })
+            ),
             (
                 "shadowed",
                 .array(

@@ -23,7 +23,9 @@ struct Validate: ParsableCommand {
         if let values {
             var problems = try ValuesFile.collect(path: values, into: &loaded)
             // The values that passed the schema also pass through each cell's value_changed.
-            let runtime = FormRuntime(registry: registry)
+            let driver = packs.driver(registry)
+            defer { packs.finish(driver) }
+            let runtime = FormRuntime(driver: driver)
             _ = try runtime.render(loaded)
             let file = SourceFile.displayName(values)
             problems += runtime.rejections.map {

@@ -86,7 +86,16 @@ public final class FillSession {
         let field = form.sections[s].fields[f]
         guard let name = field.valueField, let schema = field.cell.field(named: name) else { return }
         let view: FieldView
-        do { view = try runtime.render(field) } catch { throw .runtime(error) }
+        do { view = try runtime.render(field) } catch {
+            // A cell that fails (or crashes in its child process) costs its picture, never the answers so far:
+            // the field is still asked for, and the host's own checks still apply.
+            say(
+                (options.accessible ? "Warning: " : style("⚠ ", "33"))
+                    + TerminalText.safe("the cell of '\(field.id)' failed (\(error.message)); answer it as plain text"))
+            view = FieldView(
+                id: field.id, cell: field.cell.id, accessibilityId: field.accessibilityId, required: field.required,
+                textInput: field.textInput, nodes: [], valueField: field.valueField, rules: field.rules)
+        }
         let prompt = Prompt(field: field, schema: schema, view: view)
         say("")
         if prompt.disabled {
@@ -213,7 +222,10 @@ public final class FillSession {
                 return reason.prefix(1).uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
             }
         } catch {
-            return "The cell could not check the value: \(error.message)"
+            // The host's checks passed; a failing cell must not trap the user in this prompt.
+            say(
+                (options.accessible ? "Warning: " : style("⚠ ", "33"))
+                    + TerminalText.safe("the cell could not check the value (\(error.message)); it is kept as typed"))
         }
         return nil
     }

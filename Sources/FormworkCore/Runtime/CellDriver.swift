@@ -58,17 +58,28 @@ public struct CellResponse: Sendable {
     /// What the cell drew (empty when the request did not ask to render).
     public let nodes: [ViewNode]
     public let rejections: [Rejection]
+    /// Why the cell could not do the work (a failed call, a crash or hang in a child process);
+    /// the other requests of the batch are unaffected.
+    public let failure: RuntimeError?
 
-    public init(nodes: [ViewNode], rejections: [Rejection]) {
+    public init(nodes: [ViewNode], rejections: [Rejection], failure: RuntimeError? = nil) {
         self.nodes = nodes
         self.rejections = rejections
+        self.failure = failure
+    }
+
+    public init(failure: RuntimeError) {
+        self.init(nodes: [], rejections: [], failure: failure)
     }
 }
 
 /// How the core asks "configure and render this field" without knowing where the
-/// cell's code lives. `FormworkHost` implements it for packs loaded in this process.
+/// cell's code lives. `FormworkHost` implements it for packs loaded in this process
+/// (`InProcessCells`) and for packs run in child processes (`IsolatedCells`).
 public protocol CellDriver: AnyObject {
-    /// Performs `requests` in order; a driver may batch them into one round trip.
+    /// Performs `requests` in order and answers each, in order; a driver may batch them
+    /// into one round trip. A request that fails is answered with its `failure`; the
+    /// driver throws only when it cannot answer at all.
     func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse]
     /// Releases idle cell instances now.
     func drain()

@@ -8,26 +8,39 @@ public final class FormRuntime {
 
     /// Values a cell refused through `value_changed`, found by the last `render`.
     public private(set) var rejections: [Diagnostic] = []
+    /// Fields whose cell failed (a failed call, or a crash or hang in a child process), found by the last `render`.
+    public private(set) var failures: [RuntimeError] = []
 
-    /// Configures and renders every field.
-    public func render(_ form: Form) throws(RuntimeError) -> ViewTree {
+    /// Configures and renders every field, in one batch (one round trip to a child process).
+    ///
+    /// A field whose cell fails is shown as an error message and recorded in `failures`;
+    /// unless `keepGoing`, the first failure is then thrown (after every field was tried).
+    public func render(_ form: Form, keepGoing: Bool = false) throws(RuntimeError) -> ViewTree {
         rejections = []
+        failures = []
+        let fields = form.sections.flatMap(\.fields)
+        let prepared = fields.map(Self.prepare)
+        let responses = try driver.perform(prepared.map(\.request))
+        var views = zip(fields, zip(prepared, responses)).makeIterator()
         var sections: [SectionView] = []
         for section in form.sections {
-            var fields: [FieldView] = []
-            fields.reserveCapacity(section.fields.count)
-            for field in section.fields { fields.append(try render(field)) }
+            var fieldViews: [FieldView] = []
+            fieldViews.reserveCapacity(section.fields.count)
+            for _ in section.fields {
+                let (field, (prep, response)) = views.next()!
+                fieldViews.append(finish(field, model: prep.model, offers: prep.request.offers, response: response))
+            }
             sections.append(
                 SectionView(
                     id: section.id, header: section.header, footer: section.footer,
-                    insets: section.insets, spacing: section.spacing, fields: fields))
+                    insets: section.insets, spacing: section.spacing, fields: fieldViews))
         }
+        if !keepGoing, let first = failures.first { throw first }
         return ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
     }
 
-    /// One field: values from a values file are offered to the cell first; a rejected
-    /// value keeps the document's value and its reason is shown under the field.
-    public func render(_ field: FormField) throws(RuntimeError) -> FieldView {
+    /// The request for one field: values from a values file are offered to the cell first.
+    static func prepare(_ field: FormField) -> (request: CellRequest, model: [String: Value]) {
         let cell = field.cell
         var model = field.model
         var offers: [CellRequest.Offer] = []
@@ -41,7 +54,29 @@ public final class FormRuntime {
         let request = CellRequest(
             cell: cell, fieldID: field.id, model: cell.fields.map { model[$0.name] }, offers: offers,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
+        return (request, model)
+    }
+
+    /// One field: values from a values file are offered to the cell first; a rejected
+    /// value keeps the document's value and its reason is shown under the field.
+    public func render(_ field: FormField) throws(RuntimeError) -> FieldView {
+        let (request, model) = Self.prepare(field)
         let response = try driver.perform([request])[0]
+        if let failure = response.failure { throw failure }
+        return finish(field, model: model, offers: request.offers, response: response)
+    }
+
+    func finish(_ field: FormField, model: [String: Value], offers: [CellRequest.Offer], response: CellResponse) -> FieldView {
+        let cell = field.cell
+        var model = model
+        if let failure = response.failure {
+            failures.append(failure)
+            return FieldView(
+                id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
+                textInput: field.textInput,
+                nodes: [.message(kind: .error, text: "This field could not be shown: its cell \(failure.message).")],
+                valueField: field.valueField, rules: field.rules)
+        }
         let rejected = Set(response.rejections.map(\.index))
         for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
         var nodes = response.nodes
@@ -117,7 +152,9 @@ public final class FormRuntime {
             cell: field.cell, fieldID: field.id, model: field.cell.fields.map { field.model[$0.name] },
             offers: [CellRequest.Offer(index: index, value: value)], render: false,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
-        return try driver.perform([request])[0].rejections.first?.reason
+        let response = try driver.perform([request])[0]
+        if let failure = response.failure { throw failure }
+        return response.rejections.first?.reason
     }
 
     /// Destroys idle cell instances now rather than when the driver goes away.

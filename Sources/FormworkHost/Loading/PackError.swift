@@ -20,6 +20,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case initFailed(status: Int32, log: String?)
         /// The file or its directory could be changed by someone else (see `FileSystem.trustProblem`).
         case untrusted(String)
+        /// Reading the pack killed or froze the scanner process; not retried until the file changes.
+        case quarantined(String)
     }
 
     public var path: String
@@ -66,6 +68,9 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
             return "fw_pack.init failed with status \(status)" + (log.map { ": \($0)" } ?? "")
         case .untrusted(let why):
             return "refused: \(why)"
+        case .quarantined(let why):
+            return
+                "quarantined: reading it \(why); it is not loaded again until the file changes (fix the pack, or run 'formwork list --rescan' to retry)"
         }
     }
 

@@ -21,26 +21,85 @@ public struct Registry: Sendable, CellTypeCatalog {
     /// Search-path entries that were ignored, and why (relative `FORMWORK_PACK_PATH` entries).
     public let warnings: [String]
     private let byID: [String: CellType]
-    /// The code behind every loaded cell type (winners and shadowed), for the in-process driver.
+    /// The code behind every loaded cell type (winners and shadowed), for the in-process driver;
+    /// empty when the packs were read by the scanner (the driver loads what it drives).
     let entries: [CellKey: CellEntry]
+    /// How the descriptors were obtained, when a scanner was used.
+    public let scanSummary: ScanSummary?
 
-    /// Finds and loads every pack in `locations`.
-    public init(locations: [SearchLocation]) {
+    /// Packs the scanner could not read without dying or hanging.
+    public var quarantined: [PackError] {
+        failures.filter { if case .quarantined = $0.reason { true } else { false } }
+    }
+
+    /// Finds every pack in `locations` and reads its descriptors: with `scan`, in a child
+    /// process and through the registry cache (no pack code runs in this process; cells are
+    /// loaded when first driven); without it, by loading every pack here (the 1.0 behaviour,
+    /// for tests and embedders that trust their packs).
+    public init(locations: [SearchLocation], scan: ScanOptions? = nil) {
         let (candidates, errors, warnings) = Discovery.candidates(in: locations)
         var packs: [Pack] = []
         var entries: [CellKey: CellEntry] = [:]
         var failures = errors
-        for candidate in candidates {
-            do {
-                let loaded = try PackLoader.load(path: candidate.path)
-                packs.append(loaded.pack)
-                for (cell, entry) in zip(loaded.pack.cellTypes, loaded.entries) { entries[CellKey(cell)] = entry }
-            } catch {
+        var summary = ScanSummary()
+        func record(_ result: Result<Pack, PackError>, _ candidate: Discovery.Candidate) {
+            switch result {
+            case .success(let pack): packs.append(pack)
+            case .failure(let error):
                 // Other libraries built beside the executable are not packs; say nothing about them.
-                if candidate.location.origin == .executable, error.reason == .missingEntry(otherMajors: []) { continue }
+                if candidate.location.origin == .executable, error.reason == .missingEntry(otherMajors: []) { return }
                 failures.append(error)
             }
         }
+        if let scan {
+            var results: [Result<Pack, PackError>?] = Array(repeating: nil, count: candidates.count)
+            var cache = scan.cacheFile.map { RegistryCache(file: $0) }
+            var keys: [FileKey?] = []
+            var toScan: [Int] = []
+            for (i, candidate) in candidates.enumerated() {
+                let key = FileKey(realPath: FileSystem.realPath(candidate.path) ?? candidate.path)
+                keys.append(key)
+                if let key, !scan.rescan, let hit = cache?.lookup(key) {
+                    summary.cacheHits += 1
+                    switch hit {
+                    case .pack(let pack): results[i] = .success(LoadedPackInfo(pack: pack).relocated(to: candidate.path))
+                    case .failure(let error): results[i] = .failure(PackError(path: candidate.path, reason: error.reason))
+                    }
+                } else {
+                    toScan.append(i)
+                }
+            }
+            summary.scanned = toScan.count
+            if !toScan.isEmpty {
+                let scanned = PackScanner.scan(toScan.map { candidates[$0].path }, launcher: scan.launcher)
+                for (i, result) in zip(toScan, scanned) {
+                    results[i] = result.map(\.pack)
+                    guard let key = keys[i] else { continue }
+                    switch result {
+                    case .success(let info): cache?.store(.pack(info.pack), for: key)
+                    case .failure(let error): cache?.store(.failure(error), for: key)
+                    }
+                }
+            }
+            if cache != nil {
+                cache!.prune()
+                if cache!.changed { cache!.save() }
+            }
+            for (candidate, result) in zip(candidates, results) {
+                record(result ?? .failure(PackError(path: candidate.path, reason: .unreadable)), candidate)
+            }
+        } else {
+            for candidate in candidates {
+                do {
+                    let loaded = try PackLoader.load(path: candidate.path)
+                    for (cell, entry) in zip(loaded.pack.cellTypes, loaded.entries) { entries[CellKey(cell)] = entry }
+                    record(.success(loaded.pack), candidate)
+                } catch {
+                    record(.failure(error), candidate)
+                }
+            }
+        }
+        self.scanSummary = scan == nil ? nil : summary
         var byID: [String: CellType] = [:]
         var shadowed: [ShadowedCellType] = []
         for pack in packs {
@@ -64,12 +123,12 @@ public struct Registry: Sendable, CellTypeCatalog {
     /// The usual search: `packPaths`, the environment, the standard directories, the executable's directory.
     public static func discover(
         packPaths: [String] = [], environment: [String: String],
-        executableDirectory: String? = Discovery.executableDirectory
+        executableDirectory: String? = Discovery.executableDirectory, scan: ScanOptions? = nil
     ) -> Registry {
         Registry(
             locations: Discovery.locations(
                 packPaths: packPaths, environment: environment,
-                executableDirectory: executableDirectory))
+                executableDirectory: executableDirectory), scan: scan)
     }
 
     /// Every usable cell type, in search order.
@@ -91,4 +150,25 @@ public struct Registry: Sendable, CellTypeCatalog {
 
     /// Registered identifiers close to `id` (edit distance, or the same last label).
     public func nearMatches(for id: String) -> [String] { RegistryError.nearMatches(for: id, in: byID.keys) }
+}
+
+/// How `Registry` reads descriptors out of process.
+public struct ScanOptions: Sendable {
+    public var launcher: ChildLauncher
+    /// The registry cache file; nil reads every pack each time (`--no-cache`).
+    public var cacheFile: String?
+    /// Reads every pack again, quarantined ones too (`list --rescan`).
+    public var rescan: Bool
+
+    public init(launcher: ChildLauncher, cacheFile: String?, rescan: Bool = false) {
+        self.launcher = launcher
+        self.cacheFile = cacheFile
+        self.rescan = rescan
+    }
+}
+
+/// What a scanning `Registry` did: packs answered from the cache, packs read by the scanner.
+public struct ScanSummary: Sendable, Equatable {
+    public var cacheHits = 0
+    public var scanned = 0
 }

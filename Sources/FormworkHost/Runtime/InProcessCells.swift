@@ -3,9 +3,17 @@ import FormworkCore
 /// The `CellDriver` for packs loaded in this process: cells are created through
 /// the ABI, pooled per cell type, configured (typed or generic), offered values
 /// through `value_changed`, and rendered onto the recording canvas.
+///
+/// A pack the registry only read through the scanner is loaded here the first time
+/// one of its cells is driven (so `render` loads only the packs the document uses).
 public final class InProcessCells: CellDriver {
-    private let entries: [CellKey: CellEntry]
+    private var entries: [CellKey: CellEntry]
+    /// Cell types as this process loaded them, by pack path and identifier.
+    private var loadedCells: [String: [String: CellType]] = [:]
+    private var loadFailures: [String: PackError] = [:]
     private let pool = InstancePool()
+    /// Set in the cell-host child: where each call is recorded before it starts.
+    var progress: ChildEndpoint?
 
     /// Drives the cell types of `registry`.
     public init(registry: Registry) {
@@ -21,30 +29,103 @@ public final class InProcessCells: CellDriver {
     /// The most instances alive at once.
     public var peakLiveInstances: Int { pool.peakLive }
 
-    deinit { PackOutput.redirect { pool.drain() } }
+    deinit {
+        progress?.mark(Phase.destroy.rawValue)
+        PackOutput.redirect { pool.drain() }
+    }
+
+    /// The calls a request makes, recorded in the cell host's progress page
+    /// (`request index << 8 | phase`) so that the host can name the call that crashed or hung.
+    enum Phase: UInt64 {
+        case load = 1, initialize = 2, create = 3, configure = 4, valueChanged = 5, render = 6, destroy = 7
+
+        var name: String {
+            switch self {
+            case .load: "loading the pack"
+            case .initialize: "init"
+            case .create: "create"
+            case .configure: "configure"
+            case .valueChanged: "value_changed"
+            case .render: "render"
+            case .destroy: "destroy or deinit"
+            }
+        }
+    }
 
     public func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
-        try PackOutput.redirect { () throws(RuntimeError) -> [CellResponse] in
+        PackOutput.redirect { () -> [CellResponse] in
             var responses: [CellResponse] = []
             responses.reserveCapacity(requests.count)
-            for request in requests { responses.append(try perform(request)) }
+            for (i, request) in requests.enumerated() {
+                do throws(RuntimeError) {
+                    responses.append(try perform(request, index: UInt64(i)))
+                } catch {
+                    responses.append(CellResponse(failure: error))
+                }
+            }
             return responses
         }
     }
 
-    func perform(_ request: CellRequest) throws(RuntimeError) -> CellResponse {
-        let cell = request.cell
-        guard let entry = entries[CellKey(cell)] else {
+    /// The cell type `id` of the pack at `path` as loaded in this process (loading it if needed).
+    func loadedCell(path: String, id: String) throws(RuntimeError) -> CellType {
+        if let cell = loadedCells[path]?[id] { return cell }
+        if loadedCells[path] == nil { try load(path: path, cellID: id) }
+        guard let cell = loadedCells[path]?[id] else {
             throw RuntimeError(
-                cellID: cell.id, fieldID: request.fieldID, packPath: cell.packPath,
-                message: "is not loaded in this process; load its pack through the same Registry")
+                cellID: id, fieldID: nil, packPath: path,
+                message: "is no longer in the pack (the file changed since it was read); run 'formwork list --rescan'")
+        }
+        return cell
+    }
+
+    private func load(path: String, cellID: String) throws(RuntimeError) {
+        if let error = loadFailures[path] {
+            throw RuntimeError(cellID: cellID, fieldID: nil, packPath: path, message: "its pack did not load: \(error.message)")
+        }
+        do {
+            let loaded = try PackLoader.load(path: path)
+            var cells: [String: CellType] = [:]
+            for (cell, entry) in zip(loaded.pack.cellTypes, loaded.entries) {
+                entries[CellKey(cell)] = entry
+                cells[cell.id] = cell
+            }
+            loadedCells[path] = cells
+        } catch {
+            loadFailures[path] = error
+            throw RuntimeError(cellID: cellID, fieldID: nil, packPath: path, message: "its pack did not load: \(error.message)")
+        }
+    }
+
+    func entry(for cell: CellType, index: UInt64, field: String) throws(RuntimeError) -> CellEntry {
+        if let entry = entries[CellKey(cell)] { return entry }
+        progress?.mark(index << 8 | Phase.load.rawValue)
+        let loaded = try loadedCell(path: cell.packPath, id: cell.id)
+        // What was read by the scanner must still be what the file holds.
+        guard loaded.fields.map(\.name) == cell.fields.map(\.name), loaded.fields.map(\.type) == cell.fields.map(\.type),
+            loaded.configure == cell.configure, let entry = entries[CellKey(cell)]
+        else {
+            throw RuntimeError(
+                cellID: cell.id, fieldID: field, packPath: cell.packPath,
+                message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
+        }
+        return entry
+    }
+
+    func perform(_ request: CellRequest, index: UInt64 = 0) throws(RuntimeError) -> CellResponse {
+        let cell = request.cell
+        let entry = try entry(for: cell, index: index, field: request.fieldID)
+        if let progress {
+            progress.mark(index << 8 | (entry.lifecycle.retainCount == 0 ? Phase.initialize : Phase.create).rawValue)
         }
         let instance = try pool.dequeue(cell, entry: entry)
         defer { pool.enqueue(instance) }
+        progress?.mark(index << 8 | Phase.configure.rawValue)
         try instance.configure(request.model, field: request.fieldID)
         var rejections: [CellResponse.Rejection] = []
         if !request.offers.isEmpty {
             var model = request.model
+            progress?.mark(index << 8 | Phase.valueChanged.rawValue)
             for offer in request.offers {
                 let schema = cell.fields[offer.index]
                 if let reason = instance.valueChanged(field: schema.name, to: offer.value, type: schema.type) {
@@ -53,16 +134,23 @@ public final class InProcessCells: CellDriver {
                     model[offer.index] = offer.value
                 }
             }
-            if request.render { try instance.configure(model, field: request.fieldID) }
+            if request.render {
+                progress?.mark(index << 8 | Phase.configure.rawValue)
+                try instance.configure(model, field: request.fieldID)
+            }
         }
         guard request.render else { return CellResponse(nodes: [], rejections: rejections) }
+        progress?.mark(index << 8 | Phase.render.rawValue)
         let nodes = try instance.render(
             accessibilityId: request.accessibilityId, valueField: request.valueField,
             field: request.fieldID)
         return CellResponse(nodes: nodes, rejections: rejections)
     }
 
-    public func drain() { PackOutput.redirect { pool.drain() } }
+    public func drain() {
+        progress?.mark(Phase.destroy.rawValue)
+        PackOutput.redirect { pool.drain() }
+    }
 }
 
 extension FormRuntime {

@@ -1,0 +1,35 @@
+/*
+ * CSystem: the few Linux calls the host needs that Swift cannot call directly
+ * (variadic `prctl`/`syscall`, and `memfd_create`, hidden behind _GNU_SOURCE).
+ * Names are prefixed `fwsys_`; each returns 0 or a descriptor on success and
+ * -1 with errno set on failure, like the system call it wraps.
+ */
+#ifndef FORMWORK_CSYSTEM_H
+#define FORMWORK_CSYSTEM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An anonymous shared-memory file. The corresponding C function is `memfd_create`. */
+int fwsys_memfd_create(const char *name);
+
+/* What `fwsys_sandbox_apply` managed to install. */
+enum {
+    FWSYS_SANDBOX_NO_NEW_PRIVS = 1, /* prctl(PR_SET_NO_NEW_PRIVS) succeeded */
+    FWSYS_SANDBOX_SECCOMP = 2       /* the seccomp filter is installed */
+};
+
+/*
+ * Least privilege for a child that runs pack code: sets PR_SET_NO_NEW_PRIVS, then
+ * installs a seccomp filter that makes execve/execveat, ptrace, and socket()
+ * for any family but AF_UNIX fail with EPERM (the call fails; the process lives).
+ * Returns the FWSYS_SANDBOX_* bits that took effect (0 where the kernel or the
+ * architecture offers neither). Call once, before loading packs; irreversible.
+ */
+int fwsys_sandbox_apply(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

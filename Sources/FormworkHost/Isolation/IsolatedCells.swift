@@ -1,0 +1,248 @@
+import CSystem
+import FormworkCore
+import Glibc
+
+/// Where cells run.
+public enum IsolationMode: String, Sendable, CaseIterable {
+    /// In the host process (`InProcessCells`): fastest; a crashing pack takes the host down.
+    case inProcess = "in-process"
+    /// One child process for every pack (the default): a crash or hang costs a restart of the child.
+    case shared
+    /// One child process per pack: a crashing pack never restarts another pack's cells.
+    case perPack = "per-pack"
+}
+
+/// The `CellDriver` that runs cells in child processes: the host sends a batch of
+/// requests (values in) over a socket pair and reads the responses (recorded view nodes
+/// out); the child loads each pack the first time one of its cells is driven. A child
+/// that crashes, aborts, exits or hangs (no progress within the launcher's timeout) is
+/// replaced; the request it was in fails with the pack, cell type, call, field and
+/// signal or timeout, and every other request of the batch is answered.
+public final class IsolatedCells: CellDriver {
+    enum Frame: UInt8 {
+        // host → child
+        case batch = 1
+        // child → host
+        case response = 2, failure = 3, batchEnd = 4
+    }
+
+    public let launcher: ChildLauncher
+    public let mode: IsolationMode
+    private var children: [String: ChildChannel] = [:]
+    /// Failures of children at shutdown (`destroy` or `deinit` crashed or hung), for a warning.
+    public private(set) var shutdownFailures: [String] = []
+    /// Children started so far (a crash costs one restart).
+    public private(set) var childrenStarted = 0
+
+    /// `mode` must be `.shared` or `.perPack`.
+    public init(launcher: ChildLauncher, mode: IsolationMode = .shared) {
+        precondition(mode != .inProcess, "use InProcessCells for in-process cells")
+        self.launcher = launcher
+        self.mode = mode
+    }
+
+    deinit { finish() }
+
+    /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
+    public func finish() {
+        for (key, child) in children.sorted(by: { $0.key < $1.key }) {
+            let mark = child.progressMark
+            if let failure = child.terminate(grace: launcher.timeout) {
+                let pack = key.isEmpty ? "a pack" : key
+                let what = InProcessCells.Phase(rawValue: mark.tag & 0xFF)?.name ?? "shutting down"
+                shutdownFailures.append("the cell host for \(pack) \(failure) in \(what); the form's output is not affected")
+            }
+        }
+        children = [:]
+    }
+
+    public func drain() { finish() }
+
+    public func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
+        var responses: [CellResponse?] = Array(repeating: nil, count: requests.count)
+        if mode == .shared {
+            run(Array(requests.indices), of: requests, key: "", into: &responses)
+        } else {
+            var groups: [String: [Int]] = [:]
+            var order: [String] = []
+            for (i, request) in requests.enumerated() {
+                if groups[request.cell.packPath] == nil { order.append(request.cell.packPath) }
+                groups[request.cell.packPath, default: []].append(i)
+            }
+            for key in order { run(groups[key]!, of: requests, key: key, into: &responses) }
+        }
+        return responses.enumerated().map { i, response in
+            response ?? CellResponse(failure: failure(requests[i], "the cell host gave no answer"))
+        }
+    }
+
+    private func failure(_ request: CellRequest, _ message: String) -> RuntimeError {
+        RuntimeError(cellID: request.cell.id, fieldID: request.fieldID, packPath: request.cell.packPath, message: message)
+    }
+
+    private func child(for key: String) throws(ChildFailure) -> ChildChannel {
+        if let child = children[key] { return child }
+        let child = try ChildChannel.start(launcher.executable, launcher.arguments + ["cells"])
+        childrenStarted += 1
+        children[key] = child
+        return child
+    }
+
+    /// Runs `indices` of `requests` in the child for `key`, restarting it after a crash until every request is answered.
+    private func run(_ indices: [Int], of requests: [CellRequest], key: String, into responses: inout [CellResponse?]) {
+        var pending = indices
+        while !pending.isEmpty {
+            let child: ChildChannel
+            do { child = try self.child(for: key) } catch {
+                for i in pending { responses[i] = CellResponse(failure: failure(requests[i], "the cell host \(error)")) }
+                return
+            }
+            var writer = WireWriter(capacity: 64 * pending.count)
+            writer.u32(UInt32(pending.count))
+            for i in pending { Self.encode(requests[i], into: &writer) }
+            var answered = 0
+            do {
+                try child.send(kind: Frame.batch.rawValue, writer.bytes)
+                while true {
+                    let (kind, payload) = try child.receive(timeout: launcher.timeout)
+                    var reader = WireReader(payload)
+                    switch Frame(rawValue: kind) {
+                    case .response?:
+                        guard let (position, response) = try? Self.decodeResponse(&reader), position < pending.count else {
+                            throw ChildFailure.malformed("response")
+                        }
+                        responses[pending[position]] = response
+                        answered += 1
+                    case .failure?:
+                        guard let position = try? Int(reader.u32()), position < pending.count, let message = try? reader.string() else {
+                            throw ChildFailure.malformed("failure")
+                        }
+                        responses[pending[position]] = CellResponse(failure: failure(requests[pending[position]], message))
+                        answered += 1
+                    case .batchEnd?:
+                        pending = pending.filter { responses[$0] == nil }
+                        if !pending.isEmpty { throw ChildFailure.malformed("a batch ended with \(pending.count) requests unanswered") }
+                        return
+                    default:
+                        throw ChildFailure.malformed("frame kind \(kind)")
+                    }
+                }
+            } catch {
+                // The child is gone (or was killed): the call it was marked in is the one to blame.
+                let mark = child.progressMark
+                children[key] = nil
+                let position = Int(mark.tag >> 8)
+                let phase = InProcessCells.Phase(rawValue: mark.tag & 0xFF)
+                var detail = "\(error)"
+                if let line = child.lastOutputLine { detail += "; its last output: \"\(line)\"" }
+                if mark.count > 0, let phase, phase != .destroy, position < pending.count, responses[pending[position]] == nil {
+                    let i = pending[position]
+                    responses[i] = CellResponse(failure: failure(requests[i], "\(detail) in \(phase.name)"))
+                } else {
+                    // Not inside any call: blame none of them more than the others.
+                    for i in pending where responses[i] == nil {
+                        responses[i] = CellResponse(failure: failure(requests[i], "the cell host \(detail)"))
+                    }
+                }
+                pending = pending.filter { responses[$0] == nil }
+            }
+        }
+    }
+
+    // MARK: the protocol
+
+    static func encode(_ request: CellRequest, into w: inout WireWriter) {
+        w.string(request.cell.packPath)
+        w.string(request.cell.id)
+        w.string(request.fieldID)
+        w.array(request.model) { $0.value($1) }
+        w.array(request.offers) {
+            $0.int($1.index)
+            $0.value($1.value)
+        }
+        w.bool(request.render)
+        w.string(request.accessibilityId)
+        w.string(request.valueField)
+        // What the host read, so that the child can tell when the file changed since.
+        w.u32(UInt32(request.cell.fields.count))
+    }
+
+    static func encode(_ response: CellResponse, position: Int, into w: inout WireWriter) {
+        w.u32(UInt32(position))
+        w.array(response.nodes) { $0.node($1) }
+        w.array(response.rejections) {
+            $0.int($1.index)
+            $0.string($1.reason)
+        }
+    }
+
+    static func decodeResponse(_ r: inout WireReader) throws(WireError) -> (Int, CellResponse) {
+        let position = Int(try r.u32())
+        let nodes = try r.array { (r) throws(WireError) in try r.node() }
+        let rejections = try r.array { (r) throws(WireError) in CellResponse.Rejection(index: try r.int(), reason: try r.string()) }
+        return (position, CellResponse(nodes: nodes, rejections: rejections))
+    }
+
+    /// The cell-host child: applies the sandbox, then answers batches until the host closes the socket.
+    static func childMain() -> Int32 {
+        let endpoint = ChildEndpoint()
+        _ = fwsys_sandbox_apply()
+        let cells = InProcessCells(entries: [:])
+        cells.progress = endpoint
+        var out = WireWriter(capacity: 1 << 16)
+        func flush(force: Bool) -> Bool {
+            guard force || out.bytes.count >= 1 << 16 else { return true }
+            defer { out.bytes.removeAll(keepingCapacity: true) }
+            return endpoint.sendRaw(out.bytes)
+        }
+        func frame(_ kind: Frame, _ body: (inout WireWriter) -> Void) {
+            out.u8(kind.rawValue)
+            let lengthAt = out.bytes.count
+            out.u32(0)
+            body(&out)
+            let length = UInt32(out.bytes.count - lengthAt - 4).littleEndian
+            withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[lengthAt + k] = b } }
+        }
+        while let (kind, payload) = endpoint.receive() {
+            guard kind == Frame.batch.rawValue else { return 2 }
+            var r = WireReader(payload)
+            guard let count = try? r.u32() else { return 2 }
+            for position in 0..<Int(count) {
+                guard let path = try? r.string(), let id = try? r.string(), let fieldID = try? r.string(),
+                    let model = try? r.array({ (r) throws(WireError) in try r.value() }),
+                    let offers = try? r.array({ (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }),
+                    let render = try? r.bool(), let accessibilityId = try? r.string(), let valueField = try? r.optionalString(),
+                    let fieldCount = try? r.u32()
+                else { return 2 }
+                let response: CellResponse
+                do throws(RuntimeError) {
+                    endpoint.mark(UInt64(position) << 8 | InProcessCells.Phase.load.rawValue)
+                    let cell = try cells.loadedCell(path: path, id: id)
+                    guard cell.fields.count == Int(fieldCount), offers.allSatisfy({ $0.index < cell.fields.count }) else {
+                        throw RuntimeError(
+                            cellID: id, fieldID: fieldID, packPath: path,
+                            message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
+                    }
+                    let request = CellRequest(
+                        cell: cell, fieldID: fieldID, model: model, offers: offers, render: render, accessibilityId: accessibilityId,
+                        valueField: valueField)
+                    // No redirection here: the child's standard output is a pipe the host keeps for its reports.
+                    response = try cells.perform(request, index: UInt64(position))
+                } catch {
+                    frame(.failure) {
+                        $0.u32(UInt32(position))
+                        $0.string(error.message)
+                    }
+                    guard flush(force: false) else { return 3 }
+                    continue
+                }
+                frame(.response) { encode(response, position: position, into: &$0) }
+                guard flush(force: false) else { return 3 }
+            }
+            frame(.batchEnd) { _ in }
+            guard flush(force: true) else { return 3 }
+            endpoint.mark(0)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,143 @@
+import CSystem
+import FormworkCore
+import Glibc
+
+/// Where the host runs pack code that it has not vetted: how to start its own
+/// executable in the hidden child modes, and how long one call may take.
+///
+/// The `formwork` command starts itself (`/proc/self/exe`) with `arguments + ["scan"]`
+/// or `arguments + ["cells"]`; an embedding application points `executable` at an
+/// installed `formwork` (the child modes are part of its contract, see docs/isolation.md).
+public struct ChildLauncher: Sendable {
+    public var executable: String
+    /// Arguments before the mode (`scan` or `cells`); the command uses `["__child"]`.
+    public var arguments: [String]
+    /// Seconds one call into a pack (reading its entry, `create`, `configure`, `render`, ...) may take.
+    public var timeout: Double
+
+    public init(executable: String, arguments: [String] = ["__child"], timeout: Double = 10) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeout = timeout
+    }
+
+    /// The running executable (`/proc/self/exe`) with the command's hidden `__child` mode.
+    public static func currentExecutable(timeout: Double = 10) -> ChildLauncher {
+        ChildLauncher(executable: FileSystem.realPath("/proc/self/exe") ?? CommandLine.arguments[0], timeout: timeout)
+    }
+}
+
+/// Reads pack descriptors in a child process (GStreamer's plugin scanner): library
+/// constructors and entries run there, not in the host. When the child dies or hangs on
+/// a pack, that pack is quarantined with the reason and the rest are read by a fresh child.
+enum PackScanner {
+    enum Frame: UInt8 {
+        case paths = 1, pack = 2, failure = 3, done = 4
+    }
+
+    /// The result for each of `paths`, in order.
+    static func scan(_ paths: [String], launcher: ChildLauncher) -> [Result<LoadedPackInfo, PackError>] {
+        var results: [Result<LoadedPackInfo, PackError>?] = Array(repeating: nil, count: paths.count)
+        var next = 0
+        while next < paths.count {
+            let batch = Array(paths[next...])
+            let child: ChildChannel
+            do { child = try ChildChannel.start(launcher.executable, launcher.arguments + ["scan"]) } catch {
+                for i in next..<paths.count {
+                    results[i] = .failure(PackError(path: paths[i], reason: .quarantined("could not start the scanner: \(error)")))
+                }
+                break
+            }
+            var writer = WireWriter()
+            writer.strings(batch)
+            var received = 0
+            do {
+                try child.send(kind: Frame.paths.rawValue, writer.bytes)
+                while received < batch.count {
+                    let (kind, payload) = try child.receive(timeout: launcher.timeout)
+                    var reader = WireReader(payload)
+                    switch Frame(rawValue: kind) {
+                    case .pack?:
+                        guard let pack = try? reader.pack() else { throw ChildFailure.malformed("pack record") }
+                        results[next + received] = .success(LoadedPackInfo(pack: pack))
+                    case .failure?:
+                        guard let error = try? reader.packError() else { throw ChildFailure.malformed("error record") }
+                        results[next + received] = .failure(error)
+                    default:
+                        throw ChildFailure.malformed("frame kind \(kind)")
+                    }
+                    received += 1
+                }
+                child.terminate(grace: 2)
+                next += received
+            } catch {
+                // The pack being read when the child died is the one it was marked on.
+                let culprit = next + received
+                var reason = "\(error)"
+                if let line = child.lastOutputLine { reason += "; its last output: \"\(line)\"" }
+                results[culprit] = .failure(PackError(path: paths[culprit], reason: .quarantined(reason)))
+                next = culprit + 1
+            }
+        }
+        return results.enumerated().map { i, r in
+            r ?? .failure(PackError(path: paths[i], reason: .quarantined("the scanner gave no result")))
+        }
+    }
+
+    /// The scanner child: reads the paths, loads each pack, writes its descriptors or its error.
+    static func childMain() -> Int32 {
+        let endpoint = ChildEndpoint()
+        dup2(1, 2)  // what packs print (stdout or stderr) is kept for the report, never shown
+        _ = fwsys_sandbox_apply()
+        guard let (kind, payload) = endpoint.receive(), kind == Frame.paths.rawValue else { return 2 }
+        var reader = WireReader(payload)
+        guard let paths = try? reader.strings() else { return 2 }
+        for (i, path) in paths.enumerated() {
+            endpoint.mark(UInt64(i))
+            var writer = WireWriter(capacity: 4096)
+            do {
+                let loaded = try PackLoader.load(path: path)
+                writer.pack(loaded.pack)
+                guard endpoint.send(kind: Frame.pack.rawValue, writer.bytes) else { return 3 }
+            } catch {
+                writer.packError(error)
+                guard endpoint.send(kind: Frame.failure.rawValue, writer.bytes) else { return 3 }
+            }
+        }
+        return 0
+    }
+}
+
+/// A pack's descriptors as read by the scanner or the cache: no code pointers.
+struct LoadedPackInfo {
+    var pack: Pack
+
+    /// The same pack found under another path (a symbolic link, or a cache entry for the real path).
+    func relocated(to path: String) -> Pack {
+        guard pack.path != path else { return pack }
+        let p = pack
+        let cells = p.cellTypes.map { c in
+            CellType(
+                id: c.id, name: c.name, summary: c.summary, fields: c.fields, textInput: c.textInput, capabilities: c.capabilities,
+                configure: c.configure, modelOffsets: c.modelOffsets, roles: c.roles, packID: c.packID, packPath: path, packABI: c.packABI)
+        }
+        return Pack(
+            path: path, id: p.id, name: p.name, version: p.version, vendor: p.vendor, license: p.license, description: p.description,
+            abi: p.abi, cellTypes: cells)
+    }
+}
+
+/// The hidden child modes of a host executable: `scan` (read pack descriptors) and
+/// `cells` (run cells). The `formwork` command runs them for `formwork __child MODE`;
+/// an application that embeds Formwork and wants isolation without shipping `formwork`
+/// calls this from its own `main` when started with its launcher's arguments.
+public enum ChildMode {
+    /// Runs `mode` on descriptors 3 (the socket) and 4 (the progress page) and returns the exit status.
+    public static func run(_ mode: String) -> Int32 {
+        switch mode {
+        case "scan": PackScanner.childMain()
+        case "cells": IsolatedCells.childMain()
+        default: 64
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import FormworkCore
+import Glibc
+
+/// What identifies a pack file's contents without reading it: its real path, device,
+/// inode, size and modification time. A rebuilt, replaced or touched file gets a new key.
+struct FileKey: Equatable, Hashable {
+    var path: String
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+
+    /// The key of the file at `realPath` now, or nil when it cannot be examined.
+    /// The corresponding C function is `stat`.
+    init?(realPath: String) {
+        var info = stat()
+        guard stat(realPath, &info) == 0 else { return nil }
+        path = realPath
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modifiedSeconds = Int64(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+    }
+
+    init(path: String, device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+        self.path = path
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+}
+
+/// The registry cache (GStreamer's registry): the scanner's results and quarantine records,
+/// keyed by `FileKey`, in `$XDG_CACHE_HOME/formwork/registry-v1.bin` (default
+/// `~/.cache/formwork/`). The file starts with a magic number, the format version, the
+/// host's version and its ABI; anything else — a corrupt, truncated or foreign file — is
+/// ignored and rebuilt. It is replaced atomically (write a temporary file, `fsync`,
+/// `rename`), so a reader sees the old file or the new one; of two processes that scan at
+/// once, the last rename wins and both files are whole.
+public struct RegistryCache {
+    static let magic: [UInt8] = Array("FWRC".utf8)
+    static let format: UInt32 = 1
+
+    enum Record {
+        case pack(Pack)
+        case failure(PackError)
+    }
+
+    let file: String
+    private(set) var records: [String: (key: FileKey, record: Record)] = [:]
+    private(set) var changed = false
+
+    /// The cache file for `environment`, or nil when neither XDG_CACHE_HOME nor HOME is set.
+    static func defaultFile(environment: [String: String]) -> String? {
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? environment["HOME"].flatMap { $0.isEmpty ? nil : "\($0)/.cache" }
+        return base.map { "\($0)/formwork/registry-v1.bin" }
+    }
+
+    /// Reads `file`; a missing or unusable file gives an empty cache.
+    init(file: String) {
+        self.file = file
+        guard let bytes = Self.read(file) else { return }
+        records = Self.decode(bytes) ?? [:]
+    }
+
+    static func header() -> [UInt8] {
+        var w = WireWriter()
+        w.bytes += magic
+        w.u32(format)
+        w.string(FormworkVersion.string)
+        w.abi(.host)
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> [String: (key: FileKey, record: Record)]? {
+        let head = header()
+        guard bytes.count >= head.count, Array(bytes[0..<head.count]) == head else { return nil }
+        var r = WireReader(bytes, offset: head.count)
+        do {
+            let count = Int(try r.u32())
+            var out: [String: (key: FileKey, record: Record)] = [:]
+            for _ in 0..<count {
+                let key = FileKey(
+                    path: try r.string(), device: try r.u64(), inode: try r.u64(), size: try r.i64(), modifiedSeconds: try r.i64(),
+                    modifiedNanoseconds: try r.i64())
+                let record: Record
+                switch try r.u8() {
+                case 1: record = .pack(try r.pack())
+                case 2: record = .failure(try r.packError())
+                default: return nil
+                }
+                out[key.path] = (key, record)
+            }
+            guard r.atEnd else { return nil }
+            return out
+        } catch {
+            return nil
+        }
+    }
+
+    func encode() -> [UInt8] {
+        var w = WireWriter(capacity: 1 << 16)
+        w.bytes += Self.header()
+        w.u32(UInt32(records.count))
+        for path in records.keys.sorted() {
+            let (key, record) = records[path]!
+            w.string(key.path)
+            w.u64(key.device)
+            w.u64(key.inode)
+            w.i64(key.size)
+            w.i64(key.modifiedSeconds)
+            w.i64(key.modifiedNanoseconds)
+            switch record {
+            case .pack(let pack):
+                w.u8(1)
+                w.pack(pack)
+            case .failure(let error):
+                w.u8(2)
+                w.packError(error)
+            }
+        }
+        return w.bytes
+    }
+
+    /// The record for a file whose key is still `key`.
+    func lookup(_ key: FileKey) -> Record? {
+        guard let entry = records[key.path], entry.key == key else { return nil }
+        return entry.record
+    }
+
+    mutating func store(_ record: Record, for key: FileKey) {
+        records[key.path] = (key, record)
+        changed = true
+    }
+
+    /// Drops records of files that are gone or changed (they would never match again).
+    mutating func prune() {
+        for (path, entry) in records where FileKey(realPath: path) != entry.key {
+            records[path] = nil
+            changed = true
+        }
+    }
+
+    /// Writes the cache atomically; failures are not errors (the cache is only an optimisation).
+    /// The corresponding C functions are `mkdir`, `mkstemp`, `write`, `fsync` and `rename`.
+    func save() {
+        guard let slash = file.lastIndex(of: "/") else { return }
+        let directory = String(file[..<slash])
+        Self.makeDirectories(directory)
+        var template = Array("\(file).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let bytes = encode()
+        var offset = 0
+        var ok = true
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                ok = false
+                break
+            }
+            offset += n
+        }
+        if ok && fsync(fd) != 0 { ok = false }
+        close(fd)
+        if !ok || rename(temporary, file) != 0 { unlink(temporary) }
+    }
+
+    static func makeDirectories(_ path: String) {
+        var current = ""
+        for part in path.split(separator: "/") {
+            current += "/\(part)"
+            mkdir(current, 0o700)
+        }
+    }
+
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            out += chunk[0..<n]
+            if out.count > 256 << 20 { return nil }
+        }
+        return out
+    }
+}
+
+extension RegistryCache {
+    /// The cache file for `environment` (`$XDG_CACHE_HOME/formwork/registry-v1.bin`, default
+    /// `~/.cache/formwork/`), or nil when neither variable gives an absolute directory.
+    public static func file(environment: [String: String]) -> String? { defaultFile(environment: environment) }
+}

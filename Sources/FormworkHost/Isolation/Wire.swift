@@ -1,0 +1,518 @@
+import FormworkCore
+
+/// The compact binary encoding spoken between the host and its child processes
+/// (the scanner and the cell host) and stored in the registry cache: little-endian
+/// integers, IEEE doubles, length-prefixed UTF-8 strings. Both ends are the same
+/// build of Formwork (the child is the host's own executable and the cache is keyed
+/// by the host's version), so the format needs no versioning inside a message.
+struct WireWriter {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    mutating func u8(_ v: UInt8) { bytes.append(v) }
+    mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func int(_ v: Int) { i64(Int64(v)) }
+    mutating func f64(_ v: Double) { u64(v.bitPattern) }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            u32(UInt32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+    mutating func optional<T>(_ v: T?, _ write: (inout WireWriter, T) -> Void) {
+        if let v {
+            u8(1)
+            write(&self, v)
+        } else {
+            u8(0)
+        }
+    }
+    mutating func string(_ s: String?) { optional(s) { $0.string($1) } }
+    mutating func f64(_ v: Double?) { optional(v) { $0.f64($1) } }
+    mutating func bool(_ v: Bool?) { u8(v.map { $0 ? 1 : 2 } ?? 0) }
+    mutating func array<T>(_ items: [T], _ write: (inout WireWriter, T) -> Void) {
+        u32(UInt32(items.count))
+        for item in items { write(&self, item) }
+    }
+    mutating func strings(_ items: [String]) { array(items) { $0.string($1) } }
+}
+
+/// A message that does not decode: truncated, or a tag this build does not know.
+struct WireError: Error, CustomStringConvertible {
+    let offset: Int
+    var description: String { "malformed message at byte \(offset)" }
+}
+
+struct WireReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var atEnd: Bool { offset >= bytes.count }
+
+    private mutating func take(_ n: Int) throws(WireError) -> Int {
+        guard n >= 0, n <= bytes.count - offset else { throw WireError(offset: offset) }
+        defer { offset += n }
+        return offset
+    }
+    mutating func u8() throws(WireError) -> UInt8 { bytes[try take(1)] }
+    mutating func bool() throws(WireError) -> Bool { try u8() != 0 }
+    mutating func u32() throws(WireError) -> UInt32 {
+        let at = try take(4)
+        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+    }
+    mutating func u64() throws(WireError) -> UInt64 {
+        let at = try take(8)
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+    }
+    mutating func i64() throws(WireError) -> Int64 { Int64(bitPattern: try u64()) }
+    mutating func int() throws(WireError) -> Int {
+        let v = try i64()
+        guard let n = Int(exactly: v) else { throw WireError(offset: offset) }
+        return n
+    }
+    mutating func f64() throws(WireError) -> Double { Double(bitPattern: try u64()) }
+    mutating func string() throws(WireError) -> String {
+        let count = Int(try u32())
+        let at = try take(count)
+        return String(decoding: bytes[at..<at + count], as: UTF8.self)
+    }
+    mutating func optional<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> T? {
+        try u8() == 0 ? nil : try read(&self)
+    }
+    mutating func optionalString() throws(WireError) -> String? { try optional { (r) throws(WireError) in try r.string() } }
+    mutating func optionalF64() throws(WireError) -> Double? { try optional { (r) throws(WireError) in try r.f64() } }
+    mutating func optionalBool() throws(WireError) -> Bool? {
+        switch try u8() {
+        case 0: return nil
+        case 1: return true
+        default: return false
+        }
+    }
+    mutating func array<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> [T] {
+        let count = Int(try u32())
+        // Every element takes at least one byte: a count larger than what is left is corrupt.
+        guard count <= bytes.count - offset else { throw WireError(offset: offset) }
+        var out: [T] = []
+        out.reserveCapacity(count)
+        for _ in 0..<count { out.append(try read(&self)) }
+        return out
+    }
+    mutating func strings() throws(WireError) -> [String] { try array { (r) throws(WireError) in try r.string() } }
+    mutating func rawEnum<E: RawRepresentable>(_: E.Type) throws(WireError) -> E where E.RawValue == String {
+        let at = offset
+        guard let e = E(rawValue: try string()) else { throw WireError(offset: at) }
+        return e
+    }
+}
+
+// MARK: values, schemas, cell types, packs
+
+extension WireWriter {
+    mutating func value(_ v: Value?) {
+        switch v {
+        case nil: u8(0)
+        case .string(let s)?:
+            u8(1)
+            string(s)
+        case .bool(let b)?:
+            u8(2)
+            bool(b)
+        case .integer(let n)?:
+            u8(3)
+            i64(n)
+        case .number(let d)?:
+            u8(4)
+            f64(d)
+        case .stringList(let items)?:
+            u8(5)
+            strings(items)
+        }
+    }
+
+    mutating func abi(_ v: ABIVersion) {
+        u32(v.major)
+        u32(v.minor)
+        u32(v.patch)
+    }
+
+    mutating func field(_ f: FieldSchema) {
+        string(f.name)
+        string(f.type.rawValue)
+        string(f.label)
+        string(f.doc)
+        bool(f.required)
+        array(f.choices) {
+            $0.string($1.value)
+            $0.string($1.label)
+        }
+        value(f.defaultValue)
+        f64(f.minimum)
+        f64(f.maximum)
+        optional(f.minLength) { $0.int($1) }
+        optional(f.maxLength) { $0.int($1) }
+        string(f.optionsField)
+    }
+
+    mutating func traits(_ t: TextInputTraits) {
+        string(t.autocapitalization?.rawValue)
+        bool(t.autocorrection)
+        bool(t.spellChecking)
+        bool(t.smartDashes)
+        bool(t.smartQuotes)
+        bool(t.smartInsertDelete)
+        string(t.keyboard?.rawValue)
+        string(t.keyboardAppearance?.rawValue)
+        string(t.returnKey?.rawValue)
+        string(t.clearButton?.rawValue)
+        bool(t.secureEntry)
+        string(t.contentType)
+        strings(t.dataDetectors.map(\.rawValue))
+        bool(t.selectable)
+        string(t.dateMode?.rawValue)
+        string(t.minimumField)
+        string(t.maximumField)
+    }
+
+    mutating func cellType(_ c: CellType) {
+        string(c.id)
+        string(c.name)
+        string(c.summary)
+        array(c.fields) { $0.field($1) }
+        string(c.textInput.kind.rawValue)
+        string(c.textInput.field)
+        traits(c.textInput.traits)
+        u32(c.capabilities.rawValue)
+        switch c.configure {
+        case .generic: u8(0)
+        case .typed(let convention, let size, let alignment):
+            u8(convention == .byValue ? 1 : 2)
+            int(size)
+            int(alignment)
+        }
+        array(c.modelOffsets) { $0.int($1) }
+        string(c.roles.value)
+        string(c.roles.required)
+        string(c.roles.title)
+        string(c.roles.maxLength)
+        string(c.roles.placeholder)
+    }
+
+    mutating func pack(_ p: Pack) {
+        string(p.path)
+        string(p.id)
+        string(p.name)
+        string(p.version)
+        string(p.vendor)
+        string(p.license)
+        string(p.description)
+        abi(p.abi)
+        array(p.cellTypes) { $0.cellType($1) }
+    }
+
+    mutating func packError(_ e: PackError) {
+        string(e.path)
+        switch e.reason {
+        case .fileNotFound: u8(1)
+        case .notARegularFile: u8(2)
+        case .unreadable: u8(3)
+        case .notELF: u8(4)
+        case .openFailed(let text):
+            u8(5)
+            string(text)
+        case .missingEntry(let majors):
+            u8(6)
+            array(majors) { $0.u32($1) }
+        case .entryReturnedNull: u8(7)
+        case .mangledEntry: u8(8)
+        case .incompatibleABI(let pack, let host):
+            u8(9)
+            abi(pack)
+            abi(host)
+        case .invalidDescriptor(let text):
+            u8(10)
+            string(text)
+        case .initFailed(let status, let log):
+            u8(11)
+            i64(Int64(status))
+            string(log)
+        case .untrusted(let text):
+            u8(12)
+            string(text)
+        case .quarantined(let text):
+            u8(13)
+            string(text)
+        }
+    }
+}
+
+extension WireReader {
+    mutating func value() throws(WireError) -> Value? {
+        let at = offset
+        switch try u8() {
+        case 0: return nil
+        case 1: return .string(try string())
+        case 2: return .bool(try bool())
+        case 3: return .integer(try i64())
+        case 4: return .number(try f64())
+        case 5: return .stringList(try strings())
+        default: throw WireError(offset: at)
+        }
+    }
+
+    mutating func abi() throws(WireError) -> ABIVersion {
+        ABIVersion(major: try u32(), minor: try u32(), patch: try u32())
+    }
+
+    mutating func optionalEnum<E: RawRepresentable>(_: E.Type) throws(WireError) -> E? where E.RawValue == String {
+        let at = offset
+        guard let raw = try optionalString() else { return nil }
+        guard let e = E(rawValue: raw) else { throw WireError(offset: at) }
+        return e
+    }
+
+    mutating func optionalInt() throws(WireError) -> Int? { try optional { (r) throws(WireError) in try r.int() } }
+
+    mutating func field() throws(WireError) -> FieldSchema {
+        let name = try string()
+        let type = try rawEnum(FieldType.self)
+        let label = try string()
+        let doc = try optionalString()
+        let required = try bool()
+        let choices = try array { (r) throws(WireError) in Choice(value: try r.string(), label: try r.string()) }
+        let defaultValue = try value()
+        let minimum = try optionalF64()
+        let maximum = try optionalF64()
+        let minLength = try optionalInt()
+        let maxLength = try optionalInt()
+        let optionsField = try optionalString()
+        return FieldSchema(
+            name: name, type: type, label: label, doc: doc, required: required, choices: choices, defaultValue: defaultValue,
+            minimum: minimum, maximum: maximum, minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+    }
+
+    mutating func traits() throws(WireError) -> TextInputTraits {
+        var t = TextInputTraits()
+        t.autocapitalization = try optionalEnum(Autocapitalization.self)
+        t.autocorrection = try optionalBool()
+        t.spellChecking = try optionalBool()
+        t.smartDashes = try optionalBool()
+        t.smartQuotes = try optionalBool()
+        t.smartInsertDelete = try optionalBool()
+        t.keyboard = try optionalEnum(KeyboardType.self)
+        t.keyboardAppearance = try optionalEnum(KeyboardAppearance.self)
+        t.returnKey = try optionalEnum(ReturnKey.self)
+        t.clearButton = try optionalEnum(ClearButtonMode.self)
+        t.secureEntry = try optionalBool()
+        t.contentType = try optionalString()
+        t.dataDetectors = try array { (r) throws(WireError) in try r.rawEnum(DataDetector.self) }
+        t.selectable = try optionalBool()
+        t.dateMode = try optionalEnum(DatePickerMode.self)
+        t.minimumField = try optionalString()
+        t.maximumField = try optionalString()
+        return t
+    }
+
+    mutating func cellType(packID: String, packPath: String, packABI: ABIVersion) throws(WireError) -> CellType {
+        let id = try string()
+        let name = try string()
+        let summary = try optionalString()
+        let fields = try array { (r) throws(WireError) in try r.field() }
+        let kind = try rawEnum(TextInputKind.self)
+        let textField = try optionalString()
+        let traits = try traits()
+        let capabilities = CellCapabilities(rawValue: try u32())
+        let configure: ConfigureStyle
+        let at = offset
+        switch try u8() {
+        case 0: configure = .generic
+        case 1: configure = .typed(convention: .byValue, size: try int(), alignment: try int())
+        case 2: configure = .typed(convention: .byPointer, size: try int(), alignment: try int())
+        default: throw WireError(offset: at)
+        }
+        let offsets = try array { (r) throws(WireError) in try r.int() }
+        let roles = FieldRoles(
+            value: try optionalString(), required: try optionalString(), title: try optionalString(),
+            maxLength: try optionalString(), placeholder: try optionalString())
+        return CellType(
+            id: id, name: name, summary: summary, fields: fields,
+            textInput: TextInputConfiguration(kind: kind, field: textField, traits: traits), capabilities: capabilities,
+            configure: configure, modelOffsets: offsets, roles: roles, packID: packID, packPath: packPath, packABI: packABI)
+    }
+
+    mutating func pack() throws(WireError) -> Pack {
+        let path = try string()
+        let id = try string()
+        let name = try string()
+        let version = try string()
+        let vendor = try optionalString()
+        let license = try optionalString()
+        let description = try optionalString()
+        let abi = try abi()
+        let cells = try array { (r) throws(WireError) in try r.cellType(packID: id, packPath: path, packABI: abi) }
+        return Pack(
+            path: path, id: id, name: name, version: version, vendor: vendor, license: license, description: description, abi: abi,
+            cellTypes: cells)
+    }
+
+    mutating func packError() throws(WireError) -> PackError {
+        let path = try string()
+        let at = offset
+        let reason: PackError.Reason
+        switch try u8() {
+        case 1: reason = .fileNotFound
+        case 2: reason = .notARegularFile
+        case 3: reason = .unreadable
+        case 4: reason = .notELF
+        case 5: reason = .openFailed(try string())
+        case 6: reason = .missingEntry(otherMajors: try array { (r) throws(WireError) in try r.u32() })
+        case 7: reason = .entryReturnedNull
+        case 8: reason = .mangledEntry
+        case 9: reason = .incompatibleABI(pack: try abi(), host: try abi())
+        case 10: reason = .invalidDescriptor(try string())
+        case 11:
+            let status = try i64()
+            guard let status32 = Int32(exactly: status) else { throw WireError(offset: at) }
+            reason = .initFailed(status: status32, log: try optionalString())
+        case 12: reason = .untrusted(try string())
+        case 13: reason = .quarantined(try string())
+        default: throw WireError(offset: at)
+        }
+        return PackError(path: path, reason: reason)
+    }
+}
+
+// MARK: cell requests and responses
+
+extension WireWriter {
+    mutating func control(_ c: Control) {
+        string(c.field)
+        string(c.id)
+        string(c.label)
+        u8((c.disabled ? 1 : 0) | (c.required ? 2 : 0) | (c.multiline ? 4 : 0))
+    }
+
+    mutating func choices(_ choices: [Choice]) {
+        array(choices) {
+            $0.string($1.value)
+            $0.string($1.label)
+        }
+    }
+
+    mutating func node(_ n: ViewNode) {
+        switch n {
+        case .group(let role, let title, let children):
+            u8(1)
+            string(role)
+            string(title)
+            array(children) { $0.node($1) }
+        case .label(let text, let style):
+            u8(2)
+            string(text)
+            u32(style.abiValue)
+        case .value(let label, let text):
+            u8(3)
+            string(label)
+            string(text)
+        case .textInput(let c, let text, let placeholder):
+            u8(4)
+            control(c)
+            string(text)
+            string(placeholder)
+        case .toggle(let c, let isOn):
+            u8(5)
+            control(c)
+            bool(isOn)
+        case .button(let c, let role):
+            u8(6)
+            control(c)
+            u32(role.abiValue)
+        case .choice(let c, let items, let selected, let style):
+            u8(7)
+            control(c)
+            choices(items)
+            string(selected)
+            u32(style.abiValue)
+        case .date(let c, let seconds, let mode):
+            u8(8)
+            control(c)
+            f64(seconds)
+            u32(mode.abiValue)
+        case .message(let kind, let text):
+            u8(9)
+            u32(kind.abiValue)
+            string(text)
+        case .number(let c, let value, let minimum, let maximum, let step, let style):
+            u8(10)
+            control(c)
+            f64(value)
+            f64(minimum)
+            f64(maximum)
+            f64(step)
+            u32(style.abiValue)
+        case .multiChoice(let c, let items, let selected, let style):
+            u8(11)
+            control(c)
+            choices(items)
+            strings(selected)
+            u32(style.abiValue)
+        }
+    }
+}
+
+extension WireReader {
+    mutating func control() throws(WireError) -> Control {
+        let field = try optionalString()
+        let id = try string()
+        let label = try optionalString()
+        let flags = try u8()
+        return Control(field: field, id: id, label: label, disabled: flags & 1 != 0, required: flags & 2 != 0, multiline: flags & 4 != 0)
+    }
+
+    mutating func choices() throws(WireError) -> [Choice] {
+        try array { (r) throws(WireError) in Choice(value: try r.string(), label: try r.string()) }
+    }
+
+    mutating func abiEnum<E: ABIEnum>(_: E.Type) throws(WireError) -> E {
+        let at = offset
+        guard let e = E(abiValue: try u32()) else { throw WireError(offset: at) }
+        return e
+    }
+
+    mutating func node(depth: Int = 0) throws(WireError) -> ViewNode {
+        let at = offset
+        // The canvas recorder bounds nesting far below this; a deeper message is corrupt.
+        guard depth < 256 else { throw WireError(offset: at) }
+        switch try u8() {
+        case 1:
+            let role = try string()
+            let title = try optionalString()
+            return .group(role: role, title: title, children: try array { (r) throws(WireError) in try r.node(depth: depth + 1) })
+        case 2: return .label(text: try string(), style: try abiEnum(LabelStyle.self))
+        case 3: return .value(label: try string(), text: try string())
+        case 4: return .textInput(try control(), text: try optionalString(), placeholder: try optionalString())
+        case 5: return .toggle(try control(), isOn: try bool())
+        case 6: return .button(try control(), role: try abiEnum(ButtonRole.self))
+        case 7:
+            return .choice(try control(), choices: try choices(), selected: try optionalString(), style: try abiEnum(ChoiceStyle.self))
+        case 8: return .date(try control(), seconds: try optionalF64(), mode: try abiEnum(DatePickerMode.self))
+        case 9: return .message(kind: try abiEnum(MessageKind.self), text: try string())
+        case 10:
+            return .number(
+                try control(), value: try optionalF64(), minimum: try optionalF64(), maximum: try optionalF64(), step: try optionalF64(),
+                style: try abiEnum(NumberStyle.self))
+        case 11:
+            return .multiChoice(try control(), choices: try choices(), selected: try strings(), style: try abiEnum(MultiChoiceStyle.self))
+        default: throw WireError(offset: at)
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import CSystem
+import FormworkCore
+import Glibc
+
+/// How a child process that runs pack code stopped answering.
+enum ChildFailure: Error, Equatable, CustomStringConvertible {
+    case signaled(Int32)
+    case exited(Int32)
+    case timedOut(Double)
+    case malformed(String)
+    case cannotStart(String)
+
+    var description: String {
+        switch self {
+        case .signaled(let signal): "crashed with \(ChildProcess.signalName(signal)) (signal \(signal))"
+        case .exited(let status): "ended the process with exit status \(status)"
+        case .timedOut(let seconds): "did not return within \(NumberText.format(seconds)) s (a hang?)"
+        case .malformed(let what): "sent a malformed answer (\(what))"
+        case .cannotStart(let why): "could not be started: \(why)"
+        }
+    }
+}
+
+/// A child process and the host's end of a socket pair to it (the child's descriptor 3),
+/// plus a shared page (the child's descriptor 4) where the child records which call it is
+/// in, so that a crash or a hang is attributed without a round trip per call. The child's
+/// standard output is read through a pipe and kept (bounded) for reports; standard error
+/// is inherited. No Foundation `Process`.
+///
+/// Frames both ways are `[kind: u8][length: u32 LE][payload]`.
+///
+/// The corresponding C functions are `socketpair`, `posix_spawn`, `mmap`, `poll`,
+/// `send` (with `MSG_NOSIGNAL`: a dead child never raises SIGPIPE in the host),
+/// `read`, `kill` and `waitpid`.
+final class ChildChannel {
+    /// The shared page: word 0 counts calls begun, word 1 holds the current call's tag.
+    static let progressBytes = 4096
+
+    let pid: pid_t
+    private let socket: Int32
+    private let output: Int32
+    private let progress: UnsafeMutablePointer<UInt64>
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private(set) var captured: [UInt8] = []
+    private var ended: ChildFailure?
+
+    private init(pid: pid_t, socket: Int32, output: Int32, progress: UnsafeMutablePointer<UInt64>) {
+        self.pid = pid
+        self.socket = socket
+        self.output = output
+        self.progress = progress
+    }
+
+    deinit {
+        if ended == nil { _ = terminate(grace: 0) }
+        close(socket)
+        close(output)
+        munmap(progress, Self.progressBytes)
+    }
+
+    /// Starts `executable` with `arguments`. The child's environment is the host's, without
+    /// the Swift crash backtracer (a crash should end the child at once, with its signal).
+    static func start(_ executable: String, _ arguments: [String]) throws(ChildFailure) -> ChildChannel {
+        var pair: [Int32] = [-1, -1]
+        var pipeFDs: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw .cannotStart(SystemError.errno("socketpair").description)
+        }
+        guard pipe(&pipeFDs) == 0 else {
+            close(pair[0])
+            close(pair[1])
+            throw .cannotStart(SystemError.errno("pipe2").description)
+        }
+        for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let memory = fwsys_memfd_create("formwork-progress")
+        guard memory >= 0, ftruncate(memory, off_t(progressBytes)) == 0,
+            let mapped = mmap(nil, progressBytes, PROT_READ | PROT_WRITE, MAP_SHARED, memory, 0), mapped != MAP_FAILED
+        else {
+            let error = SystemError.errno("memfd_create/mmap")
+            for fd in pair + pipeFDs + [memory] where fd >= 0 { close(fd) }
+            throw .cannotStart(error.description)
+        }
+        let progress = mapped.bindMemory(to: UInt64.self, capacity: 2)
+        progress[0] = 0
+        progress[1] = 0
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 3)
+        posix_spawn_file_actions_adddup2(&actions, memory, 4)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var entry = environ
+        while let variable = entry.pointee {
+            if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(variable)) }
+            entry += 1
+        }
+        environment.append(nil)
+        defer { for e in environment { free(e) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        close(pair[1])
+        close(pipeFDs[1])
+        close(memory)
+        guard status == 0 else {
+            close(pair[0])
+            close(pipeFDs[0])
+            munmap(mapped, progressBytes)
+            throw .cannotStart(SystemError(call: "posix_spawn \(executable)", code: status).description)
+        }
+        return ChildChannel(pid: pid, socket: pair[0], output: pipeFDs[0], progress: progress)
+    }
+
+    /// Calls the child has begun, and the tag of the current one (what the child wrote last).
+    var progressMark: (count: UInt64, tag: UInt64) { (progress[0], progress[1]) }
+
+    /// Sends one frame; a dead child is reported by `receive`.
+    func send(kind: UInt8, _ payload: [UInt8]) throws(ChildFailure) {
+        var header = WireWriter(capacity: 5)
+        header.u8(kind)
+        header.u32(UInt32(payload.count))
+        try write(header.bytes)
+        try write(payload)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(ChildFailure) {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw reap()
+            }
+            sent += n
+        }
+    }
+
+    /// The next frame. Fails when the child dies, or when it stays inside one call (its
+    /// progress page unchanged) for longer than `timeout` seconds.
+    func receive(timeout: Double) throws(ChildFailure) -> (kind: UInt8, payload: [UInt8]) {
+        var lastMark = progressMark
+        var lastChange = Clock.now
+        while true {
+            if buffer.count - start >= 5 {
+                var header = WireReader(buffer, offset: start)
+                let kind = (try? header.u8()) ?? 0
+                let length = Int((try? header.u32()) ?? 0)
+                if buffer.count - start - 5 >= length {
+                    let payload = Array(buffer[(start + 5)..<(start + 5 + length)])
+                    start += 5 + length
+                    if start > 1 << 20 || start == buffer.count {
+                        buffer.removeFirst(start)
+                        start = 0
+                    }
+                    return (kind, payload)
+                }
+            }
+            var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, 50)
+            if ready < 0 && errno != EINTR { throw reap() }
+            if fds[1].revents != 0 { drainOutput() }
+            if fds[0].revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                let n = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    buffer.append(contentsOf: chunk[0..<n])
+                    continue
+                }
+                if n == 0 || (errno != EINTR && errno != EAGAIN) { throw reap() }
+            }
+            let mark = progressMark
+            if mark != lastMark {
+                lastMark = mark
+                lastChange = Clock.now
+            } else if Clock.now - lastChange > timeout {
+                kill(pid, SIGKILL)
+                _ = waitForExit()
+                ended = .timedOut(timeout)
+                throw .timedOut(timeout)
+            }
+        }
+    }
+
+    private func drainOutput() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+        guard n > 0 else { return }
+        captured += chunk[0..<n]
+        if captured.count > 8192 { captured.removeFirst(captured.count - 8192) }
+    }
+
+    /// The child's end, once its socket closed: how it ended.
+    private func reap() -> ChildFailure {
+        if let ended { return ended }
+        // The socket closed: the child is exiting. Give it a moment, then make sure.
+        let deadline = Clock.now + 2
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { break }
+            if r < 0 && errno != EINTR {
+                ended = .exited(-1)
+                return .exited(-1)
+            }
+            if Clock.now > deadline { kill(pid, SIGKILL) }
+            usleep(1000)
+        }
+        while true {
+            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 0) > 0 else { break }
+            let before = captured.count
+            drainOutput()
+            if captured.count == before { break }
+        }
+        let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+        ended = outcome
+        return outcome
+    }
+
+    private func waitForExit() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    /// Asks the child to finish (its socket closes), waits up to `grace` seconds, then kills it.
+    /// Returns how it ended when that was not a clean exit 0.
+    @discardableResult
+    func terminate(grace: Double) -> ChildFailure? {
+        if let ended { return ended == .exited(0) ? nil : ended }
+        shutdown(socket, Int32(SHUT_WR))
+        let deadline = Clock.now + grace
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { break }
+            if r < 0 && errno != EINTR { return nil }
+            if Clock.now >= deadline {
+                kill(pid, SIGKILL)
+                _ = waitForExit()
+                ended = .timedOut(grace)
+                return ended
+            }
+            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, 5) > 0 { drainOutput() }
+        }
+        let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+        ended = outcome
+        return outcome == .exited(0) ? nil : outcome
+    }
+
+    /// The last line the child printed on standard output, neutralised, or nil.
+    var lastOutputLine: String? {
+        let text = String(decoding: captured, as: UTF8.self)
+        guard let line = text.split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+        return TerminalText.safe(String(line.prefix(200)))
+    }
+}
+
+/// The child's side: frames over descriptor 3, progress in the page at descriptor 4.
+struct ChildEndpoint {
+    let socket: Int32 = 3
+    let progress: UnsafeMutablePointer<UInt64>?
+
+    init() {
+        let mapped = mmap(nil, ChildChannel.progressBytes, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0)
+        progress = mapped == MAP_FAILED ? nil : mapped?.bindMemory(to: UInt64.self, capacity: 2)
+        close(4)
+    }
+
+    /// Records that call `tag` begins (the host reads it when the child dies or hangs).
+    func mark(_ tag: UInt64) {
+        guard let progress else { return }
+        progress[1] = tag
+        progress[0] &+= 1
+    }
+
+    /// The next frame, or nil at end of input (the host is done).
+    func receive() -> (kind: UInt8, payload: [UInt8])? {
+        guard let header = read(count: 5) else { return nil }
+        var reader = WireReader(header)
+        guard let kind = try? reader.u8(), let length = try? reader.u32() else { return nil }
+        guard let payload = read(count: Int(length)) else { return nil }
+        return (kind, payload)
+    }
+
+    private func read(count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = out.withUnsafeMutableBytes { Glibc.read(socket, $0.baseAddress! + got, count - got) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            got += n
+        }
+        return out
+    }
+
+    func send(kind: UInt8, _ payload: [UInt8]) -> Bool {
+        var frame = WireWriter(capacity: payload.count + 5)
+        frame.u8(kind)
+        frame.u32(UInt32(payload.count))
+        frame.bytes += payload
+        return sendRaw(frame.bytes)
+    }
+
+    /// Writes bytes that already hold whole frames.
+    func sendRaw(_ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            sent += n
+        }
+        return true
+    }
+}

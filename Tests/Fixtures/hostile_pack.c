@@ -1,0 +1,195 @@
+/*
+ * A hostile pack for the isolation tests, compiled at test time like a
+ * third-party pack (cc -shared -fPIC -fvisibility=hidden, header only).
+ * It misbehaves in one place, chosen by -D flags:
+ *   HOSTILE_AT_<POINT>   CONSTRUCTOR, ENTRY, INIT, CREATE, CONFIGURE, TYPED, VALUE_CHANGED,
+ *                        RENDER, DESTROY or DEINIT (TYPED also declares typed configure)
+ *   HOSTILE_<HOW>        CRASH (writes through NULL), ABORT, EXIT (exit(0)), HANG, or
+ *                        STDOUT (prints on standard output and carries on)
+ *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket and ptrace, and shows
+ *                        what each returned (errno names) as values
+ *   HOSTILE_PACK_ID / HOSTILE_CELL_ID   identifiers
+ * Its cell type has two string fields, "title" and "value" (the value role).
+ */
+#define _GNU_SOURCE
+#include "formwork.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef HOSTILE_PACK_ID
+#define HOSTILE_PACK_ID "com.hostile.pack"
+#endif
+#ifndef HOSTILE_CELL_ID
+#define HOSTILE_CELL_ID "com.hostile.cell"
+#endif
+
+static void misbehave(void) {
+#if defined(HOSTILE_CRASH)
+    *(volatile int *)0 = 1;
+#elif defined(HOSTILE_ABORT)
+    abort();
+#elif defined(HOSTILE_EXIT)
+    exit(0);
+#elif defined(HOSTILE_HANG)
+    for (;;) pause();
+#elif defined(HOSTILE_STDOUT)
+    printf("hostile output on stdout\n");
+    fflush(stdout);
+#endif
+}
+
+#if defined(HOSTILE_AT_CONSTRUCTOR)
+__attribute__((constructor)) static void on_load(void) { misbehave(); }
+#endif
+#define AT(point) (defined(HOSTILE_AT_##point))
+
+typedef struct hostile_cell {
+    char title[64];
+    char value[64];
+} hostile_cell;
+
+static fw_status pack_init(const fw_host *host) {
+    (void)host;
+#if defined(HOSTILE_AT_INIT)
+    misbehave();
+#endif
+    return FW_OK;
+}
+
+static void pack_deinit(void) {
+#if defined(HOSTILE_AT_DEINIT)
+    misbehave();
+#endif
+}
+
+static void *create(const fw_cell_type *type, const fw_host *host) {
+    (void)type;
+    (void)host;
+#if defined(HOSTILE_AT_CREATE)
+    misbehave();
+#endif
+    return calloc(1, sizeof(hostile_cell));
+}
+
+static void destroy(void *cell) {
+#if defined(HOSTILE_AT_DESTROY)
+    misbehave();
+#endif
+    free(cell);
+}
+
+static void copy(char *to, const fw_value *v) { snprintf(to, 64, "%s", v->type == FW_FIELD_STRING && v->as.string ? v->as.string : ""); }
+
+static fw_status configure(void *cell, const fw_value *values, uint32_t count) {
+#if defined(HOSTILE_AT_CONFIGURE)
+    misbehave();
+#endif
+    hostile_cell *c = cell;
+    if (count != 2) return FW_INVALID_ARGUMENT;
+    copy(c->title, &values[0]);
+    copy(c->value, &values[1]);
+    return FW_OK;
+}
+
+typedef struct hostile_model {
+    const char *title;
+    const char *value;
+} hostile_model;
+
+static fw_status typed_configure(void *cell, const hostile_model *model) {
+#if defined(HOSTILE_AT_TYPED)
+    misbehave();
+#endif
+    hostile_cell *c = cell;
+    snprintf(c->title, sizeof c->title, "%s", model->title ? model->title : "");
+    snprintf(c->value, sizeof c->value, "%s", model->value ? model->value : "");
+    return FW_OK;
+}
+
+static fw_status value_changed(void *cell, const char *field, const fw_value *value, const char **message) {
+    (void)cell;
+    (void)field;
+    (void)value;
+    (void)message;
+#if defined(HOSTILE_AT_VALUE_CHANGED)
+    misbehave();
+#endif
+    return FW_OK;
+}
+
+#ifdef HOSTILE_SANDBOX
+static const char *outcome(int result) {
+    if (result >= 0) return "allowed";
+    return errno == EPERM ? "EPERM" : strerror(errno);
+}
+#endif
+
+static fw_status render(void *cell, const fw_canvas *canvas, void *ctx) {
+#if defined(HOSTILE_AT_RENDER)
+    misbehave();
+#endif
+    hostile_cell *c = cell;
+    canvas->label(ctx, c->title, FW_LABEL_TITLE);
+    canvas->text_input(ctx, "value", c->title, c->value, NULL, 0);
+#ifdef HOSTILE_SANDBOX
+    char *const argv[] = { "/bin/true", NULL };
+    canvas->value(ctx, "execve", outcome(execve("/bin/true", argv, NULL)));
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    canvas->value(ctx, "socket", outcome(fd));
+    if (fd >= 0) close(fd);
+    canvas->value(ctx, "ptrace", outcome((int)ptrace(PTRACE_TRACEME, 0, NULL, NULL)));
+#endif
+    return FW_OK;
+}
+
+static const fw_field fields[] = {
+    { .struct_size = sizeof(fw_field), .type = FW_FIELD_STRING, .name = "title", .label = "Title" },
+    { .struct_size = sizeof(fw_field), .type = FW_FIELD_STRING, .name = "value", .label = "Value" },
+};
+
+static const fw_cell_type cells[] = { {
+    .struct_size = sizeof(fw_cell_type),
+#if defined(HOSTILE_AT_TYPED)
+    .flags = FW_CELL_TYPED_CONFIGURE,
+    .typed_configure = (fw_typed_configure_fn)typed_configure,
+    .typed_convention = FW_TYPED_BY_POINTER,
+    .model_size = sizeof(hostile_model),
+    .model_alignment = FW_ALIGNOF(hostile_model),
+#endif
+    .id = HOSTILE_CELL_ID,
+    .name = "Hostile",
+    .fields = fields,
+    .field_count = 2,
+    .create = create,
+    .destroy = destroy,
+    .configure = configure,
+    .render = render,
+    .value_changed = value_changed,
+    .value_field = "value",
+    .title_field = "title",
+} };
+
+static const fw_pack pack = {
+    .abi = { FW_ABI_VERSION_MAJOR, FW_ABI_VERSION_MINOR, 0 },
+    .struct_size = sizeof(fw_pack),
+    .id = HOSTILE_PACK_ID,
+    .name = "Hostile",
+    .version = "1.0.0",
+    .init = pack_init,
+    .deinit = pack_deinit,
+    .cell_types = cells,
+    .cell_type_count = 1,
+};
+
+FW_EXPORT const fw_pack *formwork_pack_v1(void) {
+#if defined(HOSTILE_AT_ENTRY)
+    misbehave();
+#endif
+    return &pack;
+}
