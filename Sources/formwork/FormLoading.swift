@@ -10,8 +10,21 @@ enum FormLoading {
         if path == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
-        var form = try FormDecoder.load(path: path, registry: registry)
+        var form = try decode(path, registry: registry)
         if let values { try ValuesFile.apply(path: values, to: &form, requireComplete: requireComplete) }
         return form
+    }
+
+    /// The document alone; a document error is preceded by notes on packs that could not be read.
+    static func decode(_ path: String, registry: Registry) throws -> Form {
+        do { return try FormDecoder.load(path: path, registry: registry) } catch {
+            noteUnavailablePacks(registry)
+            throw error
+        }
+    }
+
+    /// A missing cell type may live in a pack that could not be read: say which, before the error.
+    static func noteUnavailablePacks(_ registry: Registry) {
+        for failure in registry.quarantined { Console.note(failure.description) }
     }
 }

@@ -92,6 +92,10 @@ enum Console {
     static func warning(_ text: String) {
         write(2, "formwork: warning: \(TerminalText.safe(text))\n")
     }
+
+    static func note(_ text: String) {
+        write(2, "formwork: note: \(TerminalText.safe(text))\n")
+    }
 }
 
 /// "1 field", "2 fields".

@@ -19,7 +19,7 @@ struct Validate: ParsableCommand {
         if form == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
-        var loaded = try FormDecoder.load(path: form, registry: registry)
+        var loaded = try FormLoading.decode(form, registry: registry)
         if let values {
             var problems = try ValuesFile.collect(path: values, into: &loaded)
             // The values that passed the schema also pass through each cell's value_changed.

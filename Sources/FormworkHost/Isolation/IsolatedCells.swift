@@ -46,10 +46,13 @@ public final class IsolatedCells: CellDriver {
     /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
     public func finish() {
         for (key, child) in children.sorted(by: { $0.key < $1.key }) {
-            let mark = child.progressMark
-            if let failure = child.terminate(grace: launcher.timeout) {
-                let pack = key.isEmpty ? "a pack" : key
-                let what = InProcessCells.Phase(rawValue: mark.tag & 0xFF)?.name ?? "shutting down"
+            var failure = child.terminate(grace: launcher.timeout)
+            let phase = InProcessCells.Phase(rawValue: child.progressMark.tag & 0xFF)
+            // A clean exit marks `finished` first; exit status 0 without it is a pack calling exit().
+            if failure == nil && phase != .finished { failure = .exited(0) }
+            if let failure {
+                let pack = key.isEmpty ? "the packs" : key
+                let what = phase.map { $0 == .finished ? "exiting" : $0.name } ?? "shutting down"
                 shutdownFailures.append("the cell host for \(pack) \(failure) in \(what); the form's output is not affected")
             }
         }
@@ -83,6 +86,7 @@ public final class IsolatedCells: CellDriver {
     private func child(for key: String) throws(ChildFailure) -> ChildChannel {
         if let child = children[key] { return child }
         let child = try ChildChannel.start(launcher.executable, launcher.arguments + ["cells"])
+        child.forwardOutput = true
         childrenStarted += 1
         children[key] = child
         return child
@@ -187,6 +191,13 @@ public final class IsolatedCells: CellDriver {
     static func childMain() -> Int32 {
         let endpoint = ChildEndpoint()
         _ = fwsys_sandbox_apply()
+        let status = serve(endpoint)
+        // Every instance is destroyed and every deinit called by now (`serve`'s driver is gone).
+        endpoint.mark(InProcessCells.Phase.finished.rawValue)
+        return status
+    }
+
+    private static func serve(_ endpoint: ChildEndpoint) -> Int32 {
         let cells = InProcessCells(entries: [:])
         cells.progress = endpoint
         var out = WireWriter(capacity: 1 << 16)
@@ -208,12 +219,21 @@ public final class IsolatedCells: CellDriver {
             var r = WireReader(payload)
             guard let count = try? r.u32() else { return 2 }
             for position in 0..<Int(count) {
-                guard let path = try? r.string(), let id = try? r.string(), let fieldID = try? r.string(),
-                    let model = try? r.array({ (r) throws(WireError) in try r.value() }),
-                    let offers = try? r.array({ (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }),
-                    let render = try? r.bool(), let accessibilityId = try? r.string(), let valueField = try? r.optionalString(),
-                    let fieldCount = try? r.u32()
-                else { return 2 }
+                let path: String, id: String, fieldID: String, model: [Value?], offers: [CellRequest.Offer]
+                let render: Bool, accessibilityId: String, valueField: String?, fieldCount: UInt32
+                do throws(WireError) {
+                    path = try r.string()
+                    id = try r.string()
+                    fieldID = try r.string()
+                    model = try r.array { (r) throws(WireError) in try r.value() }
+                    offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
+                    render = try r.bool()
+                    accessibilityId = try r.string()
+                    valueField = try r.optionalString()
+                    fieldCount = try r.u32()
+                } catch {
+                    return 2
+                }
                 let response: CellResponse
                 do throws(RuntimeError) {
                     endpoint.mark(UInt64(position) << 8 | InProcessCells.Phase.load.rawValue)

@@ -38,6 +38,8 @@ public final class InProcessCells: CellDriver {
     /// (`request index << 8 | phase`) so that the host can name the call that crashed or hung.
     enum Phase: UInt64 {
         case load = 1, initialize = 2, create = 3, configure = 4, valueChanged = 5, render = 6, destroy = 7
+        /// The child is done: every instance destroyed, every pack's deinit called.
+        case finished = 8
 
         var name: String {
             switch self {
@@ -48,6 +50,7 @@ public final class InProcessCells: CellDriver {
             case .valueChanged: "value_changed"
             case .render: "render"
             case .destroy: "destroy or deinit"
+            case .finished: "exiting"
             }
         }
     }
@@ -115,9 +118,14 @@ public final class InProcessCells: CellDriver {
     func perform(_ request: CellRequest, index: UInt64 = 0) throws(RuntimeError) -> CellResponse {
         let cell = request.cell
         let entry = try entry(for: cell, index: index, field: request.fieldID)
-        if let progress {
-            progress.mark(index << 8 | (entry.lifecycle.retainCount == 0 ? Phase.initialize : Phase.create).rawValue)
+        // In the cell host, init (on the pack's first instance) and create are told apart for the report.
+        var initialized = false
+        if let progress, entry.lifecycle.retainCount == 0 {
+            progress.mark(index << 8 | Phase.initialize.rawValue)
+            initialized = entry.lifecycle.retain() == nil
         }
+        defer { if initialized { entry.lifecycle.release() } }
+        progress?.mark(index << 8 | Phase.create.rawValue)
         let instance = try pool.dequeue(cell, entry: entry)
         defer { pool.enqueue(instance) }
         progress?.mark(index << 8 | Phase.configure.rawValue)

@@ -44,6 +44,9 @@ final class ChildChannel {
     private var start = 0
     private(set) var captured: [UInt8] = []
     private var ended: ChildFailure?
+    /// Copies what the child prints to the host's standard error as it arrives (the cell host:
+    /// a pack's diagnostics stay visible, as in process); the scanner's output is only kept.
+    var forwardOutput = false
 
     private init(pid: pid_t, socket: Int32, output: Int32, progress: UnsafeMutablePointer<UInt64>) {
         self.pid = pid
@@ -191,6 +194,7 @@ final class ChildChannel {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
         guard n > 0 else { return }
+        if forwardOutput { _ = chunk.withUnsafeBytes { Glibc.write(2, $0.baseAddress, n) } }
         captured += chunk[0..<n]
         if captured.count > 8192 { captured.removeFirst(captured.count - 8192) }
     }

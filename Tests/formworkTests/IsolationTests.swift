@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import FormworkTestSupport
+
+/// The hostile-pack suite: a pack that crashes, aborts, exits, hangs or prints in each entry
+/// point, run against `list`, `render` of a form that does not use it, `render` and `validate`
+/// of a form that does, and `fill`. The host survives, names the pack and the call, the other
+/// packs keep working, and no output file is replaced.
+@Suite("Isolation: hostile packs")
+struct IsolationTests {
+    enum Point: String, CaseIterable, Sendable {
+        case constructor = "CONSTRUCTOR", entry = "ENTRY", initialize = "INIT", create = "CREATE", configure = "CONFIGURE"
+        case typed = "TYPED", valueChanged = "VALUE_CHANGED", render = "RENDER", destroy = "DESTROY", deinitialize = "DEINIT"
+
+        /// Runs while the scanner reads the pack.
+        var atScan: Bool { self == .constructor || self == .entry }
+        /// Runs after the form is rendered (the child's instances are destroyed when the host is done).
+        var atShutdown: Bool { self == .destroy || self == .deinitialize }
+        /// The call named in the report.
+        var call: String {
+            switch self {
+            case .constructor, .entry: "reading it"
+            case .initialize: "in init"
+            case .create: "in create"
+            case .configure, .typed: "in configure"
+            case .valueChanged: "in value_changed"
+            case .render: "in render"
+            case .destroy, .deinitialize: "in destroy or deinit"
+            }
+        }
+    }
+
+    enum How: String, CaseIterable, Sendable {
+        case crash = "CRASH", abort = "ABORT", exit = "EXIT", hang = "HANG", stdout = "STDOUT"
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let point: Point
+        let how: How
+        var label: String { "\(point.rawValue)-\(how.rawValue)".lowercased().replacingOccurrences(of: "_", with: "-") }
+        var testDescription: String { "\(how.rawValue.lowercased()) in \(point.rawValue.lowercased())" }
+        /// Whether the pack does anything the host must survive (printing is harmless).
+        var harmful: Bool { how != .stdout }
+    }
+
+    static let cases: [Case] = Point.allCases.flatMap { point in How.allCases.map { Case(point: point, how: $0) } }
+
+    let timeout = "1.5"
+
+    func environment(_ name: String) -> [String: String] {
+        ["PATH": "/usr/bin:/bin", "HOME": "\(Scratch.directory)/isolation-home-\(name)"]
+    }
+
+    func build(_ c: Case) throws -> String {
+        try CCompiler.pack(
+            "hostile-\(c.label)", source: Source.fixture("hostile_pack.c"),
+            defines: [
+                "HOSTILE_AT_\(c.point.rawValue)", "HOSTILE_\(c.how.rawValue)", "HOSTILE_PACK_ID=\"com.hostile.\(c.label)\"",
+                "HOSTILE_CELL_ID=\"com.hostile.\(c.label).cell\"",
+            ], include: Source.include)
+    }
+
+    func form(_ c: Case) throws -> String {
+        try Scratch.file(
+            "isolation/\(c.label).yaml",
+            contents: """
+                formwork: 1
+                id: hostile
+                title: Hostile
+                sections:
+                  - id: main
+                    fields:
+                      - { id: name, cell: org.formwork.text-field, model: { title: Name } }
+                      - { id: bad, cell: com.hostile.\(c.label).cell, model: { title: Bad } }
+                      - { id: after, cell: org.formwork.text-field, model: { title: After } }
+                """)
+    }
+
+    @Test("the host survives, names the pack and the call, and keeps the other packs working", arguments: cases)
+    func hostile(_ c: Case) throws {
+        let pack = try build(c)
+        let env = environment(c.label)
+        let common = ["--pack-path", pack, "--timeout", timeout]
+
+        // list: the other packs are listed; a pack that dies while read is quarantined with the reason.
+        let list = try run(Build.formwork, ["list", "--json"] + common, environment: env)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect((try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8))) != nil, "list --json is not JSON: \(list.stdout)")
+        #expect(list.stdout.contains("org.formwork.text-field"))
+        let quarantined = c.point.atScan && c.harmful
+        #expect(list.stdout.contains("quarantined: reading it") == quarantined, "\(list.stdout)")
+
+        // render of a form that does not use the pack: unaffected.
+        let login = "\(Source.root)/Examples/Forms/login.yaml"
+        let unrelated = try run(Build.formwork, ["render", login, "--format", "text"] + common, environment: env)
+        #expect(unrelated.status == 0, "\(unrelated.stderr)")
+        #expect(unrelated.stdout.contains("Sign in"))
+
+        // render of a form that uses it, with values (so that value_changed runs), over an existing output.
+        let form = try form(c)
+        let values = try Scratch.file("isolation/\(c.label).values.json", contents: #"{"bad": "typed", "name": "Ann"}"#)
+        let output = try Scratch.file("isolation/\(c.label).out", contents: "previous output\n")
+        let render = try run(
+            Build.formwork, ["render", form, "--values", values, "--format", "text", "-o", output] + common, environment: env)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        if quarantined {
+            #expect(render.status == 69, "\(render.stderr)")
+            #expect(written == "previous output\n")
+        } else if !c.harmful || c.point.atShutdown || c.point == .constructor || c.point == .entry {
+            // Printing is harmless; a failure while shutting down is reported after the output is written.
+            #expect(render.status == 0, "\(render.stderr)")
+            #expect(written.contains("Bad") && written.contains("After"), "\(written)")
+            if c.harmful { #expect(render.stderr.contains("in destroy or deinit"), "\(render.stderr)") }
+        } else {
+            #expect(render.status == 70, "\(render.stderr)")
+            #expect(written == "previous output\n", "the output was replaced")
+            #expect(render.stderr.contains("com.hostile.\(c.label).cell") && render.stderr.contains("field 'bad'"), "\(render.stderr)")
+            #expect(render.stderr.contains(pack), "\(render.stderr)")
+            #expect(render.stderr.contains(c.point.call), "\(render.stderr)")
+            // --keep-going writes the form with the failed field shown as an error.
+            let kept = try run(Build.formwork, ["render", form, "--values", values, "--format", "text", "--keep-going"] + common, environment: env)
+            #expect(kept.status == 0, "\(kept.stderr)")
+            #expect(kept.stdout.contains("This field could not be shown") && kept.stdout.contains("After"), "\(kept.stdout)")
+        }
+
+        // validate runs value_changed through the same driver.
+        let validate = try run(Build.formwork, ["validate", form, "--values", values] + common, environment: env)
+        let failsInACall = c.harmful && [.initialize, .create, .configure, .typed, .valueChanged, .render].contains(c.point)
+        #expect(validate.status == (quarantined ? 69 : failsInACall ? 70 : 0), "\(validate.stderr)")
+        #expect(validate.status != 139 && validate.status != 134, "the host itself crashed: \(validate.stderr)")
+
+        // fill: the answers typed so far are never lost.
+        guard !quarantined else { return }
+        let answers = try Scratch.file("isolation/\(c.label).answers", contents: "Ann\ntyped\nZed\n")
+        let filled = "\(Scratch.directory)/isolation/\(c.label).filled.json"
+        let fill = try run(Build.formwork, ["fill", form, "--answers", answers, "-o", filled] + common, environment: env)
+        #expect(fill.status == 0, "\(fill.stderr)")
+        let json = (try? String(contentsOfFile: filled, encoding: .utf8)) ?? ""
+        #expect(json.contains("Ann") && json.contains("Zed") && json.contains("typed"), "\(json) \(fill.stderr)")
+    }
+
+    @Test("a quarantined pack is named when a form needs its cell type")
+    func quarantinedCellType() throws {
+        let c = Case(point: .entry, how: .crash)
+        let pack = try build(c)
+        let result = try run(
+            Build.formwork, ["render", try form(c), "--pack-path", pack, "--timeout", timeout], environment: environment("q"))
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("quarantined"), "\(result.stderr)")
+    }
+
+    @Test("in the child, execve, an AF_INET socket and ptrace are refused (seccomp), or the skip says why")
+    func sandbox() throws {
+        let pack = try CCompiler.pack(
+            "sandboxed", source: Source.fixture("hostile_pack.c"),
+            defines: ["HOSTILE_SANDBOX", "HOSTILE_PACK_ID=\"com.hostile.sandbox\"", "HOSTILE_CELL_ID=\"com.hostile.sandbox.cell\""],
+            include: Source.include)
+        let form = try Scratch.file(
+            "isolation/sandbox.yaml",
+            contents: """
+                formwork: 1
+                id: sandbox
+                sections: [{ id: s, fields: [{ id: probe, cell: com.hostile.sandbox.cell, model: { title: Probe } }] }]
+                """)
+        let isolated = try run(Build.formwork, ["render", form, "--format", "text", "--pack-path", pack], environment: environment("sb"))
+        #expect(isolated.status == 0, "\(isolated.stderr)")
+        let seccomp = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?.contains("Seccomp:") ?? false
+        guard seccomp else {
+            print("skipped: this kernel reports no seccomp support in /proc/self/status; the sandbox cannot be tested here")
+            return
+        }
+        for call in ["execve", "socket", "ptrace"] {
+            #expect(isolated.stdout.contains("\(call)") && isolated.stdout.range(of: "\(call) +EPERM", options: .regularExpression) != nil, "\(isolated.stdout)")
+        }
+    }
+}
