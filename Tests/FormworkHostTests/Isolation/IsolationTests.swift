@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import Testing
+@testable import FormworkCore
+@testable import FormworkHost
+import FormworkTestSupport
+
+/// The registry cache and the scanner, driven through the library with the built
+/// `formwork` executable as the child.
+@Suite("Isolation: scanner and registry cache")
+struct RegistryCacheTests {
+    let launcher = ChildLauncher(executable: Build.formwork, timeout: 5)
+
+    func locations(_ extra: [String]) -> [SearchLocation] {
+        extra.map { SearchLocation(path: $0, origin: .option) } + [SearchLocation(path: Build.directory, origin: .executable)]
+    }
+
+    /// A fresh cache file in its own directory.
+    func cacheFile(_ name: String) throws -> String {
+        let directory = "\(Scratch.directory)/registry-cache-\(name)"
+        try? FileManager.default.removeItem(atPath: directory)
+        return "\(directory)/formwork/registry-v1.bin"
+    }
+
+    func scanned(_ extra: [String] = [], cache: String?, rescan: Bool = false) -> Registry {
+        Registry(locations: locations(extra), scan: ScanOptions(launcher: launcher, cacheFile: cache, rescan: rescan))
+    }
+
+    /// Sets a file's modification time to now (a rebuilt pack).
+    func touch(_ path: String) {
+        // UTIME_NOW is a macro Swift does not import: ((1l << 30) - 1l).
+        let now = (1 << 30) - 1
+        var times = [timespec(tv_sec: 0, tv_nsec: now), timespec(tv_sec: 0, tv_nsec: now)]
+        utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    @Test("descriptors read by the scanner are the ones read in process (the document schema of both is identical)")
+    func scannerAgrees() throws {
+        let v11 = try CCompiler.pack("scan-v11", source: Source.fixture("fixture_1_1.c"), include: Source.include)
+        let inProcess = Registry(locations: locations([v11]))
+        let child = scanned([v11], cache: nil)
+        #expect(child.scanSummary == ScanSummary(cacheHits: 0, scanned: child.packs.count))
+        #expect(child.packs.map(\.id) == inProcess.packs.map(\.id))
+        #expect(DocumentSchema.generate(child).serialized() == DocumentSchema.generate(inProcess).serialized())
+        for (a, b) in zip(child.cellTypes, inProcess.cellTypes) {
+            #expect(a.configure == b.configure && a.modelOffsets == b.modelOffsets && a.roles == b.roles && a.textInput == b.textInput)
+            #expect(a.capabilities == b.capabilities && a.packABI == b.packABI && a.summary == b.summary)
+        }
+    }
+
+    @Test("a warm cache answers every pack without opening any: nothing is mapped into this process")
+    func hit() throws {
+        let pack = try CCompiler.pack("cache-hit", defines: ["FIXTURE_PACK_ID=\"com.example.cachehit\""])
+        let cache = try cacheFile("hit")
+        let cold = scanned([pack], cache: cache)
+        #expect(cold.scanSummary?.scanned == cold.packs.count && cold.packs.contains { $0.path == pack }, "\(cold.failures) \(cold.packs.map(\.path)) \(pack)")
+        let warm = scanned([pack], cache: cache)
+        #expect(warm.scanSummary == ScanSummary(cacheHits: cold.packs.count, scanned: 0))
+        #expect(warm.cellTypes.map(\.id) == cold.cellTypes.map(\.id))
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        #expect(!maps.contains(pack), "the pack was loaded into the host")
+    }
+
+    @Test("a changed file is read again; the others still come from the cache")
+    func miss() throws {
+        let pack = try CCompiler.pack("cache-miss", defines: ["FIXTURE_PACK_ID=\"com.example.cachemiss\""])
+        let cache = try cacheFile("miss")
+        let cold = scanned([pack], cache: cache)
+        usleep(10_000)
+        touch(pack)
+        let again = scanned([pack], cache: cache)
+        #expect(again.scanSummary == ScanSummary(cacheHits: cold.packs.count - 1, scanned: 1))
+    }
+
+    @Test("a corrupt, truncated or foreign-version cache is ignored and rebuilt", arguments: ["garbage", "truncated", "foreign", "empty"])
+    func corrupt(_ damage: String) throws {
+        let cache = try cacheFile("corrupt-\(damage)")
+        let cold = scanned([], cache: cache)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        switch damage {
+        case "garbage": bytes = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }
+        case "truncated": bytes = Array(bytes.prefix(bytes.count / 2))
+        case "foreign":
+            // The host version recorded in the header differs.
+            if let at = bytes.firstIndex(of: UInt8(ascii: ".")) { bytes[at] = UInt8(ascii: "x") }
+        default: bytes = []
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: cache))
+        let rebuilt = scanned([], cache: cache)
+        #expect(rebuilt.scanSummary == ScanSummary(cacheHits: 0, scanned: cold.packs.count))
+        #expect(rebuilt.cellTypes.map(\.id) == cold.cellTypes.map(\.id))
+        let warm = scanned([], cache: cache)
+        #expect(warm.scanSummary == ScanSummary(cacheHits: cold.packs.count, scanned: 0))
+    }
+
+    @Test("eight processes scanning at once leave a whole cache behind")
+    func concurrentWriters() throws {
+        let cache = try cacheFile("concurrent")
+        let home = (cache as NSString).deletingLastPathComponent
+        let cacheHome = (home as NSString).deletingLastPathComponent
+        let script = (0..<8).map { _ in "'\(Build.formwork)' list --rescan >/dev/null &" }.joined(separator: " ") + " wait"
+        let result = try run("/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cacheHome, "HOME": cacheHome])
+        #expect(result.status == 0)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        #expect(RegistryCache.decode(bytes) != nil, "the cache file is not whole")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home).filter { $0 != "registry-v1.bin" }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+    }
+
+    @Test("a quarantined pack is not read again until it changes, or until a rescan")
+    func quarantine() throws {
+        let pack = try CCompiler.pack(
+            "cache-crash", source: Source.fixture("hostile_pack.c"),
+            defines: ["HOSTILE_AT_ENTRY", "HOSTILE_CRASH", "HOSTILE_PACK_ID=\"com.hostile.cachecrash\""], include: Source.include)
+        let cache = try cacheFile("quarantine")
+        let first = scanned([pack], cache: cache)
+        let record = try #require(first.quarantined.first { $0.path == pack })
+        #expect(record.message.contains("crashed with SIGSEGV"))
+        let second = scanned([pack], cache: cache)
+        #expect(second.scanSummary?.scanned == 0)
+        #expect(second.quarantined.first { $0.path == pack }?.message == record.message)
+        usleep(10_000)
+        touch(pack)
+        let changed = scanned([pack], cache: cache)
+        #expect(changed.scanSummary?.scanned == 1)
+        let forced = scanned([pack], cache: cache, rescan: true)
+        #expect(forced.scanSummary?.scanned == forced.packs.count + forced.failures.count)
+    }
+
+    @Test("the wire decoder rejects truncated and random input without trapping")
+    func wireRobustness() throws {
+        let registry = firstPartyRegistry()
+        var writer = WireWriter()
+        for pack in registry.packs { writer.pack(pack) }
+        let valid = writer.bytes
+        var reader = WireReader(valid)
+        for pack in registry.packs { #expect(try reader.pack().cellTypes.count == pack.cellTypes.count) }
+        for cut in stride(from: 0, to: valid.count, by: max(1, valid.count / 500)) {
+            var r = WireReader(Array(valid.prefix(cut)))
+            _ = try? r.pack()
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2000 {
+            let bytes = (0..<64).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1
+                return UInt8(truncatingIfNeeded: state >> 33)
+            }
+            var r = WireReader(bytes)
+            _ = try? r.node()
+            var p = WireReader(bytes)
+            _ = try? p.pack()
+        }
+    }
+}
+
+@Suite("Isolation: cells in a child process")
+struct IsolatedCellsTests {
+    let launcher = ChildLauncher(executable: Build.formwork, timeout: 10)
+
+    @Test("every example form renders the same view tree in process, in a shared child and in a child per pack", arguments: ["shared", "per-pack"])
+    func sameTrees(_ mode: String) throws {
+        let registry = firstPartyRegistry()
+        let forms = try FileManager.default.contentsOfDirectory(atPath: "\(Source.root)/Examples/Forms").sorted()
+        let isolated = IsolatedCells(launcher: launcher, mode: IsolationMode(rawValue: mode)!)
+        for name in forms {
+            let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/\(name)", registry: registry)
+            let expected = try FormRuntime(registry: registry).render(form)
+            let actual = try FormRuntime(driver: isolated).render(form)
+            #expect(actual == expected, "\(name)")
+        }
+        isolated.finish()
+        #expect(isolated.shutdownFailures.isEmpty)
+        #expect(isolated.childrenStarted == (mode == "shared" ? 1 : 2))
+    }
+
+    @Test("values offered through value_changed come back with the cell's rejections")
+    func rejections() throws {
+        let registry = firstPartyRegistry()
+        var form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
+        let values = try Scratch.file("isolated-values.json", contents: #"{"username": "ab"}"#)
+        try ValuesFile.apply(path: values, to: &form, requireComplete: false)
+        let inProcess = FormRuntime(registry: registry)
+        let expected = try inProcess.render(form)
+        let isolated = FormRuntime(driver: IsolatedCells(launcher: launcher))
+        #expect(try isolated.render(form) == expected)
+        #expect(isolated.rejections == inProcess.rejections)
+    }
+}
