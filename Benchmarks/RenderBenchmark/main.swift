@@ -93,7 +93,7 @@ print(
 let executableDirectory = Discovery.executableDirectory ?? "."
 let formworkExecutable = "\(executableDirectory)/formwork"
 if FileManager.default.isExecutableFile(atPath: formworkExecutable) {
-    let launcher = ChildLauncher(executable: formworkExecutable, timeout: 60)
+    let launcher = IsolationLauncher(executable: formworkExecutable, timeout: 60)
     let inProcessRuntime = FormRuntime(driver: InProcessCells(registry: registry))
     let (inProcessTree, inProcessSeconds) = try time { try inProcessRuntime.render(form) }
     let isolatedDriver = IsolatedCells(launcher: launcher, mode: .shared)
@@ -107,7 +107,10 @@ if FileManager.default.isExecutableFile(atPath: formworkExecutable) {
     print(String(format: "  in process             %8.3f s   %@/field", inProcessSeconds, perField(inProcessSeconds)))
     print(String(format: "  shared child (cold)    %8.3f s   %@/field", isolatedSeconds, perField(isolatedSeconds)))
     print(String(format: "  shared child (warm)    %8.3f s   %@/field", isolatedWarmSeconds, perField(isolatedWarmSeconds)))
-    print(String(format: "  ratio child / in process  %5.2f x cold, %5.2f x warm", isolatedSeconds / inProcessSeconds, isolatedWarmSeconds / inProcessSeconds))
+    print(
+        String(
+            format: "  ratio child / in process  %5.2f x cold, %5.2f x warm", isolatedSeconds / inProcessSeconds,
+            isolatedWarmSeconds / inProcessSeconds))
     listBenchmark(formwork: formworkExecutable)
 } else {
     print("isolation: skipped (no formwork executable beside this benchmark)")
@@ -136,7 +139,10 @@ func listBenchmark(formwork: String) {
         return process.terminationStatus
     }
     guard
-        shell([cc, "-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", include, "\(root)/Examples/Packs/phone-c/phone.c", "-o", "\(work)/phone.so"]) == 0,
+        shell([
+            cc, "-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", include, "\(root)/Examples/Packs/phone-c/phone.c", "-o",
+            "\(work)/phone.so",
+        ]) == 0,
         shell([cc, "-O2", "-I", include, "\(root)/Benchmarks/Baselines/list_packs.c", "-o", "\(work)/list_packs", "-ldl"]) == 0
     else {
         print("list: skipped (cc could not build the pack or the C baseline)")
@@ -182,7 +188,8 @@ func listBenchmark(formwork: String) {
             time {
                 _ = Registry(
                     locations: [SearchLocation(path: packs, origin: .option)],
-                    scan: ScanOptions(launcher: ChildLauncher(executable: formwork), cacheFile: "\(work)/cache/formwork/registry-v1.bin"))
+                    scan: ScanOptions(
+                        launcher: IsolationLauncher(executable: formwork), cacheFile: "\(work)/cache/formwork/registry-v1.bin"))
             }.1)
     }
     let library = scanTimes.sorted()[10]

@@ -96,7 +96,7 @@ struct PackOptions: ParsableArguments {
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
     }
 
-    var launcher: ChildLauncher { .currentExecutable(timeout: timeout) }
+    var launcher: IsolationLauncher { .currentExecutable(timeout: timeout) }
 
     func registry(rescan: Bool = false) -> Registry {
         let environment = ProcessEnvironment.variables

@@ -118,7 +118,8 @@ struct IsolationTests {
             #expect(render.stderr.contains(pack), "\(render.stderr)")
             #expect(render.stderr.contains(c.point.call), "\(render.stderr)")
             // --keep-going writes the form with the failed field shown as an error.
-            let kept = try run(Build.formwork, ["render", form, "--values", values, "--format", "text", "--keep-going"] + common, environment: env)
+            let kept = try run(
+                Build.formwork, ["render", form, "--values", values, "--format", "text", "--keep-going"] + common, environment: env)
             #expect(kept.status == 0, "\(kept.stderr)")
             #expect(kept.stdout.contains("This field could not be shown") && kept.stdout.contains("After"), "\(kept.stdout)")
         }
@@ -170,7 +171,9 @@ struct IsolationTests {
             return
         }
         for call in ["execve", "socket", "ptrace"] {
-            #expect(isolated.stdout.contains("\(call)") && isolated.stdout.range(of: "\(call) +EPERM", options: .regularExpression) != nil, "\(isolated.stdout)")
+            #expect(
+                isolated.stdout.contains("\(call)") && isolated.stdout.range(of: "\(call) +EPERM", options: .regularExpression) != nil,
+                "\(isolated.stdout)")
         }
     }
 }

@@ -26,7 +26,7 @@ public final class IsolatedCells: CellDriver {
         case response = 2, failure = 3, batchEnd = 4
     }
 
-    public let launcher: ChildLauncher
+    public let launcher: IsolationLauncher
     public let mode: IsolationMode
     private var children: [String: ChildChannel] = [:]
     /// Failures of children at shutdown (`destroy` or `deinit` crashed or hung), for a warning.
@@ -35,7 +35,7 @@ public final class IsolatedCells: CellDriver {
     public private(set) var childrenStarted = 0
 
     /// `mode` must be `.shared` or `.perPack`.
-    public init(launcher: ChildLauncher, mode: IsolationMode = .shared) {
+    public init(launcher: IsolationLauncher, mode: IsolationMode = .shared) {
         precondition(mode != .inProcess, "use InProcessCells for in-process cells")
         self.launcher = launcher
         self.mode = mode
@@ -199,7 +199,7 @@ public final class IsolatedCells: CellDriver {
 
     private static func serve(_ endpoint: ChildEndpoint) -> Int32 {
         let cells = InProcessCells(entries: [:])
-        cells.progress = endpoint
+        cells.progress = { endpoint.mark($0) }
         var out = WireWriter(capacity: 1 << 16)
         func flush(force: Bool) -> Bool {
             guard force || out.bytes.count >= 1 << 16 else { return true }

@@ -8,7 +8,7 @@ import Glibc
 /// The `formwork` command starts itself (`/proc/self/exe`) with `arguments + ["scan"]`
 /// or `arguments + ["cells"]`; an embedding application points `executable` at an
 /// installed `formwork` (the child modes are part of its contract, see docs/isolation.md).
-public struct ChildLauncher: Sendable {
+public struct IsolationLauncher: Sendable {
     public var executable: String
     /// Arguments before the mode (`scan` or `cells`); the command uses `["__child"]`.
     public var arguments: [String]
@@ -22,8 +22,8 @@ public struct ChildLauncher: Sendable {
     }
 
     /// The running executable (`/proc/self/exe`) with the command's hidden `__child` mode.
-    public static func currentExecutable(timeout: Double = 10) -> ChildLauncher {
-        ChildLauncher(executable: FileSystem.realPath("/proc/self/exe") ?? CommandLine.arguments[0], timeout: timeout)
+    public static func currentExecutable(timeout: Double = 10) -> IsolationLauncher {
+        IsolationLauncher(executable: FileSystem.realPath("/proc/self/exe") ?? CommandLine.arguments[0], timeout: timeout)
     }
 }
 
@@ -36,7 +36,7 @@ enum PackScanner {
     }
 
     /// The result for each of `paths`, in order.
-    static func scan(_ paths: [String], launcher: ChildLauncher) -> [Result<LoadedPackInfo, PackError>] {
+    static func scan(_ paths: [String], launcher: IsolationLauncher) -> [Result<LoadedPackInfo, PackError>] {
         var results: [Result<LoadedPackInfo, PackError>?] = Array(repeating: nil, count: paths.count)
         var next = 0
         while next < paths.count {

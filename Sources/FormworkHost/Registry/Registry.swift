@@ -154,13 +154,13 @@ public struct Registry: Sendable, CellTypeCatalog {
 
 /// How `Registry` reads descriptors out of process.
 public struct ScanOptions: Sendable {
-    public var launcher: ChildLauncher
+    public var launcher: IsolationLauncher
     /// The registry cache file; nil reads every pack each time (`--no-cache`).
     public var cacheFile: String?
     /// Reads every pack again, quarantined ones too (`list --rescan`).
     public var rescan: Bool
 
-    public init(launcher: ChildLauncher, cacheFile: String?, rescan: Bool = false) {
+    public init(launcher: IsolationLauncher, cacheFile: String?, rescan: Bool = false) {
         self.launcher = launcher
         self.cacheFile = cacheFile
         self.rescan = rescan

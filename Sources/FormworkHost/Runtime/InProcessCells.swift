@@ -12,8 +12,8 @@ public final class InProcessCells: CellDriver {
     private var loadedCells: [String: [String: CellType]] = [:]
     private var loadFailures: [String: PackError] = [:]
     private let pool = InstancePool()
-    /// Set in the cell-host child: where each call is recorded before it starts.
-    var progress: ChildEndpoint?
+    /// Set in the cell-host child: records each call (`index << 8 | phase`) before it starts.
+    var progress: ((UInt64) -> Void)?
 
     /// Drives the cell types of `registry`.
     public init(registry: Registry) {
@@ -30,7 +30,7 @@ public final class InProcessCells: CellDriver {
     public var peakLiveInstances: Int { pool.peakLive }
 
     deinit {
-        progress?.mark(Phase.destroy.rawValue)
+        progress?(Phase.destroy.rawValue)
         PackOutput.redirect { pool.drain() }
     }
 
@@ -102,7 +102,7 @@ public final class InProcessCells: CellDriver {
 
     func entry(for cell: CellType, index: UInt64, field: String) throws(RuntimeError) -> CellEntry {
         if let entry = entries[CellKey(cell)] { return entry }
-        progress?.mark(index << 8 | Phase.load.rawValue)
+        progress?(index << 8 | Phase.load.rawValue)
         let loaded = try loadedCell(path: cell.packPath, id: cell.id)
         // What was read by the scanner must still be what the file holds.
         guard loaded.fields.map(\.name) == cell.fields.map(\.name), loaded.fields.map(\.type) == cell.fields.map(\.type),
@@ -121,19 +121,19 @@ public final class InProcessCells: CellDriver {
         // In the cell host, init (on the pack's first instance) and create are told apart for the report.
         var initialized = false
         if let progress, entry.lifecycle.retainCount == 0 {
-            progress.mark(index << 8 | Phase.initialize.rawValue)
+            progress(index << 8 | Phase.initialize.rawValue)
             initialized = entry.lifecycle.retain() == nil
         }
         defer { if initialized { entry.lifecycle.release() } }
-        progress?.mark(index << 8 | Phase.create.rawValue)
+        progress?(index << 8 | Phase.create.rawValue)
         let instance = try pool.dequeue(cell, entry: entry)
         defer { pool.enqueue(instance) }
-        progress?.mark(index << 8 | Phase.configure.rawValue)
+        progress?(index << 8 | Phase.configure.rawValue)
         try instance.configure(request.model, field: request.fieldID)
         var rejections: [CellResponse.Rejection] = []
         if !request.offers.isEmpty {
             var model = request.model
-            progress?.mark(index << 8 | Phase.valueChanged.rawValue)
+            progress?(index << 8 | Phase.valueChanged.rawValue)
             for offer in request.offers {
                 let schema = cell.fields[offer.index]
                 if let reason = instance.valueChanged(field: schema.name, to: offer.value, type: schema.type) {
@@ -143,12 +143,12 @@ public final class InProcessCells: CellDriver {
                 }
             }
             if request.render {
-                progress?.mark(index << 8 | Phase.configure.rawValue)
+                progress?(index << 8 | Phase.configure.rawValue)
                 try instance.configure(model, field: request.fieldID)
             }
         }
         guard request.render else { return CellResponse(nodes: [], rejections: rejections) }
-        progress?.mark(index << 8 | Phase.render.rawValue)
+        progress?(index << 8 | Phase.render.rawValue)
         let nodes = try instance.render(
             accessibilityId: request.accessibilityId, valueField: request.valueField,
             field: request.fieldID)
@@ -156,7 +156,7 @@ public final class InProcessCells: CellDriver {
     }
 
     public func drain() {
-        progress?.mark(Phase.destroy.rawValue)
+        progress?(Phase.destroy.rawValue)
         PackOutput.redirect { pool.drain() }
     }
 }

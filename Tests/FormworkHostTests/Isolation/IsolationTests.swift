@@ -9,7 +9,7 @@ import FormworkTestSupport
 /// `formwork` executable as the child.
 @Suite("Isolation: scanner and registry cache")
 struct RegistryCacheTests {
-    let launcher = ChildLauncher(executable: Build.formwork, timeout: 5)
+    let launcher = IsolationLauncher(executable: Build.formwork, timeout: 5)
 
     func locations(_ extra: [String]) -> [SearchLocation] {
         extra.map { SearchLocation(path: $0, origin: .option) } + [SearchLocation(path: Build.directory, origin: .executable)]
@@ -53,7 +53,9 @@ struct RegistryCacheTests {
         let pack = try CCompiler.pack("cache-hit", defines: ["FIXTURE_PACK_ID=\"com.example.cachehit\""])
         let cache = try cacheFile("hit")
         let cold = scanned([pack], cache: cache)
-        #expect(cold.scanSummary?.scanned == cold.packs.count && cold.packs.contains { $0.path == pack }, "\(cold.failures) \(cold.packs.map(\.path)) \(pack)")
+        #expect(
+            cold.scanSummary?.scanned == cold.packs.count && cold.packs.contains { $0.path == pack },
+            "\(cold.failures) \(cold.packs.map(\.path)) \(pack)")
         let warm = scanned([pack], cache: cache)
         #expect(warm.scanSummary == ScanSummary(cacheHits: cold.packs.count, scanned: 0))
         #expect(warm.cellTypes.map(\.id) == cold.cellTypes.map(\.id))
@@ -99,7 +101,8 @@ struct RegistryCacheTests {
         let home = (cache as NSString).deletingLastPathComponent
         let cacheHome = (home as NSString).deletingLastPathComponent
         let script = (0..<8).map { _ in "'\(Build.formwork)' list --rescan >/dev/null &" }.joined(separator: " ") + " wait"
-        let result = try run("/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cacheHome, "HOME": cacheHome])
+        let result = try run(
+            "/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cacheHome, "HOME": cacheHome])
         #expect(result.status == 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
         #expect(RegistryCache.decode(bytes) != nil, "the cache file is not whole")
@@ -155,9 +158,11 @@ struct RegistryCacheTests {
 
 @Suite("Isolation: cells in a child process")
 struct IsolatedCellsTests {
-    let launcher = ChildLauncher(executable: Build.formwork, timeout: 10)
+    let launcher = IsolationLauncher(executable: Build.formwork, timeout: 10)
 
-    @Test("every example form renders the same view tree in process, in a shared child and in a child per pack", arguments: ["shared", "per-pack"])
+    @Test(
+        "every example form renders the same view tree in process, in a shared child and in a child per pack",
+        arguments: ["shared", "per-pack"])
     func sameTrees(_ mode: String) throws {
         let registry = firstPartyRegistry()
         let forms = try FileManager.default.contentsOfDirectory(atPath: "\(Source.root)/Examples/Forms").sorted()
