@@ -6,6 +6,9 @@ public struct Form: Sendable {
     /// Shown under the title in every renderer.
     public var description: String?
     public var sections: [FormSection]
+    /// Field ids in an order where every field comes after the fields its conditions read
+    /// (set by the decoder, which refuses cycles); empty when no field has a condition.
+    public var evaluationOrder: [String] = []
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
 
@@ -24,6 +27,8 @@ public struct FormSection: Sendable {
     public var insets: EdgeInsets?
     public var spacing: Double?
     public var fields: [FormField]
+    /// `visibleIf` and `enabledIf` of the section (they apply to each of its fields).
+    public var conditions = FieldConditions()
 
     public init(
         id: String, header: String? = nil, footer: String? = nil, insets: EdgeInsets? = nil, spacing: Double? = nil,
@@ -54,6 +59,10 @@ public struct FormField: Sendable {
     public var pointer: String
     /// Validation rules the document declares for the value.
     public var rules = FieldRules()
+    /// `visibleIf`, `enabledIf`, `requiredIf`.
+    public var conditions = FieldConditions()
+    /// Rules across fields (`rules.equals`, `rules.expression`).
+    public var crossRules: [CrossFieldRule] = []
     /// Choices the document wrote as `{ value, label }` (a picker's, segments' or multi-select's
     /// options), by the value's text: renderers show the label, values files hold the value
     /// with its JSON type (a string, an integer or a boolean).

@@ -6,10 +6,12 @@ public struct FormDecoder {
     private var diagnostics: [Diagnostic] = []
     /// Labelled choices of the field being decoded (see `FormField.labelledChoices`).
     private var labelledChoices: [String: LabelledChoice] = [:]
+    /// Conditions and cross-field rules, parsed once every field id is known (`resolveConditions`).
+    var pending: [PendingCondition] = []
 
-    static let rootKeys = ["formwork", "id", "title", "description", "sections"]
-    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields"]
-    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"]
+    static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
+    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf"]
+    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"] + FieldConditions.keys
 
     init(registry: any CellTypeCatalog, file: String?) {
         self.registry = registry
@@ -128,8 +130,11 @@ public struct FormDecoder {
                 accessibilityIDs[field.accessibilityId] = field.pointer
             }
         }
+        let order = resolveConditions(&sections)
         guard let id else { return nil }
-        return Form(id: id, title: title, description: description, sections: sections)
+        var form = Form(id: id, title: title, description: description, sections: sections)
+        form.evaluationOrder = order
+        return form
     }
 
     mutating func section(
@@ -160,6 +165,11 @@ public struct FormDecoder {
             if spacing == nil || !(0...Self.maxLength).contains(spacing!) {
                 report("\(pointer)/spacing", s, "spacing must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
                 spacing = nil
+            }
+        }
+        for key in ["visibleIf", "enabledIf"] {
+            if let n = node[key] {
+                pending.append(PendingCondition(target: .section(index), key: key, node: n, pointer: "\(pointer)/\(key)"))
             }
         }
         var fields: [FormField] = []
@@ -273,6 +283,11 @@ public struct FormDecoder {
                 }
             }
         }
+        for key in FieldConditions.keys {
+            if let n = node[key] {
+                pending.append(PendingCondition(target: .field(pointer), key: key, node: n, pointer: "\(pointer)/\(key)"))
+            }
+        }
         guard let id else { labelledChoices = [:]; return nil }
         var field = FormField(
             id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
@@ -364,6 +379,11 @@ public struct FormDecoder {
         }
         for (key, value) in members {
             switch key {
+            case "equals", "expression":
+                guard let (v, message) = split(key, value) else { continue }
+                let fieldPointer = String(pointer.dropLast("/rules".count))
+                pending.append(
+                    PendingCondition(target: .field(fieldPointer), key: key, node: v, pointer: "\(pointer)/\(key)", message: message))
             case "required":
                 if let s = value.string {
                     rules.required = s

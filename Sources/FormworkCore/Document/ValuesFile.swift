@@ -114,24 +114,59 @@ public enum ValuesFile {
                 }
             }
         }
-        // A field the document marks required must have a value once values are given
-        // (a field whose given value was refused above is not reported twice).
+        // A field the document marks required (or whose requiredIf holds) must have a value once values are
+        // given (a field whose given value was refused above is not reported twice); a hidden or disabled field
+        // is never required, and a value given for one is reported: it would never be submitted.
         let refused = Set(diagnostics.map(\.pointer))
-        for section in form.sections where requireComplete {
-            for field in section.fields where field.required && !refused.contains("/" + Pointer.escape(field.id)) {
-                guard let name = field.valueField else { continue }
-                let missing: Bool =
-                    switch field.model[name] {
-                    case nil: true
-                    case .string(let s)?: s.isEmpty
-                    default: false
+        if requireComplete {
+            let states = form.states()
+            let given = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            for section in form.sections {
+                for field in section.fields {
+                    let pointer = "/" + Pointer.escape(field.id)
+                    let state = states[field.id] ?? FieldState(required: field.required)
+                    if !state.submitted, let node = given[field.id], !node.isNull, !refused.contains(pointer) {
+                        let why =
+                            !state.visible
+                            ? "is hidden (\(Self.because(field.conditions.visibleIf ?? section.conditions.visibleIf, "visibleIf")))"
+                            : "is disabled (\(Self.because(field.conditions.enabledIf ?? section.conditions.enabledIf, "enabledIf")))"
+                        report(pointer, node, "a value is given for '\(field.id)', which \(why); it would never be submitted: remove it")
+                        continue
                     }
-                if missing {
-                    report("/" + Pointer.escape(field.id), nil, field.rules.required ?? "required field '\(field.id)' has no value")
+                    guard state.required, !refused.contains(pointer), let name = field.valueField else { continue }
+                    let missing: Bool =
+                        switch field.model[name] {
+                        case nil: true
+                        case .string(let s)?: s.isEmpty
+                        case .stringList(let items)?: items.isEmpty && field.conditions.requiredIf != nil
+                        default: false
+                        }
+                    if missing {
+                        let message =
+                            field.rules.required
+                            ?? (field.required
+                                ? "required field '\(field.id)' has no value"
+                                : "field '\(field.id)' is required when \(field.conditions.requiredIf!.text), and has no value")
+                        report(pointer, nil, message)
+                    }
                 }
+            }
+            let failed = Set(diagnostics.map(\.pointer))
+            for (id, message) in form.crossFieldProblems(states) where !failed.contains("/" + Pointer.escape(id)) {
+                report("/" + Pointer.escape(id), given[id], message)
             }
         }
         if !diagnostics.isEmpty { throw .invalid(diagnostics) }
+    }
+}
+
+extension SourceNode {
+    var isNull: Bool { if case .null = kind { true } else { false } }
+}
+
+extension ValuesFile {
+    static func because(_ condition: ConditionSource?, _ key: String) -> String {
+        condition.map { "its \(key) \"\($0.text)\" does not hold" } ?? "by its section"
     }
 }
 
@@ -158,11 +193,15 @@ extension Form {
         return out
     }
 
-    /// The values as a values file writes them (the `fill` output format), in form order.
+    /// The values as a values file writes them (the `fill` output format), in form order;
+    /// hidden and disabled fields are not submitted.
     package var valuesJSON: JSON {
-        .object(
+        let states = self.states()
+        return .object(
             fields.compactMap { field in
-                guard let name = field.valueField, let schema = field.cell.field(named: name), let value = field.model[name] else {
+                guard states[field.id]?.submitted ?? true, let name = field.valueField, let schema = field.cell.field(named: name),
+                    let value = field.model[name]
+                else {
                     return nil
                 }
                 // Labelled choices go back to the type the document gave them.

@@ -83,8 +83,13 @@ public final class FillSession {
     // MARK: one field
 
     func ask(section s: Int, field f: Int, number: Int, of total: Int) throws(FillError) {
-        let field = form.sections[s].fields[f]
+        var field = form.sections[s].fields[f]
         guard let name = field.valueField, let schema = field.cell.field(named: name) else { return }
+        // Conditions are live: a field appears when its condition becomes true through earlier answers.
+        let state =
+            form.hasConditions ? (form.states()[field.id] ?? FieldState(required: field.required)) : FieldState(required: field.required)
+        guard state.visible else { return }
+        field.required = state.required
         let view: FieldView
         do { view = try runtime.render(field) } catch {
             // A cell that fails (or crashes in its child process) costs its picture, never the answers so far:
@@ -96,7 +101,9 @@ public final class FillSession {
                 id: field.id, cell: field.cell.id, accessibilityId: field.accessibilityId, required: field.required,
                 textInput: field.textInput, nodes: [], valueField: field.valueField, rules: field.rules)
         }
-        let prompt = Prompt(field: field, schema: schema, view: view)
+        var shown = view
+        if !state.enabled { FormRuntime.apply(state, to: &shown) }
+        let prompt = Prompt(field: field, schema: schema, view: shown)
         say("")
         if prompt.disabled {
             let shown = prompt.current.map { AnswerShaping.show($0, prompt) } ?? (options.accessible ? "empty" : "—")
@@ -212,6 +219,11 @@ public final class FillSession {
             return "\(p.label) \(problem)."
         }
         if let problem = field.rules.problems(value, label: p.label).first { return problem }
+        if !field.crossRules.isEmpty {
+            var trial = form
+            trial.sections[s].fields[f].model[p.schema.name] = value
+            if let problem = trial.crossFieldProblems(trial.states()).first(where: { $0.field == field.id }) { return problem.message }
+        }
         var updated = field.model
         updated[p.schema.name] = value
         if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {

@@ -4,8 +4,11 @@
 struct HTMLRenderer {
     /// Whether the field being rendered shows an error (its controls get `aria-invalid`).
     private var invalid = false
+    /// Whether the form has conditions (fields then say which control holds their value).
+    private var live = false
 
     mutating func render(_ tree: ViewTree) -> String {
+        live = Self.hasConditions(tree)
         var out = """
             <!DOCTYPE html>
             <html lang="en">
@@ -39,15 +42,138 @@ struct HTMLRenderer {
             // A section with a header is a named group (fieldset + legend); one without is a plain block,
             // never an unnamed group.
             let tag = section.header == nil ? "div" : "fieldset"
-            out += "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")>\n"
+            out +=
+                "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
             for field in section.fields { out += render(field) }
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
         }
-        out += "</form>\n</main>\n</body>\n</html>\n"
+        out += "</form>\n</main>\n"
+        if live { out += "<script>\(Self.conditionScript)</script>\n" }
+        out += "</body>\n</html>\n"
         return out
     }
+
+    static func hasConditions(_ tree: ViewTree) -> Bool {
+        tree.sections.contains { !$0.conditions.isEmpty || $0.fields.contains { !$0.conditions.isEmpty } }
+    }
+
+    /// `data-visible-if` and friends: the parsed condition as JSON, for the inline script.
+    func conditionAttributes(_ c: FieldConditions) -> String {
+        var out = ""
+        for (name, source) in [("visible-if", c.visibleIf), ("enabled-if", c.enabledIf), ("required-if", c.requiredIf)] {
+            guard let source else { continue }
+            out += " data-\(name)=\"\(escape(source.condition.json.serialized(pretty: false)))\""
+        }
+        return out
+    }
+
+    /// Live conditions, with no dependency: on every change the script reads each field's value
+    /// from its value control, evaluates the conditions (the same rules as `Condition.holds`: a
+    /// hidden field reads as null) in document order, and hides, disables or requires fields and
+    /// sections. Without JavaScript every field is shown and `formwork validate` decides.
+    static let conditionScript = """
+        (function () {
+        "use strict";
+        var form = document.querySelector("form.fw-form");
+        if (!form) return;
+        \(conditionEvaluator)
+        function read(div) {
+          var el = document.getElementById(div.getAttribute("data-value-id") || "");
+          if (!el) return null;
+          if (el.tagName === "FIELDSET") {
+            var checked = Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; });
+            return el.classList.contains("fw-checkboxes") ? checked : (checked.length ? checked[0] : null);
+          }
+          if (el.type === "checkbox") return el.checked;
+          if (el.value === "") return null;
+          if (el.type === "number" || el.type === "range") return Number(el.value);
+          if (el.type === "date") return Date.parse(el.value + "T00:00:00Z") / 1000;
+          if (el.type === "datetime-local") return Date.parse(el.value + "Z") / 1000;
+          if (el.type === "time") return Date.parse("1970-01-01T" + el.value + "Z") / 1000;
+          if (el.tagName === "SELECT" && el.multiple) {
+            return Array.prototype.filter.call(el.options, function (o) { return o.selected; }).map(function (o) { return o.value; });
+          }
+          return el.value;
+        }
+        function cond(el, name) { var a = el.getAttribute("data-" + name); return a ? JSON.parse(a) : null; }
+        function update() {
+          var values = {};
+          var get = function (id) { return Object.prototype.hasOwnProperty.call(values, id) ? values[id] : null; };
+          Array.prototype.forEach.call(form.querySelectorAll(".fw-section"), function (section) {
+            var sv = cond(section, "visible-if"), se = cond(section, "enabled-if");
+            var sectionVisible = !sv || holds(sv, get), sectionEnabled = !se || holds(se, get);
+            section.hidden = !sectionVisible;
+            Array.prototype.forEach.call(section.querySelectorAll(".fw-field"), function (div) {
+              var v = cond(div, "visible-if"), e = cond(div, "enabled-if"), r = cond(div, "required-if");
+              var visible = sectionVisible && (!v || holds(v, get));
+              var enabled = sectionEnabled && (!e || holds(e, get));
+              div.hidden = !visible;
+              Array.prototype.forEach.call(div.querySelectorAll("input, select, textarea, button"), function (c) {
+                c.disabled = !visible || !enabled;
+              });
+              if (r) {
+                var required = visible && enabled && holds(r, get);
+                var control = document.getElementById(div.getAttribute("data-value-id") || "");
+                if (control && control.tagName !== "FIELDSET") { control.required = required; control.setAttribute("aria-required", String(required)); }
+              }
+              if (visible) { var value = read(div); if (value !== null) values[div.getAttribute("data-field")] = value; }
+            });
+          });
+        }
+        form.addEventListener("input", update);
+        form.addEventListener("change", update);
+        update();
+        })();
+        """
+
+    /// The evaluator of parsed conditions (the JSON of `Condition.json`), shared by the page's
+    /// script and the tests that run the shared vectors in Chromium.
+    static let conditionEvaluator = """
+        function text(v) { return typeof v === "boolean" ? (v ? "true" : "false") : Array.isArray(v) ? v.join(",") : String(v); }
+        function truthy(v) {
+          if (v === null || v === undefined) return false;
+          if (typeof v === "string") return v.length > 0;
+          if (typeof v === "number") return v !== 0;
+          if (Array.isArray(v)) return v.length > 0;
+          return v === true;
+        }
+        function equal(a, b) {
+          if (a === null || b === null) return a === b;
+          if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every(function (x, i) { return x === b[i]; });
+          return typeof a === typeof b && a === b;
+        }
+        function compare(a, op, b) {
+          var ordered = (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string");
+          if (op === "==") return ordered ? a === b : equal(a, b);
+          if (op === "!=") return !(ordered ? a === b : equal(a, b));
+          if (!ordered) return false;
+          if (typeof a === "string") { a = Array.from(a); b = Array.from(b); var n = Math.min(a.length, b.length), i = 0;
+            for (; i < n && a[i] === b[i]; i++) {}
+            var c = i < n ? (a[i] < b[i] ? -1 : 1) : (a.length - b.length);
+            return op === "<" ? c < 0 : op === "<=" ? c <= 0 : op === ">" ? c > 0 : c >= 0; }
+          return op === "<" ? a < b : op === "<=" ? a <= b : op === ">" ? a > b : a >= b;
+        }
+        function evaluate(n, get) {
+          switch (n[0]) {
+            case "lit": return n[1];
+            case "list": return n[1].map(text);
+            case "field": var v = get(n[1]); return v === undefined ? null : v;
+            case "not": return !holds(n[1], get);
+            case "and": return holds(n[1], get) && holds(n[2], get);
+            case "or": return holds(n[1], get) || holds(n[2], get);
+            case "empty": var e = evaluate(n[1], get); return e === null || e === "" || (Array.isArray(e) && e.length === 0);
+            case "in":
+              var needle = evaluate(n[1], get), hay = evaluate(n[2], get);
+              if (needle === null || !Array.isArray(hay)) return false;
+              if (Array.isArray(needle)) return needle.some(function (x) { return hay.indexOf(x) >= 0; });
+              return hay.indexOf(text(needle)) >= 0;
+            default: return compare(evaluate(n[1], get), n[0], evaluate(n[2], get));
+          }
+        }
+        function holds(n, get) { return truthy(evaluate(n, get)); }
+        """
 
     /// "order-form" → "Order form": a readable name for a form without a title.
     static func humanized(_ id: String) -> String {
@@ -59,7 +185,11 @@ struct HTMLRenderer {
     func css(_ d: Double) -> String { NumberText.format(d) }
 
     mutating func render(_ field: FieldView) -> String {
-        var out = "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\">\n"
+        var out = "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\""
+        if live && field.valueField != nil {
+            out += " data-value-id=\"\(escape(field.accessibilityId))\""
+        }
+        out += conditionAttributes(field.conditions) + ">\n"
         let messages = messageIDs(field)
         invalid = field.nodes.contains { if case .message(.error, _) = $0 { true } else { false } }
         var messageIndex = 0

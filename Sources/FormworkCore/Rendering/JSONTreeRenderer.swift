@@ -27,6 +27,9 @@ package enum JSONTreeRenderer {
                                 }
                             ),
                             ("spacing", section.spacing.map(JSON.number)),
+                            ("visibleIf", section.conditions.visibleIf.map { .string($0.text) }),
+                            ("enabledIf", section.conditions.enabledIf.map { .string($0.text) }),
+                            ("visible", section.visible ? nil : .bool(false)),
                             ("fields", .array(section.fields.map(field))),
                         ])
                     })
@@ -51,6 +54,26 @@ package enum JSONTreeRenderer {
             ("maximum", f.maximum.map { .string(DateFormat.iso8601($0)) }),
             ("maxLength", f.maxLength.map { .integer(Int64($0)) }),
             ("rules", f.rules.isEmpty ? nil : f.rules.json),
+            // Conditions (as written) and the state they give for the values rendered; absent when the field has none.
+            ("visibleIf", f.conditions.visibleIf.map { .string($0.text) }),
+            ("enabledIf", f.conditions.enabledIf.map { .string($0.text) }),
+            ("requiredIf", f.conditions.requiredIf.map { .string($0.text) }),
+            ("visible", f.visible ? nil : .bool(false)),
+            ("enabled", f.enabled ? nil : .bool(false)),
+            (
+                "crossRules",
+                f.crossRules.isEmpty
+                    ? nil
+                    : .array(
+                        f.crossRules.map { rule in
+                            switch rule {
+                            case .equals(let other, let message):
+                                .object([("equals", .string(other)), ("message", message.map(JSON.string))])
+                            case .expression(let source, let message):
+                                .object([("expression", .string(source.text)), ("message", message.map(JSON.string))])
+                            }
+                        })
+            ),
             ("views", .array(f.nodes.map(node))),
         ])
     }

@@ -32,13 +32,14 @@ struct TextRenderer {
                 for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
             }
         }
-        for section in tree.sections {
+        // Text shows the form for the values rendered: hidden sections and fields are left out.
+        for section in tree.sections where section.visible {
             if !lines.isEmpty { lines.append([]) }
             if let header = section.header, !header.isEmpty {
                 for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
                 lines.append([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
             }
-            lines += renderFields(section.fields)
+            lines += renderFields(section.fields.filter(\.visible))
             if let footer = section.footer, !footer.isEmpty {
                 for line in wrap(InlineMarkup.plain(footer), width - 2) {
                     lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])

@@ -33,6 +33,10 @@ public struct SectionView: Sendable, Equatable {
     public var insets: EdgeInsets?
     public var spacing: Double?
     public var fields: [FieldView]
+    /// Whether the section's `visibleIf` holds for the values rendered.
+    public var visible = true
+    /// The section's conditions, for renderers that re-evaluate them live (HTML) or carry them (JSON).
+    public var conditions = FieldConditions()
 
     public init(id: String, header: String?, footer: String?, insets: EdgeInsets? = nil, spacing: Double? = nil, fields: [FieldView]) {
         self.id = id
@@ -60,6 +64,12 @@ public struct FieldView: Sendable, Equatable {
     public var valueField: String?
     /// The document's validation rules for the value (HTML constraint attributes, the JSON tree).
     public var rules: FieldRules
+    /// The field's state for the values rendered (its conditions and its section's).
+    public var visible = true
+    public var enabled = true
+    /// The field's conditions and rules across fields, for HTML's live script and the JSON tree.
+    public var conditions = FieldConditions()
+    public var crossRules: [CrossFieldRule] = []
 
     public init(
         id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,

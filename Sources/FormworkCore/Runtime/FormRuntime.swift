@@ -21,6 +21,9 @@ public final class FormRuntime {
         let fields = form.sections.flatMap(\.fields)
         let prepared = fields.map(Self.prepare)
         let responses = try driver.perform(prepared.map(\.request))
+        let states = form.states()
+        var crossProblems: [String: [String]] = [:]
+        for (id, message) in form.crossFieldProblems(states) { crossProblems[id, default: []].append(message) }
         var views = zip(fields, zip(prepared, responses)).makeIterator()
         var sections: [SectionView] = []
         for section in form.sections {
@@ -28,15 +31,77 @@ public final class FormRuntime {
             fieldViews.reserveCapacity(section.fields.count)
             for _ in section.fields {
                 let (field, (prep, response)) = views.next()!
-                fieldViews.append(finish(field, model: prep.model, offers: prep.request.offers, response: response))
+                var view = finish(field, model: prep.model, offers: prep.request.offers, response: response)
+                if let state = states[field.id] { Self.apply(state, to: &view) }
+                view.conditions = field.conditions
+                view.crossRules = field.crossRules
+                for message in crossProblems[field.id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+                fieldViews.append(view)
             }
-            sections.append(
-                SectionView(
-                    id: section.id, header: section.header, footer: section.footer,
-                    insets: section.insets, spacing: section.spacing, fields: fieldViews))
+            var sectionView = SectionView(
+                id: section.id, header: section.header, footer: section.footer,
+                insets: section.insets, spacing: section.spacing, fields: fieldViews)
+            sectionView.conditions = section.conditions
+            sectionView.visible = section.conditions.visibleIf == nil || fieldViews.contains { $0.visible }
+            sections.append(sectionView)
         }
         if !keepGoing, let first = failures.first { throw first }
         return ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
+    }
+
+    /// A field's state on its view: hidden, disabled (every control), required.
+    static func apply(_ state: FieldState, to view: inout FieldView) {
+        view.visible = state.visible
+        view.enabled = state.enabled
+        // requiredIf: the value control is marked required too (renderers show it there).
+        if state.required && !view.required, let value = view.valueField {
+            view.nodes = view.nodes.map { requiring($0, field: value) }
+        }
+        view.required = state.required
+        if !state.enabled { view.nodes = view.nodes.map(disabling) }
+    }
+
+    static func requiring(_ node: ViewNode, field: String) -> ViewNode {
+        func on(_ c: Control) -> Control {
+            var c = c
+            if c.field == field { c.required = true }
+            return c
+        }
+        switch node {
+        case .group(let role, let title, let children):
+            return .group(role: role, title: title, children: children.map { requiring($0, field: field) })
+        case .textInput(let c, let text, let placeholder): return .textInput(on(c), text: text, placeholder: placeholder)
+        case .toggle(let c, let isOn): return .toggle(on(c), isOn: isOn)
+        case .choice(let c, let choices, let selected, let style): return .choice(on(c), choices: choices, selected: selected, style: style)
+        case .date(let c, let seconds, let mode): return .date(on(c), seconds: seconds, mode: mode)
+        case .number(let c, let value, let minimum, let maximum, let step, let style):
+            return .number(on(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
+        case .multiChoice(let c, let choices, let selected, let style):
+            return .multiChoice(on(c), choices: choices, selected: selected, style: style)
+        case .button, .label, .value, .message: return node
+        }
+    }
+
+    static func disabling(_ node: ViewNode) -> ViewNode {
+        func off(_ c: Control) -> Control {
+            var c = c
+            c.disabled = true
+            return c
+        }
+        switch node {
+        case .group(let role, let title, let children): return .group(role: role, title: title, children: children.map(disabling))
+        case .textInput(let c, let text, let placeholder): return .textInput(off(c), text: text, placeholder: placeholder)
+        case .toggle(let c, let isOn): return .toggle(off(c), isOn: isOn)
+        case .button(let c, let role): return .button(off(c), role: role)
+        case .choice(let c, let choices, let selected, let style):
+            return .choice(off(c), choices: choices, selected: selected, style: style)
+        case .date(let c, let seconds, let mode): return .date(off(c), seconds: seconds, mode: mode)
+        case .number(let c, let value, let minimum, let maximum, let step, let style):
+            return .number(off(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
+        case .multiChoice(let c, let choices, let selected, let style):
+            return .multiChoice(off(c), choices: choices, selected: selected, style: style)
+        case .label, .value, .message: return node
+        }
     }
 
     /// The request for one field: values from a values file are offered to the cell first.

@@ -50,6 +50,8 @@ public struct FieldRules: Sendable, Equatable {
     /// The keys a document may use, in this order in every output.
     public static let keys = [
         "required", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "step", "minItems", "maxItems",
+        // Across fields (Conditions/CrossFieldRule): decoded once every field is known.
+        "equals", "expression",
     ]
 
     public var isEmpty: Bool { self == FieldRules() }

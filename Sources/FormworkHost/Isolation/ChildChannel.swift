@@ -99,11 +99,19 @@ final class ChildChannel {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        // Under AddressSanitizer (the test suite's sanitizer run), a pack's crash must still end the child with
+        // its signal, and LeakSanitizer cannot run at exit (it uses ptrace, which the sandbox refuses).
+        var sanitizer = "handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:detect_leaks=0"
         var entry = environ
         while let variable = entry.pointee {
-            if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(variable)) }
+            if strncmp(variable, "ASAN_OPTIONS=", 13) == 0 {
+                sanitizer = String(cString: variable + 13) + ":" + sanitizer
+            } else if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 {
+                environment.append(strdup(variable))
+            }
             entry += 1
         }
+        environment.append(strdup("ASAN_OPTIONS=\(sanitizer)"))
         environment.append(nil)
         defer { for e in environment { free(e) } }
         var pid: pid_t = 0

@@ -78,10 +78,27 @@ struct FillSessionTests {
 
     @Test("the document's autocapitalization shapes a plain answer")
     func words() throws {
-        let terminal = ScriptedTerminal(["ada king lovelace", "ada@example.com", "", "2", "secret", "secret", "y"])
+        let terminal = ScriptedTerminal(["ada king lovelace", "ada@example.com", "", "2", "secret", "secret", "y", "Acme"])
         let filled = try FillSession(form: form("register.yaml"), terminal: terminal, driver: InProcessCells(registry: registry)).run()
         #expect(filled.values["name"] == .string("Ada King Lovelace"))
         #expect(filled.values["plan"] == .string("Team"))
+        #expect(filled.values["company"] == .string("Acme"))
+    }
+
+    @Test("a conditional field is asked only once its condition holds; a confirmation must match")
+    func conditional() throws {
+        // Plan Free: 'company' (visibleIf plan in [Team, Enterprise]) is never asked.
+        let free = ScriptedTerminal(["Ada", "ada@example.com", "", "1", "secret", "secrex", "secret", "y"])
+        let filled = try FillSession(form: form("register.yaml"), terminal: free, driver: InProcessCells(registry: registry)).run()
+        #expect(!free.transcript.contains("Company"))
+        #expect(free.transcript.contains("! The two passwords do not match."))
+        #expect(filled.values["confirm"] == .string("secret"))
+        // Plan Enterprise: 'company' appears, and is required (requiredIf).
+        let enterprise = ScriptedTerminal(["Ada", "ada@example.com", "", "3", "secret", "secret", "y", "", "Acme"])
+        let done = try FillSession(form: form("register.yaml"), terminal: enterprise, driver: InProcessCells(registry: registry)).run()
+        #expect(enterprise.transcript.contains("Company *"))
+        #expect(enterprise.transcript.contains("! Company is required."))
+        #expect(done.values["company"] == .string("Acme"))
     }
 
     @Test("words and sentences capitalisation")

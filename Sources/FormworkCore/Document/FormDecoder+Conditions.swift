@@ -1,0 +1,139 @@
+/// A condition or cross-field rule met while decoding, parsed when every field is known.
+struct PendingCondition {
+    enum Target: Equatable {
+        /// The field at this JSON pointer.
+        case field(String)
+        case section(Int)
+    }
+    var target: Target
+    /// `visibleIf`, `enabledIf`, `requiredIf`, `equals` or `expression`.
+    var key: String
+    var node: SourceNode
+    var pointer: String
+    var message: String? = nil
+}
+
+extension FormDecoder {
+    /// Parses every pending condition against the form's fields, attaches it, and returns an
+    /// evaluation order; refuses unknown fields, kind mismatches and cycles.
+    mutating func resolveConditions(_ sections: inout [FormSection]) -> [String] {
+        guard !pending.isEmpty else { return [] }
+        var types: [String: ConditionType] = [:]
+        var location: [String: (Int, Int)] = [:]
+        for (s, section) in sections.enumerated() {
+            for (f, field) in section.fields.enumerated() {
+                types[field.id] = ConditionType(field.valueField.flatMap { field.cell.field(named: $0)?.type })
+                location[field.pointer] = (s, f)
+            }
+        }
+        for item in pending {
+            guard let text = item.node.string else {
+                let what = item.key == "equals" ? "the id of another field" : "an expression in a string, such as \"country == 'NL'\""
+                report(item.pointer, item.node, "'\(item.key)' must be \(what), not \(item.node.typeName)")
+                continue
+            }
+            var fieldIndex: (Int, Int)?
+            if case .field(let p) = item.target {
+                guard let found = location[p] else { continue }  // the field itself did not decode
+                fieldIndex = found
+            }
+            if item.key == "equals" {
+                guard let (s, f) = fieldIndex else { continue }
+                let field = sections[s].fields[f]
+                guard let other = types[text] else {
+                    var message = "'equals' names no field of the form: '\(text)'"
+                    if let suggestion = EditDistance.suggestion(for: text, in: Array(types.keys)) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    report(item.pointer, item.node, message)
+                    continue
+                }
+                guard text != field.id else {
+                    report(item.pointer, item.node, "'equals' names the field itself; name the field to compare with")
+                    continue
+                }
+                let mine = types[field.id] ?? .any
+                guard mine == other || mine == .any || other == .any else {
+                    report(
+                        item.pointer, item.node,
+                        "'\(field.id)' holds \(mine.rawValue) and '\(text)' holds \(other.rawValue); they can never be equal")
+                    continue
+                }
+                sections[s].fields[f].crossRules.append(.equals(field: text, message: item.message))
+                continue
+            }
+            let condition: Condition
+            do { condition = try ConditionParser.parse(text, fields: types) } catch {
+                report(item.pointer, item.node, "column \(error.column): \(error.message)")
+                continue
+            }
+            let source = ConditionSource(text: text, condition: condition)
+            switch (item.target, item.key) {
+            case (.section(let s), "visibleIf"): if s < sections.count { sections[s].conditions.visibleIf = source }
+            case (.section(let s), "enabledIf"): if s < sections.count { sections[s].conditions.enabledIf = source }
+            case (.field, "expression"):
+                if let (s, f) = fieldIndex { sections[s].fields[f].crossRules.append(.expression(source, message: item.message)) }
+            case (.field, "visibleIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.visibleIf = source }
+            case (.field, "enabledIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.enabledIf = source }
+            case (.field, "requiredIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.requiredIf = source }
+            default: break
+            }
+        }
+        return evaluationOrder(sections)
+    }
+
+    /// Kahn's algorithm over "a field's state reads these fields' values" (its own conditions
+    /// and its section's). A field left over is on a cycle, which is reported.
+    mutating func evaluationOrder(_ sections: [FormSection]) -> [String] {
+        var dependencies: [String: Set<String>] = [:]
+        var pointers: [String: String] = [:]
+        var order: [String] = []
+        var ids: [String] = []
+        for section in sections {
+            for field in section.fields {
+                ids.append(field.id)
+                pointers[field.id] = field.pointer
+                dependencies[field.id] = Set(field.conditions.fields + section.conditions.fields)
+            }
+        }
+        var dependents: [String: [String]] = [:]
+        var remaining: [String: Int] = [:]
+        for id in ids {
+            let known = dependencies[id]!.filter { dependencies[$0] != nil }
+            remaining[id] = known.count
+            for d in known { dependents[d, default: []].append(id) }
+        }
+        var ready = ids.filter { remaining[$0] == 0 }
+        var next = 0
+        while next < ready.count {
+            let id = ready[next]
+            next += 1
+            order.append(id)
+            for dependent in dependents[id] ?? [] {
+                remaining[dependent]! -= 1
+                if remaining[dependent] == 0 { ready.append(dependent) }
+            }
+        }
+        guard order.count < ids.count else { return order }
+        // Walk from a field left over until one repeats: that is the cycle to show.
+        let left = Set(ids.filter { remaining[$0]! > 0 })
+        var walk: [String] = [ids.first { left.contains($0) }!]
+        var seen: [String: Int] = [walk[0]: 0]
+        while true {
+            let current = walk.last!
+            guard let step = dependencies[current]!.sorted().first(where: { left.contains($0) }) else { break }
+            if let start = seen[step] {
+                let cycle = walk[start...] + [step]
+                let first = cycle.first!
+                report(
+                    "\(pointers[first] ?? "")", nil,
+                    "the conditions of '\(first)' depend on themselves: \(cycle.map { "'\($0)'" }.joined(separator: " → ")); a condition cannot read a field whose state depends on it (a section's condition cannot read a field of the section)"
+                )
+                break
+            }
+            seen[step] = walk.count
+            walk.append(step)
+        }
+        return order
+    }
+}

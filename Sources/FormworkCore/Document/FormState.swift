@@ -1,0 +1,75 @@
+extension Form {
+    /// Whether any field or section has a condition.
+    public var hasConditions: Bool { !evaluationOrder.isEmpty }
+
+    /// Each field's state (visible, enabled, required) for the form's current values. A hidden
+    /// field's value reads as absent in the conditions of others; fields are evaluated in
+    /// `evaluationOrder`, which puts every field after those it reads.
+    public func states() -> [String: FieldState] {
+        var out: [String: FieldState] = [:]
+        out.reserveCapacity(fields.count)
+        guard hasConditions else {
+            for field in fields { out[field.id] = FieldState(required: field.required) }
+            return out
+        }
+        var where_: [String: (section: Int, field: Int)] = [:]
+        for (s, section) in sections.enumerated() {
+            for (f, field) in section.fields.enumerated() { where_[field.id] = (s, f) }
+        }
+        var visibleValues: [String: Value] = [:]
+        func value(_ id: String) -> Value? { visibleValues[id] }
+        for id in evaluationOrder {
+            guard let (s, f) = where_[id] else { continue }
+            let section = sections[s]
+            let field = section.fields[f]
+            let conditions = field.conditions
+            let visible =
+                (section.conditions.visibleIf?.condition.holds(value) ?? true) && (conditions.visibleIf?.condition.holds(value) ?? true)
+            let enabled =
+                (section.conditions.enabledIf?.condition.holds(value) ?? true) && (conditions.enabledIf?.condition.holds(value) ?? true)
+            let required = visible && enabled && (field.required || (conditions.requiredIf?.condition.holds(value) ?? false))
+            out[id] = FieldState(visible: visible, enabled: enabled, required: required)
+            if visible, let name = field.valueField, let v = field.model[name] { visibleValues[id] = v }
+        }
+        return out
+    }
+
+    /// The values that a submission holds: those of visible, enabled fields.
+    public func submittedValues(_ states: [String: FieldState]) -> [String: Value] {
+        var out: [String: Value] = [:]
+        for field in fields where states[field.id]?.submitted ?? true {
+            if let name = field.valueField, let value = field.model[name] { out[field.id] = value }
+        }
+        return out
+    }
+
+    /// What the rules across fields say about the submitted values: (field id, message).
+    public func crossFieldProblems(_ states: [String: FieldState]) -> [(field: String, message: String)] {
+        let values = submittedValues(states)
+        var out: [(String, String)] = []
+        for field in fields where !field.crossRules.isEmpty && (states[field.id]?.submitted ?? true) {
+            let label = displayLabel(field)
+            for rule in field.crossRules {
+                switch rule {
+                case .equals(let other, let message):
+                    // Compared once the field has a value; a missing value is the required rule's business.
+                    guard let mine = values[field.id] else { continue }
+                    if !Condition.compare(mine, .equal, values[other]) {
+                        let otherLabel = self.field(other).map(displayLabel) ?? other
+                        out.append((field.id, message ?? "\(label) must match \(otherLabel)."))
+                    }
+                case .expression(let source, let message):
+                    if !source.condition.holds({ values[$0] }) {
+                        out.append((field.id, message ?? "\(label): the rule '\(source.text)' does not hold."))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// A field's title (its title role), else its id.
+    func displayLabel(_ field: FormField) -> String {
+        field.cell.roles.title.flatMap { if case .string(let t)? = field.model[$0], !t.isEmpty { t } else { nil } } ?? field.id
+    }
+}

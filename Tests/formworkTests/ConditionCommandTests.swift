@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import FormworkTestSupport
+
+/// Conditions and rules across fields, through the real command.
+@Suite("Conditions and cross-field rules in validate, render and the browser")
+struct ConditionCommandTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+    let register = "\(Source.root)/Examples/Forms/register.yaml"
+
+    func values(_ name: String, _ json: String) throws -> String { try Scratch.file("conditions/\(name).json", contents: json) }
+
+    @Test("validate: a mismatched confirmation, an answer in a hidden field and a missing requiredIf value, each at its pointer")
+    func planted() throws {
+        let base = #""name": "Ada", "email": "ada@example.com", "password": "secret123""#
+        let mismatch = try run(
+            Build.formwork,
+            ["validate", register, "--values", try values("mismatch", "{\(base), \"plan\": \"Team\", \"confirm\": \"secret124\"}")],
+            environment: environment)
+        #expect(mismatch.status == 65)
+        #expect(mismatch.stderr.contains("/confirm: The two passwords do not match."), "\(mismatch.stderr)")
+        let hidden = try run(
+            Build.formwork,
+            [
+                "validate", register, "--values",
+                try values("hidden", "{\(base), \"plan\": \"Free\", \"confirm\": \"secret123\", \"company\": \"Acme\"}"),
+            ],
+            environment: environment)
+        #expect(hidden.status == 65)
+        #expect(
+            hidden.stderr.contains(
+                "/company: a value is given for 'company', which is hidden (its visibleIf \"plan in ['Team', 'Enterprise']\" does not hold)"
+            ),
+            "\(hidden.stderr)")
+        let requiredIf = try run(
+            Build.formwork,
+            [
+                "validate", register, "--values",
+                try values("required-if", "{\(base), \"plan\": \"Enterprise\", \"confirm\": \"secret123\"}"),
+            ],
+            environment: environment)
+        #expect(requiredIf.stderr.contains("/company: field 'company' is required when plan == 'Enterprise', and has no value"))
+        let good = try run(
+            Build.formwork,
+            [
+                "validate", register, "--values",
+                try values("good", "{\(base), \"plan\": \"Team\", \"confirm\": \"secret123\", \"company\": \"Acme\"}"),
+            ],
+            environment: environment)
+        #expect(good.status == 0, "\(good.stderr)")
+    }
+
+    @Test("render: text leaves out what is hidden for the values given; JSON carries conditions and state")
+    func render() throws {
+        let free = try run(Build.formwork, ["render", register, "--format", "text"], environment: environment)
+        #expect(!free.stdout.contains("Company"))
+        let team = try run(
+            Build.formwork, ["render", register, "--format", "text", "--values", try values("team", #"{"plan": "Enterprise"}"#)],
+            environment: environment)
+        #expect(team.stdout.contains("Company *"), "\(team.stdout)")
+        let json = try run(Build.formwork, ["render", register, "--format", "json"], environment: environment)
+        #expect(json.stdout.contains(#""visibleIf": "plan in ['Team', 'Enterprise']""#))
+        #expect(json.stdout.contains(#""visible": false"#))
+    }
+
+    @Test("documents: unknown fields, mismatched kinds and cycles are refused with the pointer and column")
+    func refusals() throws {
+        let document = try Scratch.file(
+            "conditions/bad.yaml",
+            contents: """
+                formwork: 1
+                id: bad
+                sections:
+                  - id: s
+                    fields:
+                      - { id: a, cell: org.formwork.text-field, model: { title: A }, visibleIf: "b == 'y'" }
+                      - { id: b, cell: org.formwork.text-field, model: { title: B }, visibleIf: "a is not empty" }
+                      - { id: c, cell: org.formwork.integer, model: { title: C }, enabledIf: "d > 3" }
+                      - { id: d, cell: org.formwork.toggle, model: { title: D }, requiredIf: "c == 'x'", rules: { equals: c } }
+                """)
+        let result = try run(Build.formwork, ["validate", document], environment: environment)
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.contains("/sections/0/fields/0: the conditions of 'a' depend on themselves: 'a' → 'b' → 'a'"), "\(result.stderr)")
+        #expect(result.stderr.contains("/sections/0/fields/2/enabledIf: column 5: '>' orders two numbers or two texts"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("/sections/0/fields/3/requiredIf: column 6: 'c' (a number) is compared with text"), "\(result.stderr)")
+        #expect(result.stderr.contains("/sections/0/fields/3/rules/equals: 'd' holds bool and 'c' holds number"), "\(result.stderr)")
+    }
+
+    @Test("HTML: the inline script hides, shows and requires the conditional field as the plan changes (headless Chromium)")
+    func browser() throws {
+        let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let browser else {
+            print("skipped: chromium is not installed (apt-get install chromium)")
+            return
+        }
+        let html = try run(Build.formwork, ["render", register, "--format", "html"], environment: environment).stdout
+        let probe = """
+            <pre id="probe"></pre><script>
+            (function () {
+              var plan = document.getElementById("plan"), company = document.querySelector('[data-field="company"]');
+              var input = document.getElementById("company"), out = [];
+              function note() { out.push(plan.value + ":" + (company.hidden ? "hidden" : "shown") + ":" + (input.required ? "required" : "optional")); }
+              note();
+              plan.value = "Team"; plan.dispatchEvent(new Event("change", { bubbles: true })); note();
+              plan.value = "Enterprise"; plan.dispatchEvent(new Event("change", { bubbles: true })); note();
+              plan.value = "Free"; plan.dispatchEvent(new Event("change", { bubbles: true })); note();
+              document.getElementById("probe").textContent = out.join(" ");
+            })();
+            </script>
+            """
+        let page = try Scratch.file("conditions/register.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
+        let dom = try run(
+            browser,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-conditions", "--dump-dom",
+                "file://\(page)",
+            ]
+        ).stdout
+        #expect(
+            dom.contains("Free:hidden:optional Team:shown:optional Enterprise:shown:required Free:hidden:optional"),
+            "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")
+    }
+}
