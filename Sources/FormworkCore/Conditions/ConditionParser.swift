@@ -163,6 +163,7 @@ public struct ConditionParser {
     mutating func comparison(depth: Int) throws(ConditionError) -> (Condition, ConditionType) {
         let leftColumn = current.column
         let (left, leftType) = try operand(depth: depth)
+        // `is empty` applies to every kind: a number or true/false is empty when absent.
         if case .symbol(let s) = current.token, let op = Condition.Comparison(rawValue: s) {
             _ = advance()
             let rightColumn = current.column
@@ -179,9 +180,6 @@ public struct ConditionParser {
             }
             guard isWord("empty") else { throw error("expected 'empty' after 'is'") }
             _ = advance()
-            guard [.text, .list, .any, .null].contains(leftType) else {
-                throw error("'is empty' applies to text and lists, not to \(describeType(leftType, left))", at: leftColumn)
-            }
             let test = Condition.isEmpty(left)
             return (negate ? .not(test) : test, .bool)
         }

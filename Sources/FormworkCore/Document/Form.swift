@@ -9,6 +9,8 @@ public struct Form: Sendable {
     /// Field ids in an order where every field comes after the fields its conditions read
     /// (set by the decoder, which refuses cycles); empty when no field has a condition.
     public var evaluationOrder: [String] = []
+    /// Pages (steps) grouping consecutive sections; empty for a one-page form.
+    public var pages: [FormPage] = []
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
 
@@ -18,6 +20,23 @@ public struct Form: Sendable {
         self.description = description
         self.sections = sections
     }
+}
+
+/// A page (step) of a form: consecutive sections of `Form.sections`.
+public struct FormPage: Sendable, Equatable {
+    public var id: String
+    public var title: String?
+    public var firstSection: Int
+    public var sectionCount: Int
+
+    public init(id: String, title: String?, firstSection: Int, sectionCount: Int) {
+        self.id = id
+        self.title = title
+        self.firstSection = firstSection
+        self.sectionCount = sectionCount
+    }
+
+    public var sections: Range<Int> { firstSection..<(firstSection + sectionCount) }
 }
 
 public struct FormSection: Sendable {

@@ -106,18 +106,73 @@ public struct FormDecoder {
         let description = string(root["description"], "/description", what: "the description")
 
         var sections: [FormSection] = []
+        var pages: [FormPage] = []
         var sectionIDs: [String: String] = [:]
         var fieldIDs: [String: String] = [:]
-        switch root["sections"]?.kind {
-        case .array(let items)?:
-            if items.isEmpty { report("/sections", root["sections"], "a form needs at least one section") }
-            for (i, node) in items.enumerated() {
-                if let section = section(node, index: i, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form") {
-                    sections.append(section)
+        var pageIDs: [String: String] = [:]
+        if root["pages"] != nil && root["sections"] != nil {
+            report(
+                "/pages", root["pages"], "a form has 'sections' or 'pages' (each with its sections), not both; move the sections into pages"
+            )
+        }
+        if let pagesNode = root["pages"] {
+            switch pagesNode.kind {
+            case .array(let items):
+                if items.isEmpty { report("/pages", pagesNode, "'pages' needs at least one page") }
+                for (p, pageNode) in items.enumerated() {
+                    let pointer = "/pages/\(p)"
+                    guard pageNode.members != nil else {
+                        report(pointer, pageNode, "a page must be an object with 'id' and 'sections', not \(pageNode.typeName)")
+                        continue
+                    }
+                    checkKeys(pageNode, allowed: ["id", "title", "sections"], at: pointer, what: "a page")
+                    let pageID = identifier(pageNode["id"], "\(pointer)/id", parent: pageNode, what: "page")
+                    if let pageID {
+                        if let first = pageIDs[pageID] {
+                            report("\(pointer)/id", pageNode["id"], "duplicate page id '\(pageID)' (first used at \(first))")
+                        } else {
+                            pageIDs[pageID] = pointer
+                        }
+                    }
+                    let pageTitle = string(pageNode["title"], "\(pointer)/title", what: "the page title")
+                    let first = sections.count
+                    switch pageNode["sections"]?.kind {
+                    case .array(let sectionNodes)?:
+                        if sectionNodes.isEmpty { report("\(pointer)/sections", pageNode["sections"], "a page needs at least one section") }
+                        for (i, node) in sectionNodes.enumerated() {
+                            if let section = section(
+                                node, index: sections.count, pointer: "\(pointer)/sections/\(i)", sectionIDs: &sectionIDs,
+                                fieldIDs: &fieldIDs,
+                                formID: id ?? "form")
+                            {
+                                sections.append(section)
+                            }
+                        }
+                    case nil: report(pointer, pageNode, "missing 'sections': a page needs a list of sections")
+                    default:
+                        report(
+                            "\(pointer)/sections", pageNode["sections"], "'sections' must be a list, not \(pageNode["sections"]!.typeName)")
+                    }
+                    if let pageID {
+                        pages.append(FormPage(id: pageID, title: pageTitle, firstSection: first, sectionCount: sections.count - first))
+                    }
                 }
+            default: report("/pages", pagesNode, "'pages' must be a list of pages, not \(pagesNode.typeName)")
             }
-        case nil: report("", root, "missing 'sections': a form needs a list of sections")
-        default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
+        } else {
+            switch root["sections"]?.kind {
+            case .array(let items)?:
+                if items.isEmpty { report("/sections", root["sections"], "a form needs at least one section") }
+                for (i, node) in items.enumerated() {
+                    if let section = section(
+                        node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form")
+                    {
+                        sections.append(section)
+                    }
+                }
+            case nil: report("", root, "missing 'sections': a form needs a list of sections (or 'pages' of sections)")
+            default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
+            }
         }
         var accessibilityIDs: [String: String] = [:]
         for field in sections.flatMap(\.fields) {
@@ -134,14 +189,14 @@ public struct FormDecoder {
         guard let id else { return nil }
         var form = Form(id: id, title: title, description: description, sections: sections)
         form.evaluationOrder = order
+        form.pages = pages
         return form
     }
 
     mutating func section(
-        _ node: SourceNode, index: Int, sectionIDs: inout [String: String],
+        _ node: SourceNode, index: Int, pointer: String, sectionIDs: inout [String: String],
         fieldIDs: inout [String: String], formID: String
     ) -> FormSection? {
-        let pointer = "/sections/\(index)"
         guard node.members != nil else {
             report(pointer, node, "a section must be an object with 'id' and 'fields', not \(node.typeName)")
             return nil

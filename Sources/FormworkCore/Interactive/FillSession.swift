@@ -72,12 +72,51 @@ public final class FillSession {
         if let title = form.title.map({ TerminalText.safe($0) }) {
             say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1"))
         }
-        for (n, (s, f)) in order.enumerated() {
-            try ask(section: s, field: f, number: n + 1, of: order.count)
+        if form.pages.isEmpty {
+            for (n, (s, f)) in order.enumerated() {
+                try ask(section: s, field: f, number: n + 1, of: order.count)
+            }
+        } else {
+            try runPages(order)
         }
         say(options.accessible ? "Done. \(order.count) fields filled." : style("✓ \(order.count) fields filled", "32"))
         runtime.drain()
         return form
+    }
+
+    /// Page by page; after every page but the first, Enter goes on and `back` returns to the previous page
+    /// (its answers are kept and shown as the current values).
+    func runPages(_ order: [(Int, Int)]) throws(FillError) {
+        var p = 0
+        while p < form.pages.count {
+            let page = form.pages[p]
+            let heading = "Page \(p + 1) of \(form.pages.count)" + (page.title.map { ": \(TerminalText.safe($0))" } ?? "")
+            say("")
+            say(options.accessible ? heading + "." : style(heading, "1"))
+            for (n, (s, f)) in order.enumerated() where page.sections.contains(s) {
+                try ask(section: s, field: f, number: n + 1, of: order.count)
+            }
+            guard p > 0 else {
+                p += 1
+                continue
+            }
+            let last = p == form.pages.count - 1
+            while true {
+                terminal.write(
+                    (last ? "Enter to finish" : "Enter for the next page") + ", or 'back' for page \(p) of \(form.pages.count): ")
+                guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: "page '\(page.id)'") }
+                let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
+                if word.isEmpty {
+                    p += 1
+                } else if word == "back" || word == "b" {
+                    p -= 1
+                } else {
+                    complain("Press Enter to go on, or type back.")
+                    continue
+                }
+                break
+            }
+        }
     }
 
     // MARK: one field

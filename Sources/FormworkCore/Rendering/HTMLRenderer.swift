@@ -35,7 +35,13 @@ struct HTMLRenderer {
                 separator: "<br>")
             out += "<p class=\"fw-description\">\(body)</p>\n"
         }
-        for section in tree.sections {
+        for (index, section) in tree.sections.enumerated() {
+            if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
+                let page = tree.pages[p]
+                let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
+                out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\">\n"
+                out += "<h2 id=\"page-\(escape(page.id))-title\">\(escape(heading))</h2>\n"
+            }
             var style = ""
             if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
             if let s = section.spacing { style += "--fw-spacing:\(css(s))px;" }
@@ -48,9 +54,19 @@ struct HTMLRenderer {
             for field in section.fields { out += render(field) }
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
+            if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
+                // Next and back are for the script, which shows one page at a time; without it every page shows.
+                out += "<nav class=\"fw-page-nav\" aria-label=\"Page \(p + 1) of \(tree.pages.count)\" hidden>\n"
+                if p > 0 { out += "<button type=\"button\" class=\"fw-button\" data-page-go=\"\(p - 1)\">Back</button>\n" }
+                if p + 1 < tree.pages.count {
+                    out += "<button type=\"button\" class=\"fw-button fw-primary\" data-page-go=\"\(p + 1)\">Next</button>\n"
+                }
+                out += "</nav>\n</section>\n"
+            }
         }
         out += "</form>\n</main>\n"
         if live { out += "<script>\(Self.conditionScript)</script>\n" }
+        if tree.pages.count > 1 { out += "<script>\(Self.pageScript)</script>\n" }
         out += "</body>\n</html>\n"
         return out
     }
@@ -125,6 +141,26 @@ struct HTMLRenderer {
         form.addEventListener("input", update);
         form.addEventListener("change", update);
         update();
+        })();
+        """
+
+    /// One page at a time: shows the page navigation, hides the other pages, moves focus to the
+    /// new page's heading. Without JavaScript every page is shown, one after the other.
+    static let pageScript = """
+        (function () {
+        "use strict";
+        var pages = document.querySelectorAll("form.fw-form > .fw-page");
+        if (pages.length < 2) return;
+        function show(n, focus) {
+          Array.prototype.forEach.call(pages, function (page, i) { page.hidden = i !== n; });
+          if (focus) { var h = pages[n].querySelector("h2"); h.setAttribute("tabindex", "-1"); h.focus(); }
+        }
+        Array.prototype.forEach.call(document.querySelectorAll(".fw-page-nav"), function (nav) { nav.hidden = false; });
+        document.addEventListener("click", function (event) {
+          var go = event.target.closest && event.target.closest("[data-page-go]");
+          if (go) { show(Number(go.getAttribute("data-page-go")), true); }
+        });
+        show(0, false);
         })();
         """
 
@@ -442,6 +478,10 @@ struct HTMLRenderer {
         body { margin: 0; background: var(--fw-page); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
         main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
         h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+        .fw-page { margin: 0 0 2rem; }
+        .fw-page > h2 { font-size: 1.15rem; margin: 1.5rem 0 .75rem; }
+        .fw-page-nav { display: flex; gap: .75rem; justify-content: flex-end; margin: 0 0 1.25rem; }
+        [hidden] { display: none !important; }
         .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
         .fw-section > legend { font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); padding: 0 .4rem; }
         .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }

@@ -11,6 +11,18 @@ package enum JSONTreeRenderer {
                 ])
             ),
             (
+                "pages",
+                tree.pages.isEmpty
+                    ? nil
+                    : .array(
+                        tree.pages.map { page in
+                            .object([
+                                ("id", .string(page.id)), ("title", page.title.map(JSON.string)),
+                                ("sections", .array(tree.sections[page.sections].map { .string($0.id) })),
+                            ])
+                        })
+            ),
+            (
                 "sections",
                 .array(
                     tree.sections.map { section in

@@ -33,7 +33,16 @@ struct TextRenderer {
             }
         }
         // Text shows the form for the values rendered: hidden sections and fields are left out.
-        for section in tree.sections where section.visible {
+        for (index, section) in tree.sections.enumerated() {
+            // A page heading before the first section of each page.
+            if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
+                let page = tree.pages[p]
+                if !lines.isEmpty { lines.append([]) }
+                let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
+                for line in wrap(heading, width) { lines.append([Segment(text: line, style: .title)]) }
+                lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
+            }
+            guard section.visible else { continue }
             if !lines.isEmpty { lines.append([]) }
             if let header = section.header, !header.isEmpty {
                 for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }

@@ -5,11 +5,26 @@ public struct ViewTree: Sendable, Equatable {
     /// The form's description, shown under its title.
     public var description: String?
     public var sections: [SectionView]
+    /// Pages (steps) over consecutive sections; empty for a one-page form.
+    public var pages: [PageView] = []
 
     public init(formID: String, title: String?, description: String? = nil, sections: [SectionView]) {
         self.formID = formID
         self.title = title
         self.description = description
+        self.sections = sections
+    }
+}
+
+/// A page of the form: its title and the range of `ViewTree.sections` it holds.
+public struct PageView: Sendable, Equatable {
+    public var id: String
+    public var title: String?
+    public var sections: Range<Int>
+
+    public init(id: String, title: String?, sections: Range<Int>) {
+        self.id = id
+        self.title = title
         self.sections = sections
     }
 }

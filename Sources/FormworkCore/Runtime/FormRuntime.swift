@@ -46,7 +46,9 @@ public final class FormRuntime {
             sections.append(sectionView)
         }
         if !keepGoing, let first = failures.first { throw first }
-        return ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
+        var tree = ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
+        tree.pages = form.pages.map { PageView(id: $0.id, title: $0.title, sections: $0.sections) }
+        return tree
     }
 
     /// A field's state on its view: hidden, disabled (every control), required.

@@ -101,6 +101,22 @@ struct FillSessionTests {
         #expect(done.values["company"] == .string("Acme"))
     }
 
+    @Test("a form with pages is filled page by page; 'back' returns to the previous page and keeps its answers")
+    func pages() throws {
+        // Page 1: name, first visit. Page 2: nps 2 makes 'better' appear (and required); back to page 1, then on.
+        let terminal = ScriptedTerminal([
+            "Ada", "y", "2", "Too slow", ".", "back", "Bob", "", "9", "", "", "", "",
+        ])
+        let filled = try FillSession(form: form("feedback.yaml"), terminal: terminal, driver: InProcessCells(registry: registry)).run()
+        #expect(terminal.transcript.contains("Page 2 of 3: Your visit"))
+        #expect(terminal.transcript.contains("[4/6] What should we do better? *"))
+        #expect(filled.values["name"] == .string("Bob"))
+        #expect(filled.values["nps"] == .integer(9))
+        // 'better' was answered while it showed; with a 9 it is hidden again and not submitted.
+        #expect(!filled.valuesJSON.serialized().contains("Too slow"))
+        #expect(filled.valuesJSON.serialized().contains("\"firstVisit\": true"))
+    }
+
     @Test("words and sentences capitalisation")
     func capitalisation() {
         #expect(AnswerShaping.capitalize("ada king lovelace", .words) == "Ada King Lovelace")
