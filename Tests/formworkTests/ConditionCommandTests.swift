@@ -122,4 +122,59 @@ struct ConditionCommandTests {
             dom.contains("Free:hidden:optional Team:shown:optional Enterprise:shown:required Free:hidden:optional"),
             "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")
     }
+
+    @Test("HTML pages: one page at a time with next and back (headless Chromium); every page without script")
+    func pages() throws {
+        let feedback = "\(Source.root)/Examples/Forms/feedback.yaml"
+        let html = try run(Build.formwork, ["render", feedback, "--format", "html"], environment: environment).stdout
+        #expect(html.components(separatedBy: "<section class=\"fw-page\"").count - 1 == 3)
+        #expect(html.contains("<nav class=\"fw-page-nav\" aria-label=\"Page 1 of 3\" hidden>"), "the navigation is hidden without script")
+        let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let browser else {
+            print("skipped: chromium is not installed (apt-get install chromium)")
+            return
+        }
+        let probe = """
+            <pre id="probe"></pre><script>
+            (function () {
+              var pages = document.querySelectorAll(".fw-page"), out = [];
+              function note() { out.push(Array.prototype.map.call(pages, function (p) { return p.hidden ? "-" : "P"; }).join("")); }
+              note();
+              pages[0].querySelector("[data-page-go]").click(); note();
+              pages[1].querySelector("[data-page-go='2']").click(); note();
+              pages[2].querySelector("[data-page-go='1']").click(); note();
+              out.push(document.activeElement && document.activeElement.id);
+              document.getElementById("probe").textContent = out.join(" ");
+            })();
+            </script>
+            """
+        let page = try Scratch.file("conditions/feedback.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
+        let dom = try run(
+            browser,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-pages", "--dump-dom",
+                "file://\(page)",
+            ]
+        ).stdout
+        #expect(dom.contains("P-- -P- --P -P- page-visit-title"), "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")
+    }
+
+    @Test("documents: pages and sections together, an empty page and a duplicate page id are refused")
+    func pageRefusals() throws {
+        let document = try Scratch.file(
+            "conditions/pages.yaml",
+            contents: """
+                formwork: 1
+                id: paged
+                sections: [{ id: s0, fields: [] }]
+                pages:
+                  - { id: p, sections: [] }
+                  - { id: p, title: Again, sections: [{ id: s1, fields: [{ id: a, cell: org.formwork.text-field, model: { title: A } }] }] }
+                """)
+        let result = try run(Build.formwork, ["validate", document], environment: environment)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("/pages: a form has 'sections' or 'pages' (each with its sections), not both"), "\(result.stderr)")
+        #expect(result.stderr.contains("/pages/0/sections: a page needs at least one section"), "\(result.stderr)")
+        #expect(result.stderr.contains("/pages/1/id: duplicate page id 'p'"), "\(result.stderr)")
+    }
 }
