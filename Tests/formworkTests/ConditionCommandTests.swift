@@ -156,7 +156,9 @@ struct ConditionCommandTests {
                 "file://\(page)",
             ]
         ).stdout
-        #expect(dom.contains("P-- -P- --P -P- page-visit-title"), "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")
+        #expect(
+            dom.contains("P-- -P- --P -P- page-visit-title"), "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")"
+        )
     }
 
     @Test("documents: pages and sections together, an empty page and a duplicate page id are refused")

@@ -89,6 +89,7 @@ package enum DocumentSchema {
                             ("spacing", .object([("type", .string("number")), ("minimum", .integer(0))])),
                             ("fields", .object([("type", .string("array")), ("items", ref("field"))])),
                             ("visibleIf", ref("condition")), ("enabledIf", ref("condition")),
+                            ("repeat", repeatSchema),
                         ])
                     ),
                 ])
@@ -149,6 +150,17 @@ package enum DocumentSchema {
     }
 
     static var string: JSON { .object([("type", .string("string"))]) }
+
+    /// `repeat:` of a section: `true`, or `{ minItems, maxItems, itemLabel }`.
+    static var repeatSchema: JSON {
+        let minItems = JSON.object([("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(1000))])
+        let maxItems = JSON.object([("type", .string("integer")), ("minimum", .integer(1)), ("maximum", .integer(1000))])
+        let object = JSON.object([
+            ("type", .string("object")), ("additionalProperties", .bool(false)),
+            ("properties", .object([("minItems", minItems), ("maxItems", maxItems), ("itemLabel", string)])),
+        ])
+        return .object([("anyOf", .array([.object([("const", .bool(true))]), object]))])
+    }
 
     /// `rules:` of a field: each rule a value or `{ value, message }` (FieldRules).
     static var rulesSchema: JSON {

@@ -48,6 +48,10 @@ public struct FormSection: Sendable {
     public var fields: [FormField]
     /// `visibleIf` and `enabledIf` of the section (they apply to each of its fields).
     public var conditions = FieldConditions()
+    /// Set when the section is a repeatable group: `fields` then holds its items' fields, item after item,
+    /// each a copy of `template` (see `FormField.item`).
+    public var repeatGroup: RepeatGroup?
+    public var template: [FormField] = []
 
     public init(
         id: String, header: String? = nil, footer: String? = nil, insets: EdgeInsets? = nil, spacing: Double? = nil,
@@ -82,6 +86,15 @@ public struct FormField: Sendable {
     public var conditions = FieldConditions()
     /// Rules across fields (`rules.equals`, `rules.expression`).
     public var crossRules: [CrossFieldRule] = []
+    /// For a field of a repeatable group's item: the group (its section id), the item's index and the
+    /// template field's id — the value's place in a values file, `{"tasks": [{"title": …}]}`.
+    public var item: ItemPosition?
+
+    /// The JSON pointer of the field's value in a values file: `/email`, or `/tasks/2/title`.
+    public var valuePointer: String {
+        if let item { return "/\(Pointer.escape(item.group))/\(item.index)/\(Pointer.escape(item.name))" }
+        return "/" + Pointer.escape(id)
+    }
     /// Choices the document wrote as `{ value, label }` (a picker's, segments' or multi-select's
     /// options), by the value's text: renderers show the label, values files hold the value
     /// with its JSON type (a string, an integer or a boolean).
@@ -122,6 +135,43 @@ public struct FormField: Sendable {
         self.valueField = valueField
         self.pointer = pointer
     }
+}
+
+/// `repeat:` of a section: how many items its values may hold, and what one is called.
+public struct RepeatGroup: Sendable, Equatable {
+    public var minItems: Int
+    public var maxItems: Int
+    /// "Task": shown as "Task 1", "Add task", "Add another task?".
+    public var itemLabel: String
+
+    public init(minItems: Int, maxItems: Int, itemLabel: String) {
+        self.minItems = minItems
+        self.maxItems = maxItems
+        self.itemLabel = itemLabel
+    }
+}
+
+/// Where a field of a repeated item sits.
+public struct ItemPosition: Sendable, Equatable {
+    public var group: String
+    public var index: Int
+    public var name: String
+}
+
+extension FormSection {
+    /// The fields of item `index`: copies of the template with ids `group/index/name` and their own accessibility ids.
+    public func item(_ index: Int) -> [FormField] {
+        template.map { t in
+            var f = t
+            f.id = "\(id)/\(index)/\(t.id)"
+            f.accessibilityId = "\(id)-\(index)-\(t.accessibilityId)"
+            f.item = ItemPosition(group: id, index: index, name: t.id)
+            return f
+        }
+    }
+
+    /// How many items the section holds now.
+    public var itemCount: Int { repeatGroup == nil ? 0 : (template.isEmpty ? 0 : fields.count / template.count) }
 }
 
 /// A choice as a document wrote it: its value (a string, an integer or a boolean) and its label.

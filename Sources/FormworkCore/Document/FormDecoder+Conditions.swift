@@ -20,10 +20,15 @@ extension FormDecoder {
         guard !pending.isEmpty else { return [] }
         var types: [String: ConditionType] = [:]
         var location: [String: (Int, Int)] = [:]
+        var repeated: [String: String] = [:]
         for (s, section) in sections.enumerated() {
             for (f, field) in section.fields.enumerated() {
-                types[field.id] = ConditionType(field.valueField.flatMap { field.cell.field(named: $0)?.type })
                 location[field.pointer] = (s, f)
+                if section.repeatGroup != nil {
+                    repeated[field.id] = section.id
+                    continue
+                }
+                types[field.id] = ConditionType(field.valueField.flatMap { field.cell.field(named: $0)?.type })
             }
         }
         for item in pending {
@@ -40,6 +45,12 @@ extension FormDecoder {
             if item.key == "equals" {
                 guard let (s, f) = fieldIndex else { continue }
                 let field = sections[s].fields[f]
+                if let group = repeated[text] {
+                    report(
+                        item.pointer, item.node,
+                        "'equals' names '\(text)', a field of the repeated group '\(group)'; name a field outside it")
+                    continue
+                }
                 guard let other = types[text] else {
                     var message = "'equals' names no field of the form: '\(text)'"
                     if let suggestion = EditDistance.suggestion(for: text, in: Array(types.keys)) {
@@ -64,7 +75,14 @@ extension FormDecoder {
             }
             let condition: Condition
             do { condition = try ConditionParser.parse(text, fields: types) } catch {
-                report(item.pointer, item.node, "column \(error.column): \(error.message)")
+                if let name = repeated.keys.first(where: { error.message.hasPrefix("unknown field '\($0)'") }) {
+                    report(
+                        item.pointer, item.node,
+                        "column \(error.column): '\(name)' is a field of the repeated group '\(repeated[name]!)'; a condition cannot read a repeated field (it has one value per item)"
+                    )
+                } else {
+                    report(item.pointer, item.node, "column \(error.column): \(error.message)")
+                }
                 continue
             }
             let source = ConditionSource(text: text, condition: condition)

@@ -10,7 +10,7 @@ public struct FormDecoder {
     var pending: [PendingCondition] = []
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
-    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf"]
+    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
     static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"] + FieldConditions.keys
 
     init(registry: any CellTypeCatalog, file: String?) {
@@ -185,7 +185,13 @@ public struct FormDecoder {
                 accessibilityIDs[field.accessibilityId] = field.pointer
             }
         }
+        // Conditions cannot read the fields of a repeated group (checked in resolveConditions through `repeated`).
         let order = resolveConditions(&sections)
+        for s in sections.indices where sections[s].repeatGroup != nil {
+            sections[s].template = sections[s].fields
+            let shown = max(sections[s].repeatGroup!.minItems, 1)
+            sections[s].fields = (0..<shown).flatMap { sections[s].item($0) }
+        }
         guard let id else { return nil }
         var form = Form(id: id, title: title, description: description, sections: sections)
         form.evaluationOrder = order
@@ -239,7 +245,61 @@ public struct FormDecoder {
         default: report("\(pointer)/fields", node["fields"], "'fields' must be a list, not \(node["fields"]!.typeName)")
         }
         guard let id else { return nil }
-        return FormSection(id: id, header: header, footer: footer, insets: edgeInsets, spacing: spacing, fields: fields)
+        var section = FormSection(id: id, header: header, footer: footer, insets: edgeInsets, spacing: spacing, fields: fields)
+        if let repeatNode = node["repeat"] {
+            section.repeatGroup = repeatGroup(repeatNode, "\(pointer)/repeat")
+            if section.repeatGroup != nil {
+                if fields.isEmpty {
+                    report("\(pointer)/fields", node["fields"], "a repeated section needs at least one field (the item's fields)")
+                }
+                for key in ["visibleIf", "enabledIf"] where node[key] != nil {
+                    report(
+                        "\(pointer)/\(key)", node[key],
+                        "a repeated section cannot have '\(key)' yet; put the condition on a section around it")
+                }
+                var itemNodes: [SourceNode] = []
+                if case .array(let list)? = node["fields"]?.kind { itemNodes = list }
+                for (row, item) in itemNodes.enumerated() {
+                    for key in FieldConditions.keys + ["rules/equals", "rules/expression"]
+                    where key.split(separator: "/").reduce(Optional(item), { $0?[String($1)] }) != nil {
+                        report(
+                            "\(pointer)/fields/\(row)/\(key)", nil,
+                            "a field of a repeated group cannot have '\(key.split(separator: "/").last!)' yet (its item's other fields have no single value)"
+                        )
+                    }
+                }
+            }
+        }
+        return section
+    }
+
+    /// `repeat: { minItems, maxItems, itemLabel }` (or `repeat: true`: 0 to 100 items).
+    mutating func repeatGroup(_ node: SourceNode, _ pointer: String) -> RepeatGroup? {
+        if case .bool(true) = node.kind { return RepeatGroup(minItems: 0, maxItems: 100, itemLabel: "Item") }
+        guard node.members != nil else {
+            report(pointer, node, "'repeat' must be true or { minItems, maxItems, itemLabel }, not \(node.typeName)")
+            return nil
+        }
+        checkKeys(node, allowed: ["minItems", "maxItems", "itemLabel"], at: pointer, what: "repeat")
+        func count(_ key: String, _ fallback: Int) -> Int? {
+            guard let n = node[key] else { return fallback }
+            guard case .integer(let i) = n.kind, i >= 0, i <= 1000 else {
+                report("\(pointer)/\(key)", n, "'\(key)' must be a whole number from 0 to 1000")
+                return nil
+            }
+            return Int(i)
+        }
+        guard let minItems = count("minItems", 0), let maxItems = count("maxItems", 100) else { return nil }
+        guard minItems <= maxItems else {
+            report("\(pointer)/minItems", node["minItems"], "minItems \(minItems) is greater than maxItems \(maxItems)")
+            return nil
+        }
+        guard maxItems > 0 else {
+            report("\(pointer)/maxItems", node["maxItems"], "maxItems must be at least 1")
+            return nil
+        }
+        let label = string(node["itemLabel"], "\(pointer)/itemLabel", what: "the item label") ?? "Item"
+        return RepeatGroup(minItems: minItems, maxItems: maxItems, itemLabel: label)
     }
 
     func number(_ node: SourceNode) -> Double? {

@@ -31,6 +31,8 @@ extension Form {
             out[id] = FieldState(visible: visible, enabled: enabled, required: required)
             if visible, let name = field.valueField, let v = field.model[name] { visibleValues[id] = v }
         }
+        // Fields no condition reads and that have none (the items of a repeated group, added after decoding).
+        for field in fields where out[field.id] == nil { out[field.id] = FieldState(required: field.required) }
         return out
     }
 

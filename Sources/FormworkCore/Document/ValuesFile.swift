@@ -47,23 +47,17 @@ public enum ValuesFile {
             report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
             throw .invalid(diagnostics)
         }
-        let ids = form.fields.map(\.id)
-        for (key, node) in members {
-            let pointer = "/" + Pointer.escape(key)
-            guard let (s, f) = form.locate(key) else {
-                var message = "no field '\(key)' in form '\(form.id)'"
-                if let suggestion = EditDistance.suggestion(for: key, in: ids) { message += "; did you mean '\(suggestion)'?" }
-                report(pointer, node, message)
-                continue
-            }
+        let ids = form.fields.filter { $0.item == nil }.map(\.id)
+        /// Applies one value to field `f` of section `s`; `key` names it in messages.
+        func applyOne(_ key: String, _ pointer: String, _ node: SourceNode, _ s: Int, _ f: Int) {
             let field = form.sections[s].fields[f]
             guard let name = field.valueField, let schema = field.cell.field(named: name) else {
                 report(pointer, node, "field '\(key)' (cell '\(field.cell.id)') holds no value")
-                continue
+                return
             }
             if case .null = node.kind {
                 form.sections[s].fields[f].model[name] = nil
-                continue
+                return
             }
             // A choice written with an integer or boolean value is given by that value.
             let original = node
@@ -86,7 +80,7 @@ public enum ValuesFile {
                     pointer, node,
                     "\(key) must be \(choice.json.serialized(pretty: false)) (not the text \(JSON.string(s).serialized(pretty: false))), as the form's choices write it"
                 )
-                continue
+                return
             }
             switch ValueCoercion.value(node, as: schema) {
             case .failure(let problem): report(pointer, node, "\(key) \(problem.text)")
@@ -105,13 +99,85 @@ public enum ValuesFile {
                         let problems = field.rules.problems(value, label: label)
                         if !problems.isEmpty {
                             for problem in problems { report(pointer, node, problem) }
-                            continue
+                            return
                         }
                     }
                     if !field.valuesFromFile.contains(name) { form.sections[s].fields[f].documentModel[name] = field.model[name] }
                     form.sections[s].fields[f].model[name] = value
                     form.sections[s].fields[f].valuesFromFile.insert(name)
                 }
+            }
+        }
+        var givenGroups: Set<String> = []
+        for (key, node) in members {
+            let pointer = "/" + Pointer.escape(key)
+            if let s = form.sections.firstIndex(where: { $0.repeatGroup != nil && $0.id == key }) {
+                givenGroups.insert(key)
+                applyItems(key, pointer, node, s)
+                continue
+            }
+            guard let (s, f) = form.locate(key), form.sections[s].fields[f].item == nil else {
+                var message = "no field '\(key)' in form '\(form.id)'"
+                if let suggestion = EditDistance.suggestion(for: key, in: ids) { message += "; did you mean '\(suggestion)'?" }
+                report(pointer, node, message)
+                continue
+            }
+            applyOne(key, pointer, node, s, f)
+        }
+        /// `"tasks": [{ "title": …, "done": true }, …]`: the items of a repeated group.
+        func applyItems(_ key: String, _ pointer: String, _ node: SourceNode, _ s: Int) {
+            let group = form.sections[s].repeatGroup!
+            let template = form.sections[s].template
+            if case .null = node.kind {
+                form.sections[s].fields = []
+                return
+            }
+            guard case .array(let items) = node.kind else {
+                report(
+                    pointer, node,
+                    "'\(key)' holds the items of a repeated group: a list of objects such as [{\"\(template.first?.id ?? "field")\": …}], not \(node.typeName)"
+                )
+                return
+            }
+            guard items.count <= group.maxItems else {
+                report(pointer, node, "'\(key)' has \(items.count) items; at most \(group.maxItems) are allowed")
+                return
+            }
+            if requireComplete && items.count < group.minItems {
+                report(
+                    pointer, node, "'\(key)' has \(items.count) item\(items.count == 1 ? "" : "s"); at least \(group.minItems) are needed")
+            }
+            form.sections[s].fields = (0..<items.count).flatMap { form.sections[s].item($0) }
+            let names = template.map(\.id)
+            for (i, item) in items.enumerated() {
+                guard let itemMembers = item.members else {
+                    report(
+                        "\(pointer)/\(i)", item,
+                        "an item of '\(key)' must be an object keyed by its field ids (\(names.joined(separator: ", "))), not \(item.typeName)"
+                    )
+                    continue
+                }
+                for (name, valueNode) in itemMembers {
+                    let itemPointer = "\(pointer)/\(i)/\(Pointer.escape(name))"
+                    guard let t = names.firstIndex(of: name) else {
+                        var message = "no field '\(name)' in the items of '\(key)'"
+                        if let suggestion = EditDistance.suggestion(for: name, in: names) { message += "; did you mean '\(suggestion)'?" }
+                        report(itemPointer, valueNode, message)
+                        continue
+                    }
+                    applyOne("\(key)/\(i)/\(name)", itemPointer, valueNode, s, i * template.count + t)
+                }
+            }
+        }
+        // A group the values leave out has its minimum number of (empty) items when values must be complete.
+        for s in form.sections.indices
+        where requireComplete && form.sections[s].repeatGroup != nil && !givenGroups.contains(form.sections[s].id) {
+            let group = form.sections[s].repeatGroup!
+            form.sections[s].fields = (0..<group.minItems).flatMap { form.sections[s].item($0) }
+            if group.minItems > 0 {
+                report(
+                    "/" + Pointer.escape(form.sections[s].id), nil,
+                    "'\(form.sections[s].id)' needs at least \(group.minItems) item\(group.minItems == 1 ? "" : "s")")
             }
         }
         // A field the document marks required (or whose requiredIf holds) must have a value once values are
@@ -123,7 +189,7 @@ public enum ValuesFile {
             let given = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
             for section in form.sections {
                 for field in section.fields {
-                    let pointer = "/" + Pointer.escape(field.id)
+                    let pointer = field.valuePointer
                     let state = states[field.id] ?? FieldState(required: field.required)
                     if !state.submitted, let node = given[field.id], !node.isNull, !refused.contains(pointer) {
                         let why =
@@ -197,22 +263,36 @@ extension Form {
     /// hidden and disabled fields are not submitted.
     package var valuesJSON: JSON {
         let states = self.states()
-        return .object(
-            fields.compactMap { field in
-                guard states[field.id]?.submitted ?? true, let name = field.valueField, let schema = field.cell.field(named: name),
-                    let value = field.model[name]
-                else {
-                    return nil
+        func json(_ field: FormField) -> JSON? {
+            guard states[field.id]?.submitted ?? true, let name = field.valueField, let schema = field.cell.field(named: name),
+                let value = field.model[name]
+            else {
+                return nil
+            }
+            // Labelled choices go back to the type the document gave them.
+            if !field.labelledChoices.isEmpty {
+                switch value {
+                case .string(let s): if let choice = field.labelledChoices[s] { return choice.json }
+                case .stringList(let items): return .array(items.map { field.labelledChoices[$0]?.json ?? .string($0) })
+                default: break
                 }
-                // Labelled choices go back to the type the document gave them.
-                if !field.labelledChoices.isEmpty {
-                    switch value {
-                    case .string(let s): if let choice = field.labelledChoices[s] { return (field.id, choice.json) }
-                    case .stringList(let items): return (field.id, .array(items.map { field.labelledChoices[$0]?.json ?? .string($0) }))
-                    default: break
-                    }
+            }
+            return value.json(as: schema.type)
+        }
+        var members: [(String, JSON)] = []
+        for section in sections {
+            if section.repeatGroup != nil {
+                // A repeated group's values nest: {"tasks": [{"title": …, "done": true}, …]}.
+                let count = section.itemCount
+                let items: [JSON] = (0..<count).map { i in
+                    let fields = section.fields[(i * section.template.count)..<((i + 1) * section.template.count)]
+                    return .object(fields.compactMap { f in json(f).map { (f.item?.name ?? f.id, $0) } })
                 }
-                return (field.id, value.json(as: schema.type))
-            })
+                members.append((section.id, .array(items)))
+                continue
+            }
+            for field in section.fields { if let value = json(field) { members.append((field.id, value)) } }
+        }
+        return .object(members)
     }
 }

@@ -14,6 +14,39 @@ package enum ValuesSchema {
         var conditional: [JSON] = []
         var notExpressed: [String] = []
         for section in form.sections {
+            if let group = section.repeatGroup {
+                // {"tasks": [{"title": …}, …]}: an array of item objects.
+                var itemProperties: [(String, JSON)] = []
+                var itemRequired: [JSON] = []
+                for field in section.template {
+                    guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
+                    itemProperties.append((field.id, value(schema, field: field)))
+                    if field.required && field.model[name] == nil { itemRequired.append(.string(field.id)) }
+                }
+                let item = JSON.object([
+                    ("type", .string("object")), ("additionalProperties", .bool(false)), ("properties", .object(itemProperties)),
+                    ("required", itemRequired.isEmpty ? nil : .array(itemRequired)),
+                ])
+                properties.append(
+                    (
+                        section.id,
+                        .object([
+                            ("title", .string(section.header ?? section.id)),
+                            (
+                                "anyOf",
+                                .array([
+                                    .object([
+                                        ("type", .string("array")), ("items", item), ("minItems", .integer(Int64(group.minItems))),
+                                        ("maxItems", .integer(Int64(group.maxItems))),
+                                    ]),
+                                    nullOnly,
+                                ])
+                            ),
+                        ])
+                    ))
+                if group.minItems > 0 { required.append(.string(section.id)) }
+                continue
+            }
             for field in section.fields {
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
                 properties.append((field.id, value(schema, field: field)))

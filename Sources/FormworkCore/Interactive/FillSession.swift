@@ -73,15 +73,51 @@ public final class FillSession {
             say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1"))
         }
         if form.pages.isEmpty {
-            for (n, (s, f)) in order.enumerated() {
-                try ask(section: s, field: f, number: n + 1, of: order.count)
-            }
+            for s in form.sections.indices { try askSection(s, order) }
         } else {
             try runPages(order)
         }
         say(options.accessible ? "Done. \(order.count) fields filled." : style("✓ \(order.count) fields filled", "32"))
         runtime.drain()
         return form
+    }
+
+    /// The fields of section `s`; a repeatable group item by item, then "Add another?" up to its maximum
+    /// (items below its minimum are added without asking).
+    func askSection(_ s: Int, _ order: [(Int, Int)]) throws(FillError) {
+        let total = order.count
+        func number(_ f: Int) -> Int { (order.firstIndex { $0.0 == s && $0.1 == f } ?? order.count - 1) + 1 }
+        guard let group = form.sections[s].repeatGroup else {
+            for (n, (sec, f)) in order.enumerated() where sec == s { try ask(section: s, field: f, number: n + 1, of: total) }
+            return
+        }
+        let width = form.sections[s].template.count
+        var index = 0
+        while true {
+            if index >= form.sections[s].itemCount {
+                let count = form.sections[s].itemCount
+                if count >= group.maxItems { break }
+                if count >= group.minItems {
+                    let label = TerminalText.safe(group.itemLabel.lowercased())
+                    var add: Bool?
+                    while add == nil {
+                        terminal.write(options.accessible ? "Add another \(label)? Type yes or no: " : "Add another \(label)? (y/n) [n] › ")
+                        guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: form.sections[s].id) }
+                        switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+                        case "", "n", "no": add = false
+                        case "y", "yes": add = true
+                        default: complain("Answer y or n.")
+                        }
+                    }
+                    if add == false { break }
+                }
+                form.sections[s].fields += form.sections[s].item(count)
+            }
+            say("")
+            say(options.accessible ? "\(group.itemLabel) \(index + 1)." : style("\(TerminalText.safe(group.itemLabel)) \(index + 1)", "1"))
+            for f in (index * width)..<((index + 1) * width) { try ask(section: s, field: f, number: number(f % width), of: total) }
+            index += 1
+        }
     }
 
     /// Page by page; after every page but the first, Enter goes on and `back` returns to the previous page
@@ -93,9 +129,7 @@ public final class FillSession {
             let heading = "Page \(p + 1) of \(form.pages.count)" + (page.title.map { ": \(TerminalText.safe($0))" } ?? "")
             say("")
             say(options.accessible ? heading + "." : style(heading, "1"))
-            for (n, (s, f)) in order.enumerated() where page.sections.contains(s) {
-                try ask(section: s, field: f, number: n + 1, of: order.count)
-            }
+            for s in page.sections { try askSection(s, order) }
             guard p > 0 else {
                 p += 1
                 continue

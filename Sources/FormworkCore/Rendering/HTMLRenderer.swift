@@ -51,7 +51,11 @@ struct HTMLRenderer {
             out +=
                 "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
-            for field in section.fields { out += render(field) }
+            if let group = section.repeatGroup {
+                out += renderItems(section, group)
+            } else {
+                for field in section.fields { out += render(field) }
+            }
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
@@ -67,6 +71,7 @@ struct HTMLRenderer {
         out += "</form>\n</main>\n"
         if live { out += "<script>\(Self.conditionScript)</script>\n" }
         if tree.pages.count > 1 { out += "<script>\(Self.pageScript)</script>\n" }
+        if tree.sections.contains(where: { $0.repeatGroup != nil }) { out += "<script>\(Self.repeatScript)</script>\n" }
         out += "</body>\n</html>\n"
         return out
     }
@@ -141,6 +146,81 @@ struct HTMLRenderer {
         form.addEventListener("input", update);
         form.addEventListener("change", update);
         update();
+        })();
+        """
+
+    /// The items of a repeatable group, each a named group with its Remove button, then the spare (empty,
+    /// optional) item and the Add button. The buttons are for the script and hidden without it; without
+    /// JavaScript the spare item is the way to add one more.
+    mutating func renderItems(_ section: SectionView, _ group: RepeatGroup) -> String {
+        var out =
+            "<div class=\"fw-items\" data-group=\"\(escape(section.id))\" data-min=\"\(group.minItems)\" data-max=\"\(group.maxItems)\">\n"
+        let items = Dictionary(grouping: section.fields) { $0.item?.index ?? 0 }
+        let label = escape(group.itemLabel)
+        func item(_ index: Int, _ fields: [FieldView], spare: Bool) -> String {
+            var out = "<fieldset class=\"fw-item\" data-item=\"\(index)\"\(spare ? " data-spare" : "")>\n"
+            out += "<legend>\(label) \(index + 1)\(spare ? " (optional)" : "")</legend>\n"
+            for field in fields { out += render(field) }
+            out +=
+                "<button type=\"button\" class=\"fw-button fw-item-remove\" data-remove hidden>Remove \(label.lowercased()) \(index + 1)</button>\n"
+            out += "</fieldset>\n"
+            return out
+        }
+        for index in items.keys.sorted() { out += item(index, items[index]!, spare: false) }
+        if !section.spare.isEmpty, let index = section.spare.first?.item?.index { out += item(index, section.spare, spare: true) }
+        out += "<button type=\"button\" class=\"fw-button fw-item-add\" data-add hidden>Add \(label.lowercased())</button>\n"
+        out += "</div>\n"
+        return out
+    }
+
+    /// Add and remove items of repeatable groups: the spare item becomes the template that "Add" clones
+    /// (ids, names and labels renumbered); "Remove" takes an item out; the limits disable the buttons.
+    static let repeatScript = """
+        (function () {
+        "use strict";
+        Array.prototype.forEach.call(document.querySelectorAll(".fw-items"), function (list) {
+          var group = list.getAttribute("data-group"), min = Number(list.getAttribute("data-min")), max = Number(list.getAttribute("data-max"));
+          var spare = list.querySelector("[data-spare]"), add = list.querySelector("[data-add]");
+          var template = spare ? spare.cloneNode(true) : null;
+          if (spare) spare.remove();
+          var next = list.querySelectorAll(".fw-item").length;
+          function items() { return list.querySelectorAll(".fw-item"); }
+          function refresh() {
+            var n = items().length;
+            add.hidden = !template; add.disabled = n >= max;
+            Array.prototype.forEach.call(list.querySelectorAll("[data-remove]"), function (b) { b.hidden = false; b.disabled = n <= min; });
+          }
+          function renumber(node, from, to) {
+            var a = group + "-" + from + "-", b = group + "-" + to + "-";
+            Array.prototype.forEach.call(node.querySelectorAll("*"), function (el) {
+              ["id", "for", "name", "aria-describedby", "aria-labelledby", "data-value-id"].forEach(function (attr) {
+                var v = el.getAttribute(attr); if (v && v.indexOf(a) >= 0) el.setAttribute(attr, v.split(a).join(b));
+              });
+              var f = el.getAttribute("data-field"); if (f) el.setAttribute("data-field", f.split(group + "/" + from + "/").join(group + "/" + to + "/"));
+            });
+          }
+          add.addEventListener("click", function () {
+            if (!template || items().length >= max) return;
+            var item = template.cloneNode(true), from = item.getAttribute("data-item");
+            item.removeAttribute("data-spare");
+            item.setAttribute("data-item", String(next));
+            renumber(item, from, next);
+            var legend = item.querySelector("legend");
+            legend.textContent = legend.textContent.replace(/ \\(optional\\)$/, "").replace(/[0-9]+$/, String(items().length + 1));
+            list.insertBefore(item, add);
+            next += 1;
+            refresh();
+            var first = item.querySelector("input, select, textarea"); if (first) first.focus();
+          });
+          list.addEventListener("click", function (event) {
+            var remove = event.target.closest && event.target.closest("[data-remove]");
+            if (!remove || items().length <= min) return;
+            remove.closest(".fw-item").remove();
+            refresh();
+            add.focus();
+          });
+          refresh();
+        });
         })();
         """
 
@@ -479,6 +559,10 @@ struct HTMLRenderer {
         main { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
         h1 { font-size: 1.6rem; margin: 0 0 1rem; }
         .fw-page { margin: 0 0 2rem; }
+        .fw-items { display: grid; gap: .75rem; }
+        .fw-item { border: 1px dashed var(--fw-border); border-radius: 8px; padding: .5rem .75rem; margin: 0; }
+        .fw-item > legend { font-weight: 600; padding: 0 .3rem; }
+        .fw-item-add, .fw-item-remove { justify-self: start; }
         .fw-page > h2 { font-size: 1.15rem; margin: 1.5rem 0 .75rem; }
         .fw-page-nav { display: flex; gap: .75rem; justify-content: flex-end; margin: 0 0 1.25rem; }
         [hidden] { display: none !important; }

@@ -42,6 +42,15 @@ package enum JSONTreeRenderer {
                             ("visibleIf", section.conditions.visibleIf.map { .string($0.text) }),
                             ("enabledIf", section.conditions.enabledIf.map { .string($0.text) }),
                             ("visible", section.visible ? nil : .bool(false)),
+                            (
+                                "repeat",
+                                section.repeatGroup.map { g in
+                                    .object([
+                                        ("minItems", .integer(Int64(g.minItems))), ("maxItems", .integer(Int64(g.maxItems))),
+                                        ("itemLabel", .string(g.itemLabel)),
+                                    ])
+                                }
+                            ),
                             ("fields", .array(section.fields.map(field))),
                         ])
                     })
@@ -72,6 +81,7 @@ package enum JSONTreeRenderer {
             ("requiredIf", f.conditions.requiredIf.map { .string($0.text) }),
             ("visible", f.visible ? nil : .bool(false)),
             ("enabled", f.enabled ? nil : .bool(false)),
+            ("item", f.item.map { .integer(Int64($0.index)) }),
             (
                 "crossRules",
                 f.crossRules.isEmpty

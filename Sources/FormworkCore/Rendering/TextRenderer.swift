@@ -48,7 +48,17 @@ struct TextRenderer {
                 for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
                 lines.append([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
             }
-            lines += renderFields(section.fields.filter(\.visible))
+            if let group = section.repeatGroup {
+                // One heading per item ("Task 2"); an empty group says so.
+                let items = Dictionary(grouping: section.fields.filter(\.visible)) { $0.item?.index ?? 0 }
+                if items.isEmpty { lines.append([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
+                for index in items.keys.sorted() {
+                    lines.append([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
+                    lines += renderFields(items[index]!)
+                }
+            } else {
+                lines += renderFields(section.fields.filter(\.visible))
+            }
             if let footer = section.footer, !footer.isEmpty {
                 for line in wrap(InlineMarkup.plain(footer), width - 2) {
                     lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])

@@ -52,6 +52,10 @@ public struct SectionView: Sendable, Equatable {
     public var visible = true
     /// The section's conditions, for renderers that re-evaluate them live (HTML) or carry them (JSON).
     public var conditions = FieldConditions()
+    /// A repeatable group: `fields` holds its items, item after item (`FieldView.item`); `spare` is one more,
+    /// empty item (HTML clones it for "Add", and shows it, optional, without JavaScript).
+    public var repeatGroup: RepeatGroup?
+    public var spare: [FieldView] = []
 
     public init(id: String, header: String?, footer: String?, insets: EdgeInsets? = nil, spacing: Double? = nil, fields: [FieldView]) {
         self.id = id
@@ -85,6 +89,8 @@ public struct FieldView: Sendable, Equatable {
     /// The field's conditions and rules across fields, for HTML's live script and the JSON tree.
     public var conditions = FieldConditions()
     public var crossRules: [CrossFieldRule] = []
+    /// The item of a repeatable group the field belongs to.
+    public var item: ItemPosition?
 
     public init(
         id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,

@@ -18,7 +18,12 @@ public final class FormRuntime {
     public func render(_ form: Form, keepGoing: Bool = false) throws(RuntimeError) -> ViewTree {
         rejections = []
         failures = []
-        let fields = form.sections.flatMap(\.fields)
+        // A repeatable group below its maximum gets one spare, empty item (rendered in the same batch).
+        var spares: [Int: [FormField]] = [:]
+        for (s, section) in form.sections.enumerated() {
+            if let group = section.repeatGroup, section.itemCount < group.maxItems { spares[s] = section.item(section.itemCount) }
+        }
+        let fields = form.sections.flatMap(\.fields) + spares.keys.sorted().flatMap { spares[$0]! }
         let prepared = fields.map(Self.prepare)
         let responses = try driver.perform(prepared.map(\.request))
         let states = form.states()
@@ -35,6 +40,7 @@ public final class FormRuntime {
                 if let state = states[field.id] { Self.apply(state, to: &view) }
                 view.conditions = field.conditions
                 view.crossRules = field.crossRules
+                view.item = field.item
                 for message in crossProblems[field.id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
                 fieldViews.append(view)
             }
@@ -42,8 +48,20 @@ public final class FormRuntime {
                 id: section.id, header: section.header, footer: section.footer,
                 insets: section.insets, spacing: section.spacing, fields: fieldViews)
             sectionView.conditions = section.conditions
+            sectionView.repeatGroup = section.repeatGroup
             sectionView.visible = section.conditions.visibleIf == nil || fieldViews.contains { $0.visible }
             sections.append(sectionView)
+        }
+        for s in spares.keys.sorted() {
+            sections[s].spare = spares[s]!.map { field in
+                let (prep, response) = views.next()!.1
+                var view = finish(field, model: prep.model, offers: prep.request.offers, response: response)
+                view.item = field.item
+                // Optional: an empty spare item must not block a submission.
+                view.required = false
+                view.nodes = view.nodes.map(Self.optional)
+                return view
+            }
         }
         if !keepGoing, let first = failures.first { throw first }
         var tree = ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
@@ -80,6 +98,27 @@ public final class FormRuntime {
             return .number(on(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
         case .multiChoice(let c, let choices, let selected, let style):
             return .multiChoice(on(c), choices: choices, selected: selected, style: style)
+        case .button, .label, .value, .message: return node
+        }
+    }
+
+    static func optional(_ node: ViewNode) -> ViewNode {
+        func off(_ c: Control) -> Control {
+            var c = c
+            c.required = false
+            return c
+        }
+        switch node {
+        case .group(let role, let title, let children): return .group(role: role, title: title, children: children.map(optional))
+        case .textInput(let c, let text, let placeholder): return .textInput(off(c), text: text, placeholder: placeholder)
+        case .toggle(let c, let isOn): return .toggle(off(c), isOn: isOn)
+        case .choice(let c, let choices, let selected, let style):
+            return .choice(off(c), choices: choices, selected: selected, style: style)
+        case .date(let c, let seconds, let mode): return .date(off(c), seconds: seconds, mode: mode)
+        case .number(let c, let value, let minimum, let maximum, let step, let style):
+            return .number(off(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
+        case .multiChoice(let c, let choices, let selected, let style):
+            return .multiChoice(off(c), choices: choices, selected: selected, style: style)
         case .button, .label, .value, .message: return node
         }
     }
