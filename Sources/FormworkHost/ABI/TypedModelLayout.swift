@@ -112,7 +112,6 @@ final class TypedModelLayout: @unchecked Sendable {
         _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
         values: [Value?]
     ) throws(LayoutError) -> fw_status {
-        let cif = try cif(for: convention)
         let model = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 8))
         model.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
         defer { model.deallocate() }
@@ -120,6 +119,14 @@ final class TypedModelLayout: @unchecked Sendable {
         for (i, type) in fields.enumerated() {
             marshaller.store(i < values.count ? values[i] : nil, as: type, at: model + offsets[i])
         }
+        // By pointer the signature is fixed, `fw_status (*)(void *, const MODEL *)`: call it directly, no libffi.
+        if convention == .byPointer {
+            let direct = unsafeBitCast(function, to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> fw_status).self)
+            let status = direct(cell, model)
+            withExtendedLifetime(marshaller) {}
+            return status
+        }
+        let cif = try cif(for: convention)
         var cellArgument: UnsafeMutableRawPointer? = cell
         var modelPointer: UnsafeMutableRawPointer? = model
         var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened

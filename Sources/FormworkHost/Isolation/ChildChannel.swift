@@ -35,6 +35,9 @@ enum ChildFailure: Error, Equatable, CustomStringConvertible {
 final class ChildChannel {
     /// The shared page: word 0 counts calls begun, word 1 holds the current call's tag.
     static let progressBytes = 4096
+    /// Seconds a child may take to start (until it first marks the page), whatever the call timeout:
+    /// a loaded machine or a sanitizer build starts slowly, and no pack code has run yet.
+    static let startupAllowance = 30.0
 
     let pid: pid_t
     private let socket: Int32
@@ -189,7 +192,7 @@ final class ChildChannel {
             if mark != lastMark {
                 lastMark = mark
                 lastChange = Clock.now
-            } else if Clock.now - lastChange > timeout {
+            } else if Clock.now - lastChange > (mark.count == 0 ? max(timeout, Self.startupAllowance) : timeout) {
                 kill(pid, SIGKILL)
                 _ = waitForExit()
                 ended = .timedOut(timeout)
@@ -198,13 +201,16 @@ final class ChildChannel {
         }
     }
 
-    private func drainOutput() {
+    /// Reads what the child printed (once); returns the number of bytes read.
+    @discardableResult
+    private func drainOutput() -> Int {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-        guard n > 0 else { return }
+        guard n > 0 else { return 0 }
         if forwardOutput { _ = chunk.withUnsafeBytes { Glibc.write(2, $0.baseAddress, n) } }
         captured += chunk[0..<n]
         if captured.count > 8192 { captured.removeFirst(captured.count - 8192) }
+        return n
     }
 
     /// The child's end, once its socket closed: how it ended.
@@ -223,13 +229,7 @@ final class ChildChannel {
             if Clock.now > deadline { kill(pid, SIGKILL) }
             usleep(1000)
         }
-        while true {
-            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            guard poll(&fd, 1, 0) > 0 else { break }
-            let before = captured.count
-            drainOutput()
-            if captured.count == before { break }
-        }
+        drainRemainingOutput()
         let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
         ended = outcome
         return outcome
@@ -262,9 +262,18 @@ final class ChildChannel {
             var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             if poll(&fd, 1, 5) > 0 { drainOutput() }
         }
+        drainRemainingOutput()
         let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
         ended = outcome
         return outcome == .exited(0) ? nil : outcome
+    }
+
+    /// After the child exited: what is still in the pipe (stdio buffers flushed at exit) is read too.
+    private func drainRemainingOutput() {
+        while true {
+            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 0) > 0, fd.revents & Int16(POLLIN) != 0, drainOutput() > 0 else { break }
+        }
     }
 
     /// The last line the child printed on standard output, neutralised, or nil.
@@ -284,6 +293,7 @@ struct ChildEndpoint {
         let mapped = mmap(nil, ChildChannel.progressBytes, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0)
         progress = mapped == MAP_FAILED ? nil : mapped?.bindMemory(to: UInt64.self, capacity: 2)
         close(4)
+        mark(0)  // started: from now on the host counts the call timeout
     }
 
     /// Records that call `tag` begins (the host reads it when the child dies or hangs).
