@@ -177,16 +177,22 @@ enum Reports {
 
     /// An aligned table; the last column is not padded.
     static func table(header: [String], rows: [[String]], indent: String) -> String {
+        // Terminal columns, not characters (CJK is two wide); padding by hand (Foundation's
+        // `padding(toLength:)` was a sixth of a warm `list`).
         let all = [header] + rows
-        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
+        let cellWidths = all.map { $0.map(\.columns) }
+        let widths = (0..<header.count).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        var out = ""
+        for (r, row) in all.enumerated() {
             var line = indent
             for (i, cell) in row.enumerated() {
-                line += i == row.count - 1 ? cell : cell.padding(toLength: widths[i] + 2, withPad: " ", startingAt: 0)
+                line += cell
+                if i < row.count - 1 { line += String(repeating: " ", count: widths[i] + 2 - cellWidths[r][i]) }
             }
             while line.hasSuffix(" ") { line.removeLast() }
-            return line + "\n"
-        }.joined()
+            out += line + "\n"
+        }
+        return out
     }
 }
 
