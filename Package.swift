@@ -62,6 +62,8 @@ let package = Package(
         .target(name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings),
         // Benchmarks (not tests): `swift build -c release && .build/release/formwork-bench`.
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
+        // The performance suite against C baselines (docs/performance.md): `.build/release/formwork-perf`.
+        .executableTarget(name: "formwork-perf", dependencies: ["Formwork"], path: "Benchmarks/PerformanceSuite"),
         // Tests mirror the modules; shared helpers (built products, fixtures, golden files) live in FormworkTestSupport.
         .target(name: "FormworkTestSupport", dependencies: ["FormworkCore", "FormworkHost"], path: "Tests/FormworkTestSupport"),
         .testTarget(name: "FormworkCoreTests", dependencies: ["FormworkCore", "FormworkTestSupport"]),

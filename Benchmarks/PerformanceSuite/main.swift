@@ -1,0 +1,243 @@
+// The performance suite (docs/performance.md): every measure against a C baseline in
+// the same run, runs interleaved (formwork, baseline, formwork, ...), medians and ratios.
+//
+//     swift build -c release && .build/release/formwork-perf            # 10k and 100k fields
+//     .build/release/formwork-perf --smoke                               # CI: small, one run each
+//
+// Needs cc, libcjson-dev, libyaml-dev and libffi-dev (the C baselines are built here,
+// from Benchmarks/Baselines); swiftc for the hello-world start-up baseline (skipped without).
+import Foundation
+import Formwork
+
+let smoke = CommandLine.arguments.contains("--smoke")
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+let bin = Discovery.executableDirectory ?? "."
+let formwork = "\(bin)/formwork"
+let work = NSTemporaryDirectory() + "formwork-perf-\(getpid())"
+try FileManager.default.createDirectory(atPath: "\(work)/packs", withIntermediateDirectories: true)
+chmod(work, 0o755)
+chmod("\(work)/packs", 0o755)
+defer { try? FileManager.default.removeItem(atPath: work) }
+let environment = ["PATH": "/usr/bin:/bin", "HOME": work, "XDG_CACHE_HOME": "\(work)/cache", "NO_COLOR": "1"]
+
+// MARK: processes
+
+struct Run {
+    var seconds: Double
+    var cpuSeconds: Double
+    var maxRSSKiB: Int
+    var status: Int32
+}
+
+/// posix_spawn and wait4 (CPU time and peak memory of the child); output to /dev/null.
+func spawn(_ arguments: [String]) -> Run {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
+        return Run(seconds: 0, cpuSeconds: 0, maxRSSKiB: 0, status: -1)
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Run(seconds: seconds, cpuSeconds: cpu, maxRSSKiB: Int(usage.ru_maxrss), status: (status >> 8) & 0xFF)
+}
+
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+/// Runs `a` and `b` alternately `times` times; medians of wall time, and the peak memory of each.
+func interleaved(_ a: [String], _ b: [String], times: Int) -> (a: Double, b: Double, rssA: Int, rssB: Int) {
+    var ta: [Double] = [], tb: [Double] = []
+    var ra = 0, rb = 0
+    for _ in 0..<times {
+        let x = spawn(a)
+        let y = spawn(b)
+        if x.status != 0 { print("  warning: \(a.joined(separator: " ")) exited with \(x.status)") }
+        if y.status != 0 { print("  warning: \(b.joined(separator: " ")) exited with \(y.status)") }
+        ta.append(x.seconds)
+        tb.append(y.seconds)
+        ra = max(ra, x.maxRSSKiB)
+        rb = max(rb, y.maxRSSKiB)
+    }
+    return (median(ta), median(tb), ra, rb)
+}
+
+// MARK: build the baselines
+
+let cc = ProcessInfo.processInfo.environment["CC"] ?? "/usr/bin/cc"
+let include = "\(root)/Sources/CFormwork/include"
+func build(_ source: String, _ output: String, _ flags: [String]) -> Bool {
+    spawn([cc, "-O2", "-I", include] + ["\(root)/Benchmarks/Baselines/\(source)", "-o", "\(work)/\(output)"] + flags).status == 0
+}
+guard build("list_packs.c", "list_packs", ["-ldl"]), build("render_json.c", "render_json", ["-lcjson"]),
+    build("render_yaml.c", "render_yaml", ["-lyaml"]), build("ffi_floor.c", "ffi_floor", ["-lffi"]),
+    spawn([
+        cc, "-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", include, "\(root)/Examples/Packs/phone-c/phone.c", "-o",
+        "\(work)/phone.so",
+    ])
+    .status == 0
+else {
+    print("formwork-perf: the C baselines do not build; install cc, libcjson-dev, libyaml-dev and libffi-dev")
+    exit(69)
+}
+
+// MARK: documents
+
+func document(fields count: Int, yaml: Bool) -> String {
+    var out =
+        yaml
+        ? "formwork: 1\nid: bench\ntitle: Benchmark\nsections:\n"
+        : "{\"formwork\":1,\"id\":\"bench\",\"title\":\"Benchmark\",\"sections\":["
+    let perSection = 1000
+    for s in 0..<max(1, (count + perSection - 1) / perSection) {
+        if yaml {
+            out += "  - id: s\(s)\n    header: Section \(s)\n    fields:\n"
+        } else {
+            out += (s > 0 ? "," : "") + "{\"id\":\"s\(s)\",\"header\":\"Section \(s)\",\"fields\":["
+        }
+        for i in 0..<min(perSection, count - s * perSection) {
+            let n = s * perSection + i
+            let (cell, model): (String, String) =
+                switch n % 5 {
+                case 0: ("org.formwork.text-field", "\"title\":\"Name \(n)\",\"value\":\"Value \(n)\",\"hint\":\"Hint for field \(n)\"")
+                case 1: ("org.formwork.toggle", "\"title\":\"Option \(n)\",\"value\":\(n % 2 == 0)")
+                case 2: ("org.formwork.c.rating", "\"title\":\"Rating \(n)\",\"value\":\(n % 6),\"labels\":[\"a\",\"b\",\"c\",\"d\",\"e\"]")
+                case 3: ("org.formwork.picker", "\"title\":\"Pick \(n)\",\"choices\":[\"One\",\"Two\",\"Three\"],\"value\":\"Two\"")
+                default: ("org.formwork.c.money", "\"title\":\"Amount \(n)\",\"amount\":\(n).5,\"currency\":\"USD\"")
+                }
+            if yaml {
+                out += "      - { id: f\(n), cell: \(cell), model: {\(model)} }\n"
+            } else {
+                out += (i > 0 ? "," : "") + "{\"id\":\"f\(n)\",\"cell\":\"\(cell)\",\"model\":{\(model)}}"
+            }
+        }
+        if !yaml { out += "]}" }
+    }
+    return yaml ? out : out + "]}"
+}
+
+var rows: [(measure: String, formwork: String, baseline: String, ratio: Double?, goal: String)] = []
+func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
+func sec(_ s: Double) -> String { s >= 1 ? String(format: "%.2f s", s) : ms(s) }
+func ns(_ s: Double) -> String { String(format: "%.0f ns", s) }
+
+// MARK: list
+
+for i in 0..<200 { try? FileManager.default.copyItem(atPath: "\(work)/phone.so", toPath: "\(work)/packs/libphone\(i).so") }
+_ = spawn([formwork, "list", "--pack-path", "\(work)/packs"])  // warms the cache
+let listRuns = smoke ? 3 : 21
+let warm = interleaved([formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns)
+rows.append(("list, 200 packs, warm cache", ms(warm.a), ms(warm.b), warm.a / warm.b, "≤ 0.5×"))
+let cold = interleaved(
+    [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], ["\(work)/list_packs", "\(work)/packs"], times: smoke ? 1 : 7)
+rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.a / cold.b, "≤ 1.25×"))
+
+// MARK: configure
+
+var ffiNs = 0.0, directNs = 0.0
+do {
+    let pipe = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "\(work)/ffi_floor")
+    process.standardOutput = pipe
+    try process.run()
+    process.waitUntilExit()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let v = Double(parts[1]) { if parts[0] == "ffi" { ffiNs = v } else { directNs = v } }
+    }
+}
+let registry = Registry.discover(environment: [:], executableDirectory: bin)
+let cells = InProcessCells(registry: registry)
+@MainActor func configureNs(_ cellID: String, model: [String: Value]) -> Double {
+    guard let cell = try? registry.cellType(cellID) else { return .nan }
+    let field = FormField(id: "f", cell: cell, model: model)
+    let request = CellRequest(
+        cell: cell, fieldID: "f", model: cell.fields.map { field.model[$0.name] }, render: false, accessibilityId: "f",
+        valueField: field.valueField)
+    let batch = Array(repeating: request, count: 1000)
+    _ = try? cells.perform(batch)
+    let rounds = smoke ? 20 : 200
+    var samples: [Double] = []
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<rounds { _ = try? cells.perform(batch) }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds * 1000))
+    }
+    return median(samples)
+}
+let byValue = configureNs("org.formwork.c.rating", model: ["title": .string("Rating"), "value": .integer(3)])
+let byPointer = configureNs("org.formwork.c.money", model: ["title": .string("Amount"), "amount": .number(3.5)])
+let generic = configureNs("org.formwork.text-field", model: ["title": .string("Name"), "value": .string("Ada")])
+rows.append(("configure, typed by value (rating)", ns(byValue), "ffi_call \(ns(ffiNs))", byValue / ffiNs, "≤ 2×"))
+rows.append(("configure, typed by pointer (money)", ns(byPointer), "ffi_call \(ns(ffiNs))", byPointer / ffiNs, "≤ 1×"))
+rows.append(("configure, generic (text field)", ns(generic), "ffi_call \(ns(ffiNs)); direct \(ns(directNs))", generic / ffiNs, "≤ 1×"))
+
+// MARK: render
+
+var scaling: [String: [Int: Double]] = [:]
+let sizes = smoke ? [1000] : [10_000, 100_000]
+for size in sizes {
+    let json = "\(work)/bench-\(size).json", yaml = "\(work)/bench-\(size).yaml"
+    try document(fields: size, yaml: false).write(toFile: json, atomically: true, encoding: .utf8)
+    try document(fields: size, yaml: true).write(toFile: yaml, atomically: true, encoding: .utf8)
+    let times = smoke ? 1 : (size >= 100_000 ? 3 : 5)
+    for (name, input, format, baseline) in [
+        ("JSON → text", json, "text", "render_json"), ("YAML → text", yaml, "text", "render_yaml"),
+        ("JSON → html", json, "html", "render_json"), ("JSON → json", json, "json", "render_json"),
+    ] {
+        let r = interleaved(
+            [formwork, "render", input, "--format", format, "--output", "/dev/null"], ["\(work)/\(baseline)", input], times: times)
+        rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.a / r.b, "≤ 3×"))
+        scaling[name, default: [:]][size] = r.a
+        if name == "JSON → text" || name == "YAML → text" {
+            let empty = spawn([formwork, "render", "\(root)/Examples/Forms/login.yaml", "--format", "text", "--output", "/dev/null"])
+            let perField = Double(r.rssA - empty.maxRSSKiB) / Double(size)
+            rows.append(
+                (
+                    "memory above an empty run, \(name.prefix(4))", String(format: "%.2f KiB/field (peak %d MiB)", perField, r.rssA / 1024),
+                    "",
+                    nil, "≤ 1 KiB/field"
+                ))
+        }
+    }
+}
+if sizes.count == 2 {
+    for (name, bySize) in scaling.sorted(by: { $0.key < $1.key }) {
+        if let a = bySize[10_000], let b = bySize[100_000] {
+            rows.append(("scaling 10k → 100k, \(name)", String(format: "%.1f×", b / a), "", nil, "≤ 11×"))
+        }
+    }
+}
+
+// MARK: start-up
+
+let swiftc = ["/usr/bin/swiftc", "/opt/swift/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+if let swiftc {
+    try "print(\"hello\")\n".write(toFile: "\(work)/hello.swift", atomically: true, encoding: .utf8)
+    if spawn([swiftc, "-O", "\(work)/hello.swift", "-o", "\(work)/hello"]).status == 0 {
+        let help = interleaved([formwork, "--help"], ["\(work)/hello"], times: smoke ? 3 : 21)
+        rows.append(("formwork --help", ms(help.a), "Swift hello world \(ms(help.b))", help.a / help.b, "≤ 2×"))
+    }
+} else {
+    print("start-up: skipped (no swiftc for the hello-world baseline)")
+}
+
+// MARK: report
+
+print("formwork-perf: \(smoke ? "smoke run" : "full run"), medians of interleaved runs, wall time")
+let header = ["measure", "formwork", "C baseline", "ratio", "goal"]
+let table = rows.map { [$0.measure, $0.formwork, $0.baseline, $0.ratio.map { String(format: "%.2f×", $0) } ?? "", $0.goal] }
+print("| " + header.joined(separator: " | ") + " |")
+print("|" + String(repeating: " --- |", count: header.count))
+for row in table { print("| " + row.joined(separator: " | ") + " |") }
