@@ -64,7 +64,7 @@ public enum TypedConvention: String, Sendable, Equatable { case byValue, byPoint
 /// A cell type's registration entry as plain Swift values: what the core needs to
 /// decode, validate and render documents. Where the cell's code lives (a pack loaded
 /// in this process, or a child process) is the `CellDriver`'s business.
-public struct CellType: Sendable {
+public final class CellType: Sendable {
     public let id: String
     public let name: String
     public let summary: String?

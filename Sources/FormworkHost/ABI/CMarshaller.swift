@@ -12,6 +12,12 @@ final class CMarshaller {
 
     deinit { for pointer in owned { free(pointer) } }
 
+    /// Frees what the last call used, keeping the marshaller (and its bookkeeping's capacity) for the next.
+    func reset() {
+        for pointer in owned { free(pointer) }
+        owned.removeAll(keepingCapacity: true)
+    }
+
     /// Runs `body` with a marshaller whose memory is freed afterwards.
     static func with<R>(_ body: (CMarshaller) throws -> R) rethrows -> R {
         let marshaller = CMarshaller()

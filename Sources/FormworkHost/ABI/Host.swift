@@ -78,11 +78,31 @@ enum PackLog {
         return key
     }()
 
+    /// The thread's reusable Capture (released when the thread ends).
+    private static let spareKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            if let pointer { Unmanaged<Capture>.fromOpaque(pointer).release() }
+        }
+        return key
+    }()
+
     /// Runs `body`, a call into a pack, and returns what the pack logged during it.
     /// Captures nest: an inner call's messages are its own.
     static func capture<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (R, [String]) {
-        let capture = Capture()
+        // One Capture per thread, reused: a call that logs nothing allocates nothing. A nested capture
+        // (rare: a pack calling back into the host) gets its own.
         let previous = pthread_getspecific(key)
+        let capture: Capture
+        if previous == nil, let spare = pthread_getspecific(spareKey) {
+            capture = Unmanaged<Capture>.fromOpaque(spare).takeUnretainedValue()
+            capture.messages.removeAll(keepingCapacity: true)
+        } else if previous == nil {
+            capture = Capture()
+            pthread_setspecific(spareKey, Unmanaged.passRetained(capture).toOpaque())  // kept for the thread's life
+        } else {
+            capture = Capture()
+        }
         pthread_setspecific(key, Unmanaged.passUnretained(capture).toOpaque())
         defer { pthread_setspecific(key, previous) }
         let result = try withExtendedLifetime(capture) { () throws(E) -> R in try body() }

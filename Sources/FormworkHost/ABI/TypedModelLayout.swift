@@ -110,12 +110,12 @@ final class TypedModelLayout: @unchecked Sendable {
     /// Lays `values` (schema order; nil = absent) out as the model struct and calls `function` with it.
     func call(
         _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
-        values: [Value?]
+        values: [Value?], marshaller given: CMarshaller? = nil
     ) throws(LayoutError) -> fw_status {
         let model = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 8))
         model.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
         defer { model.deallocate() }
-        let marshaller = CMarshaller()
+        let marshaller = given ?? CMarshaller()
         for (i, type) in fields.enumerated() {
             marshaller.store(i < values.count ? values[i] : nil, as: type, at: model + offsets[i])
         }

@@ -7,6 +7,10 @@ final class CellInstance {
     let cell: CellType
     let entry: CellEntry
     let handle: UnsafeMutableRawPointer
+    /// The schema's field types, collected once (not per configure).
+    private lazy var fieldTypes: [FieldType] = cell.fields.map(\.type)
+    /// C memory for the values of one call, reused call after call (freed between calls).
+    private let marshaller = CMarshaller()
 
     init(_ cell: CellType, entry: CellEntry) throws(RuntimeError) {
         if let failure = entry.lifecycle.retain() {
@@ -47,8 +51,11 @@ final class CellInstance {
     func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
         if !forceGeneric, let typed = entry.typed {
             let (result, log) = PackLog.capture { () -> Result<fw_status, TypedModelLayout.LayoutError> in
+                defer { marshaller.reset() }
                 do throws(TypedModelLayout.LayoutError) {
-                    return .success(try typed.layout.call(typed.function, convention: typed.convention, cell: handle, values: values))
+                    return .success(
+                        try typed.layout.call(
+                            typed.function, convention: typed.convention, cell: handle, values: values, marshaller: marshaller))
                 } catch { return .failure(error) }
             }
             switch result {
@@ -59,10 +66,9 @@ final class CellInstance {
             }
         } else {
             let (status, log) = PackLog.capture {
-                CMarshaller.with { marshaller in
-                    let array = marshaller.values(values, types: cell.fields.map(\.type))
-                    return array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
-                }
+                defer { marshaller.reset() }
+                let array = marshaller.values(values, types: fieldTypes)
+                return array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
             }
             if status != FW_OK { throw failure("configure", status: status, field: field, log: log) }
         }

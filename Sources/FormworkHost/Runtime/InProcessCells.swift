@@ -117,7 +117,10 @@ public final class InProcessCells: CellDriver {
 
     func perform(_ request: CellRequest, index: UInt64 = 0) throws(RuntimeError) -> CellResponse {
         let cell = request.cell
-        let entry = try entry(for: cell, index: index, field: request.fieldID)
+        let slot = try pool.slot(for: cell) { () throws(RuntimeError) in
+            try self.entry(for: cell, index: index, field: request.fieldID)
+        }
+        let entry = slot.entry
         // In the cell host, init (on the pack's first instance) and create are told apart for the report.
         var initialized = false
         if let progress, entry.lifecycle.retainCount == 0 {
@@ -126,8 +129,8 @@ public final class InProcessCells: CellDriver {
         }
         defer { if initialized { entry.lifecycle.release() } }
         progress?(index << 8 | Phase.create.rawValue)
-        let instance = try pool.dequeue(cell, entry: entry)
-        defer { pool.enqueue(instance) }
+        let instance = try pool.dequeue(cell, from: slot)
+        defer { pool.enqueue(instance, to: slot) }
         progress?(index << 8 | Phase.configure.rawValue)
         try instance.configure(request.model, field: request.fieldID)
         var rejections: [CellResponse.Rejection] = []
