@@ -2,6 +2,9 @@ extension Form {
     /// Whether any field or section has a condition.
     public var hasConditions: Bool { !evaluationOrder.isEmpty }
 
+    /// Whether any field has a rule across fields (checked without copying the fields).
+    public var hasCrossRules: Bool { sections.contains { $0.fields.contains { !$0.crossRules.isEmpty } } }
+
     /// Each field's state (visible, enabled, required) for the form's current values. A hidden
     /// field's value reads as absent in the conditions of others; fields are evaluated in
     /// `evaluationOrder`, which puts every field after those it reads.
@@ -47,6 +50,7 @@ extension Form {
 
     /// What the rules across fields say about the submitted values: (field id, message).
     public func crossFieldProblems(_ states: [String: FieldState]) -> [(field: String, message: String)] {
+        guard hasCrossRules else { return [] }
         let values = submittedValues(states)
         var out: [(String, String)] = []
         for field in fields where !field.crossRules.isEmpty && (states[field.id]?.submitted ?? true) {

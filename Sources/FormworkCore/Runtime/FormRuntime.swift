@@ -23,25 +23,33 @@ public final class FormRuntime {
         for (s, section) in form.sections.enumerated() {
             if let group = section.repeatGroup, section.itemCount < group.maxItems { spares[s] = section.item(section.itemCount) }
         }
-        let fields = form.sections.flatMap(\.fields) + spares.keys.sorted().flatMap { spares[$0]! }
-        let prepared = fields.map(Self.prepare)
+        // Requests are built straight from the sections (no copy of every field into one array).
+        var prepared: [(request: CellRequest, model: [String: Value])] = []
+        prepared.reserveCapacity(form.sections.reduce(0) { $0 + $1.fields.count })
+        for section in form.sections { for field in section.fields { prepared.append(Self.prepare(field)) } }
+        for s in spares.keys.sorted() { for field in spares[s]! { prepared.append(Self.prepare(field)) } }
         let responses = try driver.perform(prepared.map(\.request))
-        let states = form.states()
+        // States and rules across fields only cost something for forms that have them.
+        let states = form.hasConditions ? form.states() : [:]
         var crossProblems: [String: [String]] = [:]
-        for (id, message) in form.crossFieldProblems(states) { crossProblems[id, default: []].append(message) }
-        var views = zip(fields, zip(prepared, responses)).makeIterator()
+        if form.hasCrossRules {
+            for (id, message) in form.crossFieldProblems(states) { crossProblems[id, default: []].append(message) }
+        }
+        var views = zip(prepared, responses).makeIterator()
         var sections: [SectionView] = []
         for section in form.sections {
             var fieldViews: [FieldView] = []
             fieldViews.reserveCapacity(section.fields.count)
-            for _ in section.fields {
-                let (field, (prep, response)) = views.next()!
+            for field in section.fields {
+                let (prep, response) = views.next()!
                 var view = finish(field, model: prep.model, offers: prep.request.offers, response: response)
                 if let state = states[field.id] { Self.apply(state, to: &view) }
                 view.conditions = field.conditions
                 view.crossRules = field.crossRules
                 view.item = field.item
-                for message in crossProblems[field.id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+                if !crossProblems.isEmpty {
+                    for message in crossProblems[field.id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+                }
                 fieldViews.append(view)
             }
             var sectionView = SectionView(
@@ -54,7 +62,7 @@ public final class FormRuntime {
         }
         for s in spares.keys.sorted() {
             sections[s].spare = spares[s]!.map { field in
-                let (prep, response) = views.next()!.1
+                let (prep, response) = views.next()!
                 var view = finish(field, model: prep.model, offers: prep.request.offers, response: response)
                 view.item = field.item
                 // Optional: an empty spare item must not block a submission.
