@@ -607,7 +607,8 @@ public struct FormDecoder {
                 return defaults(cell)
             }
             for (key, valueNode) in members {
-                let at = "\(pointer)/\(Pointer.escape(key))"
+                // The pointer is built only when a problem is reported (it was a large share of decoding).
+                func at() -> String { "\(pointer)/\(Pointer.escape(key))" }
                 guard let field = cell.field(named: key) else {
                     var message = "unknown model field '\(key)' for cell '\(cell.id)'"
                     if let s = EditDistance.suggestion(for: key, in: cell.fields.map(\.name)) {
@@ -615,7 +616,7 @@ public struct FormDecoder {
                     } else {
                         message += "; its fields are \(cell.fields.map(\.name).joined(separator: ", "))"
                     }
-                    report(at, valueNode, message)
+                    report(at(), valueNode, message)
                     continue
                 }
                 if case .null = valueNode.kind { continue }
@@ -624,10 +625,10 @@ public struct FormDecoder {
                 if isOptions, case .array(let items) = valueNode.kind, items.contains(where: { $0.members != nil }) {
                     var values: [String] = []
                     for (i, item) in items.enumerated() {
-                        guard let choice = labelledChoice(item, "\(at)/\(i)") else { continue }
+                        guard let choice = labelledChoice(item, "\(at())/\(i)") else { continue }
                         let text = choice.text
                         if labelledChoices[text] != nil {
-                            report("\(at)/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice");
+                            report("\(at())/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice");
                             continue
                         }
                         labelledChoices[text] = choice.choice
@@ -638,7 +639,7 @@ public struct FormDecoder {
                 }
                 switch ValueCoercion.value(valueNode, as: field) {
                 case .success(let value): model[key] = value
-                case .failure(let problem): report(at, valueNode, "\(field.name) \(problem.text)")
+                case .failure(let problem): report(at(), valueNode, "\(field.name) \(problem.text)")
                 }
             }
         }
@@ -646,7 +647,7 @@ public struct FormDecoder {
             if let value = field.defaultValue { model[field.name] = value }
         }
         for field in cell.fields {
-            let at = "\(pointer)/\(Pointer.escape(field.name))"
+            func at() -> String { "\(pointer)/\(Pointer.escape(field.name))" }
             guard let value = model[field.name] else {
                 if field.required {
                     report(
@@ -656,7 +657,7 @@ public struct FormDecoder {
                 continue
             }
             if let problem = SchemaValidator.problem(with: value, for: field, model: model) {
-                report(at, node?[field.name] ?? node, "\(field.name) \(problem)")
+                report(at(), node?[field.name] ?? node, "\(field.name) \(problem)")
                 model[field.name] = nil
             }
         }
