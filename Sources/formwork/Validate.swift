@@ -34,7 +34,7 @@ struct Validate: ParsableCommand {
             if !problems.isEmpty { throw FormError.invalid(problems) }
         }
         Console.out(
-            "\(SourceFile.displayName(form)): valid (\(plural(loaded.fields.count, "field")) in \(plural(loaded.sections.count, "section")))\n"
+            "\(SourceFile.displayName(form)): valid (\(plural(loaded.fieldCount, "field")) in \(plural(loaded.sections.count, "section")))\n"
         )
     }
 }

@@ -14,6 +14,9 @@ public struct Form: Sendable {
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
 
+    /// How many fields the form has (without copying them, as `fields` does).
+    public var fieldCount: Int { sections.reduce(0) { $0 + $1.fields.count } }
+
     public init(id: String, title: String? = nil, description: String? = nil, sections: [FormSection]) {
         self.id = id
         self.title = title

@@ -175,14 +175,16 @@ public struct FormDecoder {
             }
         }
         var accessibilityIDs: [String: String] = [:]
-        for field in sections.flatMap(\.fields) {
-            if let first = accessibilityIDs[field.accessibilityId], field.accessibilityId != field.id {
-                report(
-                    "\(field.pointer)/accessibilityId", nil,
-                    "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form"
-                )
-            } else {
-                accessibilityIDs[field.accessibilityId] = field.pointer
+        for section in sections {
+            for field in section.fields {
+                if let first = accessibilityIDs[field.accessibilityId], field.accessibilityId != field.id {
+                    report(
+                        "\(field.pointer)/accessibilityId", nil,
+                        "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form"
+                    )
+                } else {
+                    accessibilityIDs[field.accessibilityId] = field.pointer
+                }
             }
         }
         // Conditions cannot read the fields of a repeated group (checked in resolveConditions through `repeated`).
@@ -628,7 +630,8 @@ public struct FormDecoder {
                         guard let choice = labelledChoice(item, "\(at())/\(i)") else { continue }
                         let text = choice.text
                         if labelledChoices[text] != nil {
-                            report("\(at())/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice");
+                            report(
+                                "\(at())/\(i)", item, "the choice value \(choice.choice.json.serialized(pretty: false)) is listed twice");
                             continue
                         }
                         labelledChoices[text] = choice.choice

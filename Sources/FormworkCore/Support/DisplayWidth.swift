@@ -37,6 +37,8 @@ extension Character {
 extension StringProtocol {
     /// Columns the text takes in a terminal.
     package var columns: Int {
+        // ASCII (the common case) is one column per byte: no grapheme breaking, no Unicode properties.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }
         var total = 0
         for c in self { total += c.columns }
         return total
