@@ -47,28 +47,40 @@ package indirect enum JSON: Sendable, Equatable {
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
-                if let indent { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if let indent { JSON.newline(indent + 1, to: &out) }
                 item.write(to: &out, indent: indent.map { $0 + 1 })
             }
-            if let indent { out += "\n" + String(repeating: "  ", count: indent) }
+            if let indent { JSON.newline(indent, to: &out) }
             out += "]"
         case .object(let members):
             if members.isEmpty { out += "{}"; return }
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
-                if let indent { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if let indent { JSON.newline(indent + 1, to: &out) }
                 JSON.writeString(key, to: &out)
                 out += indent == nil ? ":" : ": "
                 value.write(to: &out, indent: indent.map { $0 + 1 })
             }
-            if let indent { out += "\n" + String(repeating: "  ", count: indent) }
+            if let indent { JSON.newline(indent, to: &out) }
             out += "}"
         }
     }
 
+    /// A line break and `level` indents (two spaces each), without building a string per line.
+    static func newline(_ level: Int, to out: inout String) {
+        out += "\n"
+        for _ in 0..<level { out += "  " }
+    }
+
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: append them whole (0xE2 may start U+2028/U+2029).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
