@@ -62,6 +62,7 @@ enum Descriptors {
                 return fw_status(FW_INVALID_ARGUMENT)
             }
             var byName: [String: ModelValue] = [:]
+            byName.reserveCapacity(box.fields.count)  // no rehashing while it fills
             for (i, field) in box.fields.enumerated() {
                 if let value = Descriptors.modelValue(values![i]) { byName[field.name] = value }
             }
