@@ -132,14 +132,22 @@ struct JSONParser {
         case UInt8(ascii: "{"):
             index += 1
             var members: [(key: String, value: SourceNode)] = []
-            var keys: Set<String> = []
+            // Duplicate keys: a linear scan for the usual small object, a set past 16 keys.
+            var keys: Set<String>? = nil
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return SourceNode(kind: .object(members), line: start) }
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
                 let key = try string()
-                guard keys.insert(key).inserted else { throw error(at: key, "duplicate key '\(key)'") }
+                let duplicate: Bool
+                if members.count < 16 {
+                    duplicate = members.contains { $0.key == key }
+                } else {
+                    if keys == nil { keys = Set(members.map(\.key)) }
+                    duplicate = !keys!.insert(key).inserted
+                }
+                guard !duplicate else { throw error(at: key, "duplicate key '\(key)'") }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
                 index += 1
@@ -216,6 +224,14 @@ struct JSONParser {
 
     private mutating func string() throws(ParseError) -> String {
         index += 1  // opening quote
+        // Most strings have no escape and no control character: made straight from the input bytes.
+        var end = index
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == 0x22 {
+            guard let s = String(validating: bytes[index..<end], as: UTF8.self) else { throw error("string is not valid UTF-8") }
+            index = end + 1
+            return s
+        }
         var out: [UInt8] = []
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
