@@ -6,7 +6,8 @@
  *                        RENDER, DESTROY or DEINIT (TYPED also declares typed configure)
  *   HOSTILE_<HOW>        CRASH (writes through NULL), ABORT, EXIT (exit(0)), HANG, or
  *                        STDOUT (prints on standard output and carries on)
- *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket and ptrace, and shows
+ *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket, ptrace and killing its
+ *                        parent (the host), and shows
  *                        what each returned (errno names) as values
  *   HOSTILE_PACK_ID / HOSTILE_CELL_ID   identifiers
  * Its cell type has two string fields, "title" and "value" (the value role).
@@ -144,6 +145,7 @@ static fw_status render(void *cell, const fw_canvas *canvas, void *ctx) {
     canvas->value(ctx, "socket", outcome(fd));
     if (fd >= 0) close(fd);
     canvas->value(ctx, "ptrace", outcome((int)ptrace(PTRACE_TRACEME, 0, NULL, NULL)));
+    canvas->value(ctx, "kill", outcome(kill(getppid(), SIGKILL)));
 #endif
     return FW_OK;
 }

@@ -150,7 +150,7 @@ struct IsolationTests {
         #expect(result.stderr.contains("quarantined"), "\(result.stderr)")
     }
 
-    @Test("in the child, execve, an AF_INET socket and ptrace are refused (seccomp), or the skip says why")
+    @Test("in the child, execve, an AF_INET socket, ptrace and killing the host are refused (seccomp), or the skip says why")
     func sandbox() throws {
         let pack = try CCompiler.pack(
             "sandboxed", source: Source.fixture("hostile_pack.c"),
@@ -170,7 +170,7 @@ struct IsolationTests {
             print("skipped: this kernel reports no seccomp support in /proc/self/status; the sandbox cannot be tested here")
             return
         }
-        for call in ["execve", "socket", "ptrace"] {
+        for call in ["execve", "socket", "ptrace", "kill"] {
             #expect(
                 isolated.stdout.contains("\(call)") && isolated.stdout.range(of: "\(call) +EPERM", options: .regularExpression) != nil,
                 "\(isolated.stdout)")

@@ -14,6 +14,12 @@ extern "C" {
 /* An anonymous shared-memory file. The corresponding C function is `memfd_create`. */
 int fwsys_memfd_create(const char *name);
 
+/*
+ * The child dies with its parent (PR_SET_PDEATHSIG, SIGKILL): a pack that hangs cannot
+ * outlive a host that was killed. Exits at once if the parent is already gone.
+ */
+int fwsys_die_with_parent(void);
+
 /* What `fwsys_sandbox_apply` managed to install. */
 enum {
     FWSYS_SANDBOX_NO_NEW_PRIVS = 1, /* prctl(PR_SET_NO_NEW_PRIVS) succeeded */
@@ -22,8 +28,9 @@ enum {
 
 /*
  * Least privilege for a child that runs pack code: sets PR_SET_NO_NEW_PRIVS, then
- * installs a seccomp filter that makes execve/execveat, ptrace, and socket()
- * for any family but AF_UNIX fail with EPERM (the call fails; the process lives).
+ * installs a seccomp filter that makes execve/execveat, ptrace, socket() for any
+ * family but AF_UNIX, kill/tgkill of another process and tkill fail with EPERM
+ * (the call fails; the process lives).
  * Returns the FWSYS_SANDBOX_* bits that took effect (0 where the kernel or the
  * architecture offers neither). Call once, before loading packs; irreversible.
  */

@@ -117,8 +117,15 @@ final class ChildChannel {
         environment.append(strdup("ASAN_OPTIONS=\(sanitizer)"))
         environment.append(nil)
         defer { for e in environment { free(e) } }
+        // Its own process group: a pack that signals "its" group (kill(0, …)) cannot reach the host,
+        // and a Ctrl-C meant for the host is the host's to handle.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
         close(pair[1])
         close(pipeFDs[1])
         close(memory)

@@ -190,6 +190,7 @@ public final class IsolatedCells: CellDriver {
     /// The cell-host child: applies the sandbox, then answers batches until the host closes the socket.
     static func childMain() -> Int32 {
         let endpoint = ChildEndpoint()
+        _ = fwsys_die_with_parent()
         _ = fwsys_sandbox_apply()
         let status = serve(endpoint)
         // Every instance is destroyed and every deinit called by now (`serve`'s driver is gone).

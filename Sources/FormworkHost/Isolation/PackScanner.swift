@@ -88,6 +88,7 @@ enum PackScanner {
     static func childMain() -> Int32 {
         let endpoint = ChildEndpoint()
         dup2(1, 2)  // what packs print (stdout or stderr) is kept for the report, never shown
+        _ = fwsys_die_with_parent()
         _ = fwsys_sandbox_apply()
         guard let (kind, payload) = endpoint.receive(), kind == Frame.paths.rawValue else { return 2 }
         var reader = WireReader(payload)
