@@ -57,12 +57,20 @@ struct HostileInputTests {
             ("one long line", "x: " + String(repeating: "y", count: 8_000_000) + "\n"),
             ("many keys", (0..<200_000).map { "k\($0): v\n" }.joined()),
         ]
+        // Bounded means linear: each shape may take at most what a plain document of its size
+        // takes on this machine, now (measured here, so a loaded machine or a sanitizer slows both), times 200
+        // plus two seconds. An exponential expansion is orders of magnitude past that.
         let before = Self.peakRSSMiB()
+        let plain = "x: " + String(repeating: "y", count: 8_000_000) + "\n"
+        let start = ContinuousClock.now
+        _ = problems(plain)
+        let perByte = (ContinuousClock.now - start) / plain.utf8.count
         for (name, text) in shapes {
             let start = ContinuousClock.now
             _ = problems(text)
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .seconds(20), "\(name) took \(elapsed)")
+            let allowed = perByte * text.utf8.count * 200 + .seconds(2)
+            #expect(elapsed < allowed, "\(name) took \(elapsed), more than \(allowed) (200× a plain document of its size)")
         }
         #expect(Self.peakRSSMiB() - before < 1024, "peak RSS grew by \(Self.peakRSSMiB() - before) MiB")
     }
