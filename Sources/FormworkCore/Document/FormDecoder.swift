@@ -44,7 +44,7 @@ public struct FormDecoder {
         diagnostics.append(Diagnostic(kind: kind, file: file, pointer: pointer, line: node?.line, message: message, hint: hint))
     }
 
-    mutating func checkKeys(_ node: SourceNode, allowed: [String], at pointer: String, what: String) {
+    mutating func checkKeys(_ node: SourceNode, allowed: [String], at pointer: @autoclosure () -> String, what: String) {
         for (key, value) in node.members ?? [] where !allowed.contains(key) {
             var message = "unknown key '\(key)' in \(what)"
             if let suggestion = EditDistance.suggestion(for: key, in: allowed) {
@@ -52,28 +52,28 @@ public struct FormDecoder {
             } else {
                 message += "; allowed keys: \(allowed.joined(separator: ", "))"
             }
-            report(pointer + "/" + Pointer.escape(key), value, message)
+            report(pointer() + "/" + Pointer.escape(key), value, message)
         }
     }
 
-    mutating func string(_ node: SourceNode?, _ pointer: String, what: String) -> String? {
+    mutating func string(_ node: SourceNode?, _ pointer: @autoclosure () -> String, what: String) -> String? {
         guard let node else { return nil }
         guard let s = node.string else {
-            report(pointer, node, "\(what) must be a string, not \(node.typeName)")
+            report(pointer(), node, "\(what) must be a string, not \(node.typeName)")
             return nil
         }
         return s
     }
 
-    mutating func identifier(_ node: SourceNode?, _ pointer: String, parent: SourceNode, what: String) -> String? {
+    mutating func identifier(_ node: SourceNode?, _ pointer: @autoclosure () -> String, parent: SourceNode, what: String) -> String? {
         guard let node else {
-            report(pointer.dropLastComponent, parent, "missing '\(pointer.lastComponent)': every \(what) needs an id")
+            report(pointer().dropLastComponent, parent, "missing '\(pointer().lastComponent)': every \(what) needs an id")
             return nil
         }
-        guard let s = string(node, pointer, what: "the \(what) id") else { return nil }
+        guard let s = string(node, pointer(), what: "the \(what) id") else { return nil }
         guard Self.isIdentifier(s) else {
             report(
-                pointer, node,
+                pointer(), node,
                 "\(what) id '\(SchemaValidator.truncated(s))' must start with a letter and use only letters, digits, '_' and '-'")
             return nil
         }
@@ -276,31 +276,31 @@ public struct FormDecoder {
     }
 
     /// `repeat: { minItems, maxItems, itemLabel }` (or `repeat: true`: 0 to 100 items).
-    mutating func repeatGroup(_ node: SourceNode, _ pointer: String) -> RepeatGroup? {
+    mutating func repeatGroup(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> RepeatGroup? {
         if case .bool(true) = node.kind { return RepeatGroup(minItems: 0, maxItems: 100, itemLabel: "Item") }
         guard node.members != nil else {
-            report(pointer, node, "'repeat' must be true or { minItems, maxItems, itemLabel }, not \(node.typeName)")
+            report(pointer(), node, "'repeat' must be true or { minItems, maxItems, itemLabel }, not \(node.typeName)")
             return nil
         }
-        checkKeys(node, allowed: ["minItems", "maxItems", "itemLabel"], at: pointer, what: "repeat")
+        checkKeys(node, allowed: ["minItems", "maxItems", "itemLabel"], at: pointer(), what: "repeat")
         func count(_ key: String, _ fallback: Int) -> Int? {
             guard let n = node[key] else { return fallback }
             guard case .integer(let i) = n.kind, i >= 0, i <= 1000 else {
-                report("\(pointer)/\(key)", n, "'\(key)' must be a whole number from 0 to 1000")
+                report("\(pointer())/\(key)", n, "'\(key)' must be a whole number from 0 to 1000")
                 return nil
             }
             return Int(i)
         }
         guard let minItems = count("minItems", 0), let maxItems = count("maxItems", 100) else { return nil }
         guard minItems <= maxItems else {
-            report("\(pointer)/minItems", node["minItems"], "minItems \(minItems) is greater than maxItems \(maxItems)")
+            report("\(pointer())/minItems", node["minItems"], "minItems \(minItems) is greater than maxItems \(maxItems)")
             return nil
         }
         guard maxItems > 0 else {
-            report("\(pointer)/maxItems", node["maxItems"], "maxItems must be at least 1")
+            report("\(pointer())/maxItems", node["maxItems"], "maxItems must be at least 1")
             return nil
         }
-        let label = string(node["itemLabel"], "\(pointer)/itemLabel", what: "the item label") ?? "Item"
+        let label = string(node["itemLabel"], "\(pointer())/itemLabel", what: "the item label") ?? "Item"
         return RepeatGroup(minItems: minItems, maxItems: maxItems, itemLabel: label)
     }
 
@@ -315,24 +315,24 @@ public struct FormDecoder {
     /// The largest inset or spacing a document may ask for, in pixels (documented in docs/forms.md).
     static let maxLength: Double = 1000
 
-    mutating func insets(_ node: SourceNode, _ pointer: String) -> EdgeInsets? {
+    mutating func insets(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> EdgeInsets? {
         if let all = number(node) {
             guard (0...Self.maxLength).contains(all) else {
-                report(pointer, node, "insets must be from 0 to \(Int(Self.maxLength)) (pixels)")
+                report(pointer(), node, "insets must be from 0 to \(Int(Self.maxLength)) (pixels)")
                 return nil
             }
             return EdgeInsets(top: all, left: all, bottom: all, right: all)
         }
         guard node.members != nil else {
-            report(pointer, node, "insets must be a number or an object with top, left, bottom and right")
+            report(pointer(), node, "insets must be a number or an object with top, left, bottom and right")
             return nil
         }
-        checkKeys(node, allowed: ["top", "left", "bottom", "right"], at: pointer, what: "insets")
+        checkKeys(node, allowed: ["top", "left", "bottom", "right"], at: pointer(), what: "insets")
         var values: [Double] = []
         for key in ["top", "left", "bottom", "right"] {
             guard let v = node[key] else { values.append(0); continue }
             guard let d = number(v), (0...Self.maxLength).contains(d) else {
-                report("\(pointer)/\(key)", v, "\(key) must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
+                report("\(pointer())/\(key)", v, "\(key) must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
                 return nil
             }
             values.append(d)
@@ -416,7 +416,7 @@ public struct FormDecoder {
     }
 
     /// `{ value: 1, label: Poor }` or a plain scalar: the value's text (the model holds text), and the choice.
-    mutating func labelledChoice(_ node: SourceNode, _ pointer: String) -> (text: String, choice: LabelledChoice)? {
+    mutating func labelledChoice(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> (text: String, choice: LabelledChoice)? {
         func scalar(_ n: SourceNode) -> (String, JSON)? {
             switch n.kind {
             case .string(let s): (s, .string(s))
@@ -427,18 +427,18 @@ public struct FormDecoder {
         }
         if let members = node.members {
             for (k, v) in members where k != "value" && k != "label" {
-                report("\(pointer)/\(Pointer.escape(k))", v, "unknown key '\(k)' in a choice; a choice is { value, label }")
+                report("\(pointer())/\(Pointer.escape(k))", v, "unknown key '\(k)' in a choice; a choice is { value, label }")
             }
             guard let valueNode = node["value"], let (text, json) = scalar(valueNode), !text.isEmpty else {
-                report(pointer, node, "a choice needs a 'value': a non-empty string, an integer or a boolean")
+                report(pointer(), node, "a choice needs a 'value': a non-empty string, an integer or a boolean")
                 return nil
             }
             let label = node["label"]?.string ?? text
-            if let l = node["label"], l.string == nil { report("\(pointer)/label", l, "'label' must be a string") }
+            if let l = node["label"], l.string == nil { report("\(pointer())/label", l, "'label' must be a string") }
             return (text, LabelledChoice(json: json, label: label))
         }
         guard let (text, json) = scalar(node), !text.isEmpty else {
-            report(pointer, node, "a choice must be a string, an integer, a boolean or { value, label }")
+            report(pointer(), node, "a choice must be a string, an integer, a boolean or { value, label }")
             return nil
         }
         return (text, LabelledChoice(json: json, label: text))
@@ -446,51 +446,52 @@ public struct FormDecoder {
 
     /// `rules:`: each key a plain value or `{ value, message }`, checked against the type of the
     /// field's value (lengths, pattern and format for text; bounds and step for numbers; item counts for lists).
-    mutating func rules(_ node: SourceNode, _ pointer: String, valueType: FieldType?, cell: CellType) -> FieldRules {
+    mutating func rules(_ node: SourceNode, _ pointer: @autoclosure () -> String, valueType: FieldType?, cell: CellType) -> FieldRules {
         var rules = FieldRules()
         guard let members = node.members else {
             report(
-                pointer, node,
+                pointer(), node,
                 "'rules' must be an object of validation rules (\(FieldRules.keys.joined(separator: ", "))), not \(node.typeName)")
             return rules
         }
         guard let type = valueType else {
-            report(pointer, node, "cell '\(cell.id)' holds no value, so it takes no rules; remove 'rules'")
+            report(pointer(), node, "cell '\(cell.id)' holds no value, so it takes no rules; remove 'rules'")
             return rules
         }
-        checkKeys(node, allowed: FieldRules.keys, at: pointer, what: "rules")
+        checkKeys(node, allowed: FieldRules.keys, at: pointer(), what: "rules")
         let text = type == .string || type == .text, numeric = type == .integer || type == .number, list = type.isList
         func split(_ key: String, _ n: SourceNode) -> (SourceNode, String?)? {
             guard let inner = n.members else { return (n, nil) }
             for (k, v) in inner where k != "value" && k != "message" {
-                report("\(pointer)/\(key)/\(Pointer.escape(k))", v, "unknown key '\(k)' in a rule; a rule is a value or { value, message }")
+                report(
+                    "\(pointer())/\(key)/\(Pointer.escape(k))", v, "unknown key '\(k)' in a rule; a rule is a value or { value, message }")
             }
-            guard let value = n["value"] else { report("\(pointer)/\(key)", n, "a rule written as an object needs 'value'"); return nil }
+            guard let value = n["value"] else { report("\(pointer())/\(key)", n, "a rule written as an object needs 'value'"); return nil }
             var message: String?
             if let m = n["message"] {
-                message = m.string; if message == nil { report("\(pointer)/\(key)/message", m, "'message' must be a string") }
+                message = m.string; if message == nil { report("\(pointer())/\(key)/message", m, "'message' must be a string") }
             }
             return (value, message)
         }
         func applies(_ key: String, _ ok: Bool, _ n: SourceNode, _ what: String) -> Bool {
-            if !ok { report("\(pointer)/\(key)", n, "'\(key)' applies to \(what) values, but this field's value is \(type.rawValue)") }
+            if !ok { report("\(pointer())/\(key)", n, "'\(key)' applies to \(what) values, but this field's value is \(type.rawValue)") }
             return ok
         }
         func count(_ key: String, _ n: SourceNode) -> FieldRules.Rule<Int>? {
             guard let (v, message) = split(key, n) else { return nil }
             guard case .integer(let i) = v.kind, i >= 0, i <= 1_000_000 else {
-                report("\(pointer)/\(key)", v, "'\(key)' must be a whole number from 0 to 1000000"); return nil
+                report("\(pointer())/\(key)", v, "'\(key)' must be a whole number from 0 to 1000000"); return nil
             }
             return FieldRules.Rule(Int(i), message: message)
         }
         func bound(_ key: String, _ n: SourceNode) -> FieldRules.Rule<Double>? {
             guard let (v, message) = split(key, n) else { return nil }
             guard let d = number(v), d.isFinite, abs(d) <= 1e15 else {
-                report("\(pointer)/\(key)", v, "'\(key)' must be a number within ±1e15"); return nil
+                report("\(pointer())/\(key)", v, "'\(key)' must be a number within ±1e15"); return nil
             }
-            if key == "step" && d <= 0 { report("\(pointer)/\(key)", v, "'step' must be greater than 0"); return nil }
+            if key == "step" && d <= 0 { report("\(pointer())/\(key)", v, "'step' must be greater than 0"); return nil }
             if type == .integer && d != d.rounded() {
-                report("\(pointer)/\(key)", v, "'\(key)' of an integer field must be a whole number"); return nil
+                report("\(pointer())/\(key)", v, "'\(key)' of an integer field must be a whole number"); return nil
             }
             return FieldRules.Rule(d, message: message)
         }
@@ -498,16 +499,16 @@ public struct FormDecoder {
             switch key {
             case "equals", "expression":
                 guard let (v, message) = split(key, value) else { continue }
-                let fieldPointer = String(pointer.dropLast("/rules".count))
+                let fieldPointer = String(pointer().dropLast("/rules".count))
                 pending.append(
-                    PendingCondition(target: .field(fieldPointer), key: key, node: v, pointer: "\(pointer)/\(key)", message: message))
+                    PendingCondition(target: .field(fieldPointer), key: key, node: v, pointer: "\(pointer())/\(key)", message: message))
             case "required":
                 if let s = value.string {
                     rules.required = s
                 } else if let (_, message) = split(key, value), let message {
                     rules.required = message
                 } else {
-                    report("\(pointer)/required", value, "'required' in rules is the message shown when the value is missing: a string")
+                    report("\(pointer())/required", value, "'required' in rules is the message shown when the value is missing: a string")
                 }
             case "minLength": if applies(key, text, value, "text") { rules.minLength = count(key, value) }
             case "maxLength": if applies(key, text, value, "text") { rules.maxLength = count(key, value) }
@@ -519,14 +520,14 @@ public struct FormDecoder {
             case "pattern":
                 guard applies(key, text, value, "text"), let (v, message) = split(key, value) else { continue }
                 guard let s = v.string, !s.isEmpty, s.count <= 500 else {
-                    report("\(pointer)/pattern", v, "'pattern' must be a regular expression of at most 500 characters"); continue
+                    report("\(pointer())/pattern", v, "'pattern' must be a regular expression of at most 500 characters"); continue
                 }
                 guard (try? Regex(s)) != nil else {
-                    report("\(pointer)/pattern", v, "'\(SchemaValidator.truncated(s))' is not a valid regular expression"); continue
+                    report("\(pointer())/pattern", v, "'\(SchemaValidator.truncated(s))' is not a valid regular expression"); continue
                 }
                 guard FieldRules.isSafe(s) else {
                     report(
-                        "\(pointer)/pattern", v,
+                        "\(pointer())/pattern", v,
                         "'\(SchemaValidator.truncated(s))' nests quantifiers (such as (a+)+), which can take exponential time; simplify it")
                     continue
                 }
@@ -535,7 +536,7 @@ public struct FormDecoder {
                 guard applies(key, text, value, "text"), let (v, message) = split(key, value) else { continue }
                 guard let s = v.string, let f = FieldRules.Format(rawValue: s) else {
                     report(
-                        "\(pointer)/format", v,
+                        "\(pointer())/format", v,
                         "unknown format; use one of \(FieldRules.Format.allCases.map(\.rawValue).joined(separator: ", "))");
                     continue
                 }
@@ -544,38 +545,41 @@ public struct FormDecoder {
             }
         }
         if let a = rules.minLength?.value, let b = rules.maxLength?.value, a > b {
-            report("\(pointer)/minLength", node["minLength"], "minLength \(a) is greater than maxLength \(b)")
+            report("\(pointer())/minLength", node["minLength"], "minLength \(a) is greater than maxLength \(b)")
         }
         if let a = rules.minItems?.value, let b = rules.maxItems?.value, a > b {
-            report("\(pointer)/minItems", node["minItems"], "minItems \(a) is greater than maxItems \(b)")
+            report("\(pointer())/minItems", node["minItems"], "minItems \(a) is greater than maxItems \(b)")
         }
         if let a = rules.minimum?.value, let b = rules.maximum?.value, a > b {
-            report("\(pointer)/minimum", node["minimum"], "minimum \(NumberText.format(a)) is greater than maximum \(NumberText.format(b))")
+            report(
+                "\(pointer())/minimum", node["minimum"], "minimum \(NumberText.format(a)) is greater than maximum \(NumberText.format(b))")
         }
         return rules
     }
 
     /// `accessibilityId: login_username`, or `{ id: login_username, suffix: [section, row] }`
     /// (CellViewModel's suffix options: `_<section>` and / or `_<row>` appended).
-    mutating func accessibility(_ node: SourceNode?, _ pointer: String, fieldID: String?, section: Int, row: Int) -> String? {
+    mutating func accessibility(
+        _ node: SourceNode?, _ pointer: @autoclosure () -> String, fieldID: String?, section: Int, row: Int
+    ) -> String? {
         guard let node else { return nil }
         if let s = node.string {
             guard Self.isIdentifier(s) else {
-                report(pointer, node, "accessibility id '\(s)' must start with a letter and use only letters, digits, '_' and '-'");
+                report(pointer(), node, "accessibility id '\(s)' must start with a letter and use only letters, digits, '_' and '-'");
                 return nil
             }
             return s
         }
         guard node.members != nil else {
-            report(pointer, node, "accessibilityId must be a string or an object with 'id' and 'suffix'")
+            report(pointer(), node, "accessibilityId must be a string or an object with 'id' and 'suffix'")
             return nil
         }
-        checkKeys(node, allowed: ["id", "suffix"], at: pointer, what: "accessibilityId")
+        checkKeys(node, allowed: ["id", "suffix"], at: pointer(), what: "accessibilityId")
         var base = fieldID
         if let idNode = node["id"] {
             guard let s = idNode.string, Self.isIdentifier(s) else {
                 report(
-                    "\(pointer)/id", idNode,
+                    "\(pointer())/id", idNode,
                     "accessibility id must be a string that starts with a letter and uses only letters, digits, '_' and '-'")
                 return nil
             }
@@ -584,7 +588,7 @@ public struct FormDecoder {
         guard var id = base else { return nil }
         if let suffix = node["suffix"] {
             guard case .array(let items) = suffix.kind else {
-                report("\(pointer)/suffix", suffix, "suffix must be a list of 'section' and / or 'row'")
+                report("\(pointer())/suffix", suffix, "suffix must be a list of 'section' and / or 'row'")
                 return id
             }
             for (i, item) in items.enumerated() {
@@ -593,7 +597,7 @@ public struct FormDecoder {
                 case "row": id += "_\(row)"
                 default:
                     report(
-                        "\(pointer)/suffix/\(i)", item,
+                        "\(pointer())/suffix/\(i)", item,
                         "unknown suffix option \(item.json.serialized(pretty: false)); use 'section' or 'row'")
                 }
             }
@@ -601,16 +605,16 @@ public struct FormDecoder {
         return id
     }
 
-    mutating func model(_ node: SourceNode?, _ pointer: String, cell: CellType, parent: SourceNode) -> [String: Value] {
+    mutating func model(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode) -> [String: Value] {
         var model: [String: Value] = [:]
         if let node {
             guard let members = node.members else {
-                report(pointer, node, "'model' must be an object of the cell's fields, not \(node.typeName)")
+                report(pointer(), node, "'model' must be an object of the cell's fields, not \(node.typeName)")
                 return defaults(cell)
             }
             for (key, valueNode) in members {
-                // The pointer is built only when a problem is reported (it was a large share of decoding).
-                func at() -> String { "\(pointer)/\(Pointer.escape(key))" }
+                // The pointer() is built only when a problem is reported (it was a large share of decoding).
+                func at() -> String { "\(pointer())/\(Pointer.escape(key))" }
                 guard let field = cell.field(named: key) else {
                     var message = "unknown model field '\(key)' for cell '\(cell.id)'"
                     if let s = EditDistance.suggestion(for: key, in: cell.fields.map(\.name)) {
@@ -650,11 +654,11 @@ public struct FormDecoder {
             if let value = field.defaultValue { model[field.name] = value }
         }
         for field in cell.fields {
-            func at() -> String { "\(pointer)/\(Pointer.escape(field.name))" }
+            func at() -> String { "\(pointer())/\(Pointer.escape(field.name))" }
             guard let value = model[field.name] else {
                 if field.required {
                     report(
-                        node == nil ? pointer.dropLastComponent : pointer, node ?? parent,
+                        node == nil ? pointer().dropLastComponent : pointer(), node ?? parent,
                         "missing required model field '\(field.name)' (\(field.type.rawValue)) for cell '\(cell.id)'")
                 }
                 continue
@@ -673,33 +677,33 @@ public struct FormDecoder {
         return model
     }
 
-    mutating func textInput(_ node: SourceNode?, _ pointer: String, cell: CellType) -> TextInputConfiguration {
+    mutating func textInput(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType) -> TextInputConfiguration {
         var configuration = cell.textInput
         guard let node else { return configuration }
         guard let members = node.members else {
-            report(pointer, node, "'textInput' must be an object of trait overrides, not \(node.typeName)")
+            report(pointer(), node, "'textInput' must be an object of trait overrides, not \(node.typeName)")
             return configuration
         }
         let kind = cell.textInput.kind
         if kind == .none {
-            report(pointer, node, "cell '\(cell.id)' has no text input; remove 'textInput'")
+            report(pointer(), node, "cell '\(cell.id)' has no text input; remove 'textInput'")
             return configuration
         }
         for (key, value) in members {
             guard let trait = TraitKey.named(key), trait.isDocumentKey else {
                 var message = "unknown text-input trait '\(key)'"
                 if let s = EditDistance.suggestion(for: key, in: TraitKey.documentKeys) { message += "; did you mean '\(s)'?" }
-                report("\(pointer)/\(Pointer.escape(key))", value, message)
+                report("\(pointer())/\(Pointer.escape(key))", value, message)
                 continue
             }
             guard trait.kinds.contains(kind) else {
                 let fits = trait.kinds.map(\.rawValue)
                 report(
-                    "\(pointer)/\(Pointer.escape(key))", value,
+                    "\(pointer())/\(Pointer.escape(key))", value,
                     "'\(key)' does not apply to a \(kind.rawValue) (cell '\(cell.id)'); it applies to \(fits.joined(separator: " and "))")
                 continue
             }
-            if let problem = trait.apply(value, to: &configuration.traits) { report("\(pointer)/\(Pointer.escape(key))", value, problem) }
+            if let problem = trait.apply(value, to: &configuration.traits) { report("\(pointer())/\(Pointer.escape(key))", value, problem) }
         }
         return configuration
     }
