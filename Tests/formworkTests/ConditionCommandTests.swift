@@ -179,4 +179,25 @@ struct ConditionCommandTests {
         #expect(result.stderr.contains("/pages/0/sections: a page needs at least one section"), "\(result.stderr)")
         #expect(result.stderr.contains("/pages/1/id: duplicate page id 'p'"), "\(result.stderr)")
     }
+
+    @Test("a duplicate field id in a form with conditions is reported, not a trap (found by the fuzzer)")
+    func duplicateIDs() throws {
+        let document = try Scratch.file(
+            "conditions/duplicate.yaml",
+            contents: """
+                formwork: 1
+                id: dup
+                sections:
+                  - id: s
+                    visibleIf: "a == 'x'"
+                    fields:
+                      - { id: b, cell: org.formwork.text-field, model: { title: B } }
+                      - { id: b, cell: org.formwork.text-field, model: { title: B again }, visibleIf: "b is empty" }
+                  - id: t
+                    fields: [{ id: a, cell: org.formwork.text-field, model: { title: A } }]
+                """)
+        let result = try run(Build.formwork, ["validate", document], environment: environment)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("duplicate field id 'b'"), "\(result.stderr)")
+    }
 }

@@ -108,7 +108,8 @@ extension FormDecoder {
         var order: [String] = []
         var ids: [String] = []
         for section in sections {
-            for field in section.fields {
+            // A duplicate id is reported where it is decoded; here it counts once.
+            for field in section.fields where dependencies[field.id] == nil {
                 ids.append(field.id)
                 pointers[field.id] = field.pointer
                 dependencies[field.id] = Set(field.conditions.fields + section.conditions.fields)
@@ -134,12 +135,13 @@ extension FormDecoder {
         }
         guard order.count < ids.count else { return order }
         // Walk from a field left over until one repeats: that is the cycle to show.
-        let left = Set(ids.filter { remaining[$0]! > 0 })
-        var walk: [String] = [ids.first { left.contains($0) }!]
+        let left = Set(ids.filter { (remaining[$0] ?? 0) > 0 })
+        guard let first = ids.first(where: { left.contains($0) }) else { return order }
+        var walk: [String] = [first]
         var seen: [String: Int] = [walk[0]: 0]
         while true {
             let current = walk.last!
-            guard let step = dependencies[current]!.sorted().first(where: { left.contains($0) }) else { break }
+            guard let step = dependencies[current]?.sorted().first(where: { left.contains($0) }) else { break }
             if let start = seen[step] {
                 let cycle = walk[start...] + [step]
                 let first = cycle.first!
