@@ -67,7 +67,7 @@ public final class FormRuntime {
                 view.item = field.item
                 // Optional: an empty spare item must not block a submission.
                 view.required = false
-                view.nodes = view.nodes.map(Self.optional)
+                view.nodes = view.nodes.map { Self.mapControls($0) { $0.required = false } }
                 return view
             }
         }
@@ -77,80 +77,39 @@ public final class FormRuntime {
         return tree
     }
 
+    /// `node` with `change` applied to every control in it (groups included).
+    static func mapControls(_ node: ViewNode, _ change: (inout Control) -> Void) -> ViewNode {
+        func c(_ control: Control) -> Control {
+            var control = control
+            change(&control)
+            return control
+        }
+        switch node {
+        case .group(let role, let title, let children):
+            return .group(role: role, title: title, children: children.map { mapControls($0, change) })
+        case .textInput(let x, let text, let placeholder): return .textInput(c(x), text: text, placeholder: placeholder)
+        case .toggle(let x, let isOn): return .toggle(c(x), isOn: isOn)
+        case .button(let x, let role): return .button(c(x), role: role)
+        case .choice(let x, let choices, let selected, let style): return .choice(c(x), choices: choices, selected: selected, style: style)
+        case .date(let x, let seconds, let mode): return .date(c(x), seconds: seconds, mode: mode)
+        case .number(let x, let value, let minimum, let maximum, let step, let style):
+            return .number(c(x), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
+        case .multiChoice(let x, let choices, let selected, let style):
+            return .multiChoice(c(x), choices: choices, selected: selected, style: style)
+        case .label, .value, .message: return node
+        }
+    }
+
     /// A field's state on its view: hidden, disabled (every control), required.
     static func apply(_ state: FieldState, to view: inout FieldView) {
         view.visible = state.visible
         view.enabled = state.enabled
         // requiredIf: the value control is marked required too (renderers show it there).
         if state.required && !view.required, let value = view.valueField {
-            view.nodes = view.nodes.map { requiring($0, field: value) }
+            view.nodes = view.nodes.map { mapControls($0) { if $0.field == value { $0.required = true } } }
         }
         view.required = state.required
-        if !state.enabled { view.nodes = view.nodes.map(disabling) }
-    }
-
-    static func requiring(_ node: ViewNode, field: String) -> ViewNode {
-        func on(_ c: Control) -> Control {
-            var c = c
-            if c.field == field { c.required = true }
-            return c
-        }
-        switch node {
-        case .group(let role, let title, let children):
-            return .group(role: role, title: title, children: children.map { requiring($0, field: field) })
-        case .textInput(let c, let text, let placeholder): return .textInput(on(c), text: text, placeholder: placeholder)
-        case .toggle(let c, let isOn): return .toggle(on(c), isOn: isOn)
-        case .choice(let c, let choices, let selected, let style): return .choice(on(c), choices: choices, selected: selected, style: style)
-        case .date(let c, let seconds, let mode): return .date(on(c), seconds: seconds, mode: mode)
-        case .number(let c, let value, let minimum, let maximum, let step, let style):
-            return .number(on(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
-        case .multiChoice(let c, let choices, let selected, let style):
-            return .multiChoice(on(c), choices: choices, selected: selected, style: style)
-        case .button, .label, .value, .message: return node
-        }
-    }
-
-    static func optional(_ node: ViewNode) -> ViewNode {
-        func off(_ c: Control) -> Control {
-            var c = c
-            c.required = false
-            return c
-        }
-        switch node {
-        case .group(let role, let title, let children): return .group(role: role, title: title, children: children.map(optional))
-        case .textInput(let c, let text, let placeholder): return .textInput(off(c), text: text, placeholder: placeholder)
-        case .toggle(let c, let isOn): return .toggle(off(c), isOn: isOn)
-        case .choice(let c, let choices, let selected, let style):
-            return .choice(off(c), choices: choices, selected: selected, style: style)
-        case .date(let c, let seconds, let mode): return .date(off(c), seconds: seconds, mode: mode)
-        case .number(let c, let value, let minimum, let maximum, let step, let style):
-            return .number(off(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
-        case .multiChoice(let c, let choices, let selected, let style):
-            return .multiChoice(off(c), choices: choices, selected: selected, style: style)
-        case .button, .label, .value, .message: return node
-        }
-    }
-
-    static func disabling(_ node: ViewNode) -> ViewNode {
-        func off(_ c: Control) -> Control {
-            var c = c
-            c.disabled = true
-            return c
-        }
-        switch node {
-        case .group(let role, let title, let children): return .group(role: role, title: title, children: children.map(disabling))
-        case .textInput(let c, let text, let placeholder): return .textInput(off(c), text: text, placeholder: placeholder)
-        case .toggle(let c, let isOn): return .toggle(off(c), isOn: isOn)
-        case .button(let c, let role): return .button(off(c), role: role)
-        case .choice(let c, let choices, let selected, let style):
-            return .choice(off(c), choices: choices, selected: selected, style: style)
-        case .date(let c, let seconds, let mode): return .date(off(c), seconds: seconds, mode: mode)
-        case .number(let c, let value, let minimum, let maximum, let step, let style):
-            return .number(off(c), value: value, minimum: minimum, maximum: maximum, step: step, style: style)
-        case .multiChoice(let c, let choices, let selected, let style):
-            return .multiChoice(off(c), choices: choices, selected: selected, style: style)
-        case .label, .value, .message: return node
-        }
+        if !state.enabled { view.nodes = view.nodes.map { mapControls($0) { $0.disabled = true } } }
     }
 
     /// The request for one field: values from a values file are offered to the cell first.
