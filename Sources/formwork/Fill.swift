@@ -9,9 +9,15 @@ struct Fill: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fill in a form interactively (or from an answers file) and write its values as JSON.",
         discussion: """
-            Prompts go to standard error; the values go to standard output or --output (written atomically, \
-            only when every field is done). Answers come from the terminal, a pipe, or --answers FILE: one line \
-            per prompt, exactly as typed. Enter alone keeps a field's current value; a single - clears it.
+            On a terminal the form is drawn on the screen and edited in place: Tab / Shift-Tab and Up/Down move \
+            between fields, text is edited as in a shell, arrows choose in pickers and change numbers and dates, \
+            Space toggles; Submit shows a summary to confirm; Esc or Ctrl-C cancels and nothing is written.
+
+            Line mode (--accessible, --line, TERM=dumb, a pipe, or --answers FILE) asks field by field on \
+            standard error: one line per prompt, exactly as typed. Enter alone keeps a field's current value; \
+            a single - clears it.
+
+            The values go to standard output or --output (written atomically, only when the form is complete).
             """)
 
     @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
@@ -24,6 +30,8 @@ struct Fill: ParsableCommand {
     var output: String?
     @Flag(help: "Plain sentences for screen readers: no symbols, no colour, every trait spelled out.")
     var accessible = false
+    @Flag(help: "Ask field by field in line mode even on a terminal.")
+    var line = false
     @OptionGroup var packs: PackOptions
 
     func run() throws {
@@ -31,6 +39,12 @@ struct Fill: ParsableCommand {
         let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
         let driver = packs.driver(registry)
         defer { packs.finish(driver) }
+        if answers == nil, !accessible, !line, let term = ProcessEnvironment.variables["TERM"], term != "dumb", !term.isEmpty,
+            let terminal = RawTerminal()
+        {
+            try runInteractive(loaded, terminal: terminal, driver: driver)
+            return
+        }
         let input: LineInput
         if let answers {
             guard let file = fopen(answers, "r") else {
@@ -59,6 +73,34 @@ struct Fill: ParsableCommand {
             }
             throw error
         }
+        try write(filled)
+    }
+
+    /// The terminal form; the terminal is restored before anything else is printed.
+    func runInteractive(_ form: Form, terminal: RawTerminal, driver: any CellDriver) throws {
+        let session = TerminalFormSession(
+            form: form, terminal: terminal,
+            options: FillOptions(color: ColorPreference.wantsColor(terminal: true)), driver: driver)
+        let filled: Form
+        do {
+            filled = try session.run()
+        } catch {
+            terminal.close()
+            switch error {
+            case .cancelled, .inputEnded:
+                Console.write(2, "formwork: cancelled; nothing was written\n")
+                throw Exit.interrupted
+            case .runtime: throw error
+            }
+        }
+        terminal.close()
+        let count = filled.sections.reduce(0) { $0 + $1.fields.filter { $0.valueField != nil }.count }
+        Console.write(
+            2, ColorPreference.wantsColor(terminal: true) ? "\u{1B}[32m✓ \(count) fields filled\u{1B}[0m\n" : "✓ \(count) fields filled\n")
+        try write(filled)
+    }
+
+    func write(_ filled: Form) throws {
         let json = filled.valuesJSON.serialized() + "\n"
         if let output {
             try OutputFile.write(json, to: output)

@@ -27,9 +27,12 @@ public enum FillError: Error, Sendable, CustomStringConvertible {
     /// The input ended (Ctrl-D, or an answers file too short) at this field.
     case inputEnded(fieldID: String)
     case runtime(RuntimeError)
+    /// The user cancelled (Esc or Ctrl-C in the terminal form).
+    case cancelled
 
     public var description: String {
         switch self {
+        case .cancelled: "cancelled; nothing was written"
         case .inputEnded(let id): "the answers ended at field '\(id)'; nothing was written"
         case .runtime(let error): error.description
         }
@@ -202,7 +205,7 @@ public final class FillSession {
                 }
             }
             guard let answer else { throw .inputEnded(fieldID: field.id) }
-            switch interpret(answer, prompt) {
+            switch AnswerShaping.interpret(answer, prompt) {
             case .keep:
                 if field.required && prompt.current == nil {
                     complain(field.rules.required ?? "\(prompt.label) is required.")
@@ -229,90 +232,11 @@ public final class FillSession {
         }
     }
 
-    enum Answer { case keep, clear, value(Value), problem(String) }
-
-    func interpret(_ raw: String, _ p: Prompt) -> Answer {
-        let text = p.isMultiline ? raw : raw.trimmingCharacters(in: .whitespaces)
-        if text.isEmpty { return .keep }
-        if text == "-" && !p.isMultiline { return .clear }
-        switch p.type {
-        case .string, .text:
-            if let problem = AnswerShaping.filter(text, keyboard: p.traits.keyboard, label: p.label) { return .problem(problem) }
-            // A secure entry is never reshaped (as on a phone: no capitalisation of passwords).
-            return .value(.string(p.secure ? text : AnswerShaping.capitalize(text, p.traits.autocapitalization)))
-        case .bool:
-            switch text.lowercased() {
-            case "y", "yes", "true", "on", "1": return .value(.bool(true))
-            case "n", "no", "false", "off", "0": return .value(.bool(false))
-            default: return .problem("Answer yes or no.")
-            }
-        case .integer:
-            guard let n = Int64(text) else { return .problem("\(p.label) takes a whole number, such as 3.") }
-            return .value(.integer(n))
-        case .number:
-            guard let d = Double(text.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
-                return .problem("\(p.label) takes a number, such as 12.5.")
-            }
-            return .value(.number(d))
-        case .date:
-            if p.dateMode == .time || p.dateMode == .countdown, let seconds = AnswerShaping.time(text, on: p.currentDate) {
-                return .value(.number(seconds))
-            }
-            guard let seconds = DateFormat.parse(text) else {
-                return .problem(
-                    p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
-            }
-            return .value(.number(seconds))
-        case .choiceList:
-            // Several choices: numbers, values or labels separated by commas.
-            var chosen: [String] = []
-            for part in text.split(separator: ",") {
-                let item = part.trimmingCharacters(in: .whitespaces)
-                guard let value = AnswerShaping.choose(item, from: p.choices) else {
-                    return .problem(
-                        "'\(TerminalText.safe(item))' is not one of: "
-                            + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
-                }
-                if !chosen.contains(value) { chosen.append(value) }
-            }
-            return .value(.stringList(chosen))
-        case .choice, .stringList:
-            guard let chosen = AnswerShaping.choose(text, from: p.choices) else {
-                return .problem(
-                    "Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
-            }
-            return .value(.string(chosen))
-        }
-    }
-
-    /// The schema, the date bounds and the cell's `value_changed`, in that order.
+    /// The schema, the rules, the date bounds and the cell's `value_changed`, in that order.
     func check(_ value: Value, _ p: Prompt, section s: Int, field f: Int) -> String? {
-        let field = form.sections[s].fields[f]
-        if let problem = SchemaValidator.problem(with: value, for: p.schema, model: field.model) {
-            return "\(p.label) \(problem)."
+        FieldCheck.problem(value, p, in: form, section: s, field: f, runtime: runtime) {
+            say((options.accessible ? "Warning: " : style("⚠ ", "33")) + $0)
         }
-        if let problem = field.rules.problems(value, label: p.label).first { return problem }
-        if !field.crossRules.isEmpty {
-            var trial = form
-            trial.sections[s].fields[f].model[p.schema.name] = value
-            if let problem = trial.crossFieldProblems(trial.states()).first(where: { $0.field == field.id }) { return problem.message }
-        }
-        var updated = field.model
-        updated[p.schema.name] = value
-        if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {
-            return problem.message.prefix(1).uppercased() + problem.message.dropFirst() + "."
-        }
-        do {
-            if let reason = try runtime.offer(value, to: field) {
-                return reason.prefix(1).uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
-            }
-        } catch {
-            // The host's checks passed; a failing cell must not trap the user in this prompt.
-            say(
-                (options.accessible ? "Warning: " : style("⚠ ", "33"))
-                    + TerminalText.safe("the cell could not check the value (\(error.message)); it is kept as typed"))
-        }
-        return nil
     }
 
     func readText(_ p: Prompt) -> String? {

@@ -28,6 +28,12 @@ public struct CellRequest: Sendable {
     public let accessibilityId: String
     /// The model field that holds the field's value.
     public let valueField: String?
+    /// `did_set_highlighted` with this value after configuring (and offering), before rendering;
+    /// nil: not called. An interactive form highlights the focused field this way.
+    public var highlighted: Bool?
+    /// `did_set_selected` with this value after configuring (and offering), before rendering;
+    /// nil: not called. An interactive form selects a field when the user chooses or activates it.
+    public var selected: Bool?
 
     public init(
         cell: CellType, fieldID: String, model: [Value?], offers: [Offer] = [], render: Bool = true,

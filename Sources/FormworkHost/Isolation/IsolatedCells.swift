@@ -167,6 +167,8 @@ public final class IsolatedCells: CellDriver {
         w.bool(request.render)
         w.string(request.accessibilityId)
         w.string(request.valueField)
+        w.u8(request.highlighted.map { $0 ? 2 : 1 } ?? 0)
+        w.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
         // What the host read, so that the child can tell when the file changed since.
         w.u32(UInt32(request.cell.fields.count))
     }
@@ -222,6 +224,7 @@ public final class IsolatedCells: CellDriver {
             for position in 0..<Int(count) {
                 let path: String, id: String, fieldID: String, model: [Value?], offers: [CellRequest.Offer]
                 let render: Bool, accessibilityId: String, valueField: String?, fieldCount: UInt32
+                let highlighted: UInt8, selected: UInt8
                 do throws(WireError) {
                     path = try r.string()
                     id = try r.string()
@@ -231,6 +234,8 @@ public final class IsolatedCells: CellDriver {
                     render = try r.bool()
                     accessibilityId = try r.string()
                     valueField = try r.optionalString()
+                    highlighted = try r.u8()
+                    selected = try r.u8()
                     fieldCount = try r.u32()
                 } catch {
                     return 2
@@ -244,9 +249,11 @@ public final class IsolatedCells: CellDriver {
                             cellID: id, fieldID: fieldID, packPath: path,
                             message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
                     }
-                    let request = CellRequest(
+                    var request = CellRequest(
                         cell: cell, fieldID: fieldID, model: model, offers: offers, render: render, accessibilityId: accessibilityId,
                         valueField: valueField)
+                    request.highlighted = highlighted == 0 ? nil : highlighted == 2
+                    request.selected = selected == 0 ? nil : selected == 2
                     // No redirection here: the child's standard output is a pipe the host keeps for its reports.
                     response = try cells.perform(request, index: UInt64(position))
                 } catch {

@@ -40,6 +40,7 @@ public final class InProcessCells: CellDriver {
         case load = 1, initialize = 2, create = 3, configure = 4, valueChanged = 5, render = 6, destroy = 7
         /// The child is done: every instance destroyed, every pack's deinit called.
         case finished = 8
+        case selection = 9
 
         var name: String {
             switch self {
@@ -51,6 +52,7 @@ public final class InProcessCells: CellDriver {
             case .render: "render"
             case .destroy: "destroy or deinit"
             case .finished: "exiting"
+            case .selection: "did_set_highlighted or did_set_selected"
             }
         }
     }
@@ -149,6 +151,16 @@ public final class InProcessCells: CellDriver {
                 progress?(index << 8 | Phase.configure.rawValue)
                 try instance.configure(model, field: request.fieldID)
             }
+        }
+        if request.highlighted != nil || request.selected != nil {
+            progress?(index << 8 | Phase.selection.rawValue)
+            if let highlighted = request.highlighted { instance.setHighlighted(highlighted) }
+            if let selected = request.selected { instance.setSelected(selected) }
+        }
+        // A pooled instance goes back unhighlighted and unselected (the next request may be another field's).
+        defer {
+            if request.highlighted == true { instance.setHighlighted(false) }
+            if request.selected == true { instance.setSelected(false) }
         }
         guard request.render else { return CellResponse(nodes: [], rejections: rejections) }
         progress?(index << 8 | Phase.render.rawValue)

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Checking one answer: what the line prompt and the terminal form share.
+enum FieldCheck {
+    /// The schema, the rules, the date bounds and the cell's `value_changed`, in that order.
+    static func problem(
+        _ value: Value, _ p: Prompt, in form: Form, section s: Int, field f: Int, runtime: FormRuntime, warn: (String) -> Void
+    ) -> String? {
+        hostProblem(value, p, in: form, section: s, field: f)
+            ?? cellProblem(value, to: form.sections[s].fields[f], runtime: runtime, warn: warn)
+    }
+
+    /// What the host finds wrong with `value`: the schema, the document's rules, the rules across fields, the date bounds.
+    static func hostProblem(_ value: Value, _ p: Prompt, in form: Form, section s: Int, field f: Int) -> String? {
+        let field = form.sections[s].fields[f]
+        if let problem = SchemaValidator.problem(with: value, for: p.schema, model: field.model) {
+            return "\(p.label) \(problem)."
+        }
+        if let problem = field.rules.problems(value, label: p.label).first { return problem }
+        if !field.crossRules.isEmpty {
+            var trial = form
+            trial.sections[s].fields[f].model[p.schema.name] = value
+            if let problem = trial.crossFieldProblems(trial.states()).first(where: { $0.field == field.id }) { return problem.message }
+        }
+        var updated = field.model
+        updated[p.schema.name] = value
+        if let problem = DateBounds.problem(model: updated, traits: field.textInput.traits, field: field.textInput.field) {
+            return problem.message.prefix(1).uppercased() + problem.message.dropFirst() + "."
+        }
+        return nil
+    }
+
+    /// The cell's reason for refusing `value` through `value_changed`, as a sentence; nil when it accepts.
+    static func cellProblem(_ value: Value, to field: FormField, runtime: FormRuntime, warn: (String) -> Void) -> String? {
+        do {
+            if let reason = try runtime.offer(value, to: field) {
+                return reason.prefix(1).uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
+            }
+        } catch {
+            // The host's checks passed; a failing cell must not trap the user in this prompt.
+            warn(TerminalText.safe("the cell could not check the value (\(error.message)); it is kept as typed"))
+        }
+        return nil
+    }
+}
+
+extension AnswerShaping {
+    enum Answer { case keep, clear, value(Value), problem(String) }
+
+    static func interpret(_ raw: String, _ p: Prompt) -> Answer {
+        let text = p.isMultiline ? raw : raw.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return .keep }
+        if text == "-" && !p.isMultiline { return .clear }
+        switch p.type {
+        case .string, .text:
+            if let problem = AnswerShaping.filter(text, keyboard: p.traits.keyboard, label: p.label) { return .problem(problem) }
+            // A secure entry is never reshaped (as on a phone: no capitalisation of passwords).
+            return .value(.string(p.secure ? text : AnswerShaping.capitalize(text, p.traits.autocapitalization)))
+        case .bool:
+            switch text.lowercased() {
+            case "y", "yes", "true", "on", "1": return .value(.bool(true))
+            case "n", "no", "false", "off", "0": return .value(.bool(false))
+            default: return .problem("Answer yes or no.")
+            }
+        case .integer:
+            guard let n = Int64(text) else { return .problem("\(p.label) takes a whole number, such as 3.") }
+            return .value(.integer(n))
+        case .number:
+            guard let d = Double(text.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
+                return .problem("\(p.label) takes a number, such as 12.5.")
+            }
+            return .value(.number(d))
+        case .date:
+            if p.dateMode == .time || p.dateMode == .countdown, let seconds = AnswerShaping.time(text, on: p.currentDate) {
+                return .value(.number(seconds))
+            }
+            guard let seconds = DateFormat.parse(text) else {
+                return .problem(
+                    p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
+            }
+            return .value(.number(seconds))
+        case .choiceList:
+            // Several choices: numbers, values or labels separated by commas.
+            var chosen: [String] = []
+            for part in text.split(separator: ",") {
+                let item = part.trimmingCharacters(in: .whitespaces)
+                guard let value = AnswerShaping.choose(item, from: p.choices) else {
+                    return .problem(
+                        "'\(TerminalText.safe(item))' is not one of: "
+                            + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+                }
+                if !chosen.contains(value) { chosen.append(value) }
+            }
+            return .value(.stringList(chosen))
+        case .choice, .stringList:
+            guard let chosen = AnswerShaping.choose(text, from: p.choices) else {
+                return .problem(
+                    "Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+            }
+            return .value(.string(chosen))
+        }
+    }
+
+}
