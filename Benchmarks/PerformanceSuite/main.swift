@@ -220,6 +220,65 @@ if sizes.count == 2 {
     }
 }
 
+// MARK: interactive fill
+
+/// A terminal that plays nothing and counts what is written (the keys are handed to the session directly).
+final class CountingTerminal: KeyTerminal {
+    var bytes = 0
+    func readKey() -> Key? { nil }
+    func write(_ text: String) { bytes += text.utf8.count }
+    var size: (columns: Int, rows: Int) { (120, 40) }
+}
+
+/// Keystroke to redraw on a 1,000-field form: a scripted key stream (typing, field moves, a picker,
+/// a toggle, paging) through `handle`, which updates the form, calls the cells and writes the changed rows.
+func keystrokes(driver: any CellDriver) throws -> (median: Double, p99: Double, worst: Double, rows: Double, bytes: Double) {
+    let form = try FormDecoder.decode(text: document(fields: 1000, yaml: false), json: true, registry: registry)
+    let terminal = CountingTerminal()
+    let session = TerminalFormSession(form: form, terminal: terminal, driver: driver)
+    session.start()
+    var stream: [Key] = []
+    for round in 0..<(smoke ? 2 : 20) {
+        stream += "typed".map { Key.character($0) } + [.backspace, .left, .right, .tab]  // a text field, then a toggle
+        stream += [.character(" "), .tab, .right, .up, .tab, .right, .left, .tab]  // toggle, rating, picker
+        stream += round % 5 == 4 ? [.pageDown, .pageUp, .tab] : [.tab]
+    }
+    var times: [Double] = []
+    var rows = 0
+    let before = terminal.bytes
+    for key in stream {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try session.handle(key)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        rows += session.rowsWritten
+    }
+    let sorted = times.sorted()
+    return (
+        sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], sorted.last ?? 0,
+        Double(rows) / Double(times.count), Double(terminal.bytes - before) / Double(times.count)
+    )
+}
+do {
+    let local = try keystrokes(driver: InProcessCells(registry: registry))
+    rows.append((
+        "fill: keystroke → redraw, 1,000 fields, in process (median / p99)", "\(ms(local.median)) / \(ms(local.p99))",
+        "budget 16 ms", local.p99 / 0.016, "≤ 1 (16 ms)"
+    ))
+    print(String(format: "fill keystrokes in process: worst %.2f ms, %.1f rows and %.0f bytes written per key", local.worst * 1000, local.rows, local.bytes))
+    if FileManager.default.isExecutableFile(atPath: formwork) {
+        let driver = IsolatedCells(launcher: IsolationLauncher(executable: formwork, timeout: 60), mode: .shared)
+        let isolated = try keystrokes(driver: driver)
+        driver.finish()
+        rows.append((
+            "fill: keystroke → redraw, 1,000 fields, cells in the child (median / p99)", "\(ms(isolated.median)) / \(ms(isolated.p99))",
+            "budget 16 ms", isolated.p99 / 0.016, "≤ 1 (16 ms)"
+        ))
+        print(String(format: "fill keystrokes, cells in the child: worst %.2f ms", isolated.worst * 1000))
+    }
+} catch {
+    print("fill keystrokes: skipped (\(error))")
+}
+
 // MARK: start-up
 
 let swiftc = ["/usr/bin/swiftc", "/opt/swift/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -44,7 +44,7 @@ public final class TerminalFormSession {
     // MARK: state
 
     /// A part of the screen: a heading, a field or an action row.
-    enum Block: Equatable {
+    enum Block: Hashable {
         case title, description, page, section(Int), footer(Int), item(section: Int, index: Int), field(section: Int, field: Int)
         case add(section: Int), remove(section: Int), back, next, submit
     }
@@ -274,9 +274,13 @@ public final class TerminalFormSession {
         if !form.pages.isEmpty && page > 0 { new.append(.back) }
         new.append(form.pages.isEmpty || page == form.pages.count - 1 ? .submit : .next)
         let previous = kept ?? (blocks.indices.contains(focus) ? blocks[focus] : nil)
+        // Blocks that stay keep their drawn lines (a condition that shows one field redraws that field, not the form).
+        dirty.insert(focus)  // the focus marker may move
+        var drawn: [Block: [TextRenderer.Line]] = [:]
+        for (i, block) in blocks.enumerated() where !dirty.contains(i) { drawn[block] = lines[i] }
         blocks = new
-        lines = Array(repeating: [], count: blocks.count)
-        dirty = Set(blocks.indices)
+        lines = blocks.map { drawn[$0] ?? [] }
+        dirty = Set(blocks.indices.filter { drawn[blocks[$0]] == nil })
         // Fields never rendered are rendered now, all in one batch.
         var missing: [(section: Int, field: Int, highlighted: Bool, selected: Bool)] = []
         for block in blocks {
@@ -285,12 +289,14 @@ public final class TerminalFormSession {
             }
         }
         renderFields(missing)
+        let oldWidth = labelWidth
         labelWidth = min(
             max(8, size.columns / 3),
             blocks.compactMap { block -> Int? in
                 guard case .field(let s, let f) = block else { return nil }
                 return ui[form.sections[s].fields[f].id]?.prompt?.label.columns
             }.max() ?? 8)
+        if labelWidth != oldWidth { dirty = Set(blocks.indices) }
         if let previous, let i = blocks.firstIndex(of: previous), isFocusable(previous) {
             focus = i
         } else if let i = blocks.indices.first(where: { isFocusable(blocks[$0]) && $0 >= min(focus, blocks.count - 1) })
@@ -298,6 +304,7 @@ public final class TerminalFormSession {
         {
             focus = i
         }
+        dirty.insert(focus)
         if case .field(let s, let f)? = blocks.indices.contains(focus) ? blocks[focus] : nil {
             renderFields([(s, f, true, false)])
         }
@@ -721,6 +728,9 @@ public final class TerminalFormSession {
                         ui[field.id]?.view = nil
                     }
                 }
+                for (i, block) in blocks.enumerated() {
+                    if case .field(let s, let f) = block, changed.contains(form.sections[s].fields[f].id) { dirty.insert(i) }
+                }
                 rebuild(keepFocusOn: blocks[focus])
             }
         }
@@ -749,6 +759,7 @@ public final class TerminalFormSession {
         let first = form.sections[s].fields.count
         form.sections[s].fields += form.sections[s].item(index)
         if form.hasConditions { states = form.states() }
+        dirty = Set(blocks.indices)
         rebuild(keepFocusOn: .field(section: s, field: first))
         status = "\(group.itemLabel) \(index + 1) added."
     }
@@ -759,6 +770,7 @@ public final class TerminalFormSession {
         for field in form.sections[s].fields.suffix(width) { ui[field.id] = nil }
         form.sections[s].fields.removeLast(width)
         if form.hasConditions { states = form.states() }
+        dirty = Set(blocks.indices)
         rebuild(keepFocusOn: form.sections[s].itemCount < group.maxItems ? .add(section: s) : nil)
         status = "\(group.itemLabel) \(form.sections[s].itemCount + 1) removed."
     }
@@ -768,6 +780,7 @@ public final class TerminalFormSession {
         page = p
         scrollTop = 0
         focus = 0
+        dirty = Set(blocks.indices)
         rebuild(keepFocusOn: nil)
         buffer.invalidate()
     }
