@@ -605,10 +605,23 @@ typedef struct fw_cell_type {
      */
     fw_status (*render)(void *cell, const fw_canvas *canvas, void *canvas_ctx);
 
-    /** Selection changed (SelectableView). Required iff FW_CELL_SELECTABLE; else NULL. */
+    /**
+     * Selection changed (SelectableView). Required iff FW_CELL_SELECTABLE; else NULL.
+     * The host calls it with true when the user chooses or activates the cell
+     * (`formwork fill`: a picker's item, a segment, a multi-select item, a toggle
+     * switched, a button pressed), after configure and before render, so that
+     * render can show the result (a toggle may flip itself: the host reads the new
+     * value from what render draws); then with false before the instance is reused.
+     * Same thread rules as configure.
+     */
     void (*did_set_selected)(void *cell, bool selected);
 
-    /** Highlight changed (HighlightableView). Required iff FW_CELL_HIGHLIGHTABLE; else NULL. */
+    /**
+     * Highlight changed (HighlightableView). Required iff FW_CELL_HIGHLIGHTABLE; else NULL.
+     * The host calls it with true when the cell's field gets the focus (`formwork
+     * fill`), after configure and before render, and with false after that render,
+     * before the instance is reused for another field. Same thread rules as configure.
+     */
     void (*did_set_highlighted)(void *cell, bool highlighted);
 
     /**
