@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Whether this package is being developed (the root package) rather than used as a
@@ -23,6 +23,10 @@ let package = Package(
         // First-party cell packs: each is its own shared library.
         .library(name: "StandardCells", type: .dynamic, targets: ["StandardCells"]),
         .library(name: "RatingCells", type: .dynamic, targets: ["RatingCells"]),
+    ],
+    traits: [
+        // The sanitizer build (scripts/sanitizer-build) turns this on: DocumentFuzzer links libFuzzer.
+        .trait(name: "Fuzzing", description: "Link DocumentFuzzer with libFuzzer (the sanitizer build of scripts/test and scripts/fuzz).")
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,6 +68,15 @@ let package = Package(
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
         // The performance suite against C baselines (docs/performance.md): `.build/release/formwork-perf`.
         .executableTarget(name: "formwork-perf", dependencies: ["Formwork"], path: "Benchmarks/PerformanceSuite"),
+        // The document fuzzer (Fuzz/): libFuzzer in the sanitizer build (trait Fuzzing), a corpus replayer otherwise.
+        .target(name: "CFuzzing", path: "Fuzz/CFuzzing"),
+        .executableTarget(
+            name: "DocumentFuzzer", dependencies: ["Formwork", "CFuzzing"], path: "Fuzz/DocumentFuzzer",
+            swiftSettings: [.define("FUZZING", .when(traits: ["Fuzzing"]))],
+            linkerSettings: [
+                .linkedLibrary("clang_rt.fuzzer_no_main-x86_64", .when(traits: ["Fuzzing"])),
+                .linkedLibrary("stdc++", .when(traits: ["Fuzzing"])),
+            ]),
         // Tests mirror the modules; shared helpers (built products, fixtures, golden files) live in FormworkTestSupport.
         .target(name: "FormworkTestSupport", dependencies: ["FormworkCore", "FormworkHost"], path: "Tests/FormworkTestSupport"),
         .testTarget(name: "FormworkCoreTests", dependencies: ["FormworkCore", "FormworkTestSupport"]),

@@ -234,4 +234,38 @@ struct TerminalFormTests {
         #expect(!terminal.output.contains("Name\u{1B}"))
         #expect(terminal.output.contains("␛"))
     }
+
+    /// Fails every request for one field, as a crashed cell host would report it.
+    final class FailingDriver: CellDriver {
+        let inner: InProcessCells
+        let failing: String
+        init(_ inner: InProcessCells, failing: String) {
+            self.inner = inner
+            self.failing = failing
+        }
+        func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
+            let answers = try inner.perform(requests)
+            return zip(requests, answers).map { request, answer in
+                request.fieldID == failing
+                    ? CellResponse(
+                        failure: RuntimeError(
+                            cellID: request.cell.id, fieldID: request.fieldID, packPath: "x.so", message: "crashed (SIGSEGV) in render"))
+                    : answer
+            }
+        }
+        func drain() { inner.drain() }
+    }
+
+    @Test("a failing cell costs its picture, never the answers: its field is typed as plain text")
+    func failingCell() throws {
+        let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
+        let keys: [Key] = typing("ada@example.com") + [.tab] + typing("secret99") + [.tab, .tab, .tab, .tab, .enter, .enter]
+        let terminal = ScriptedKeys(keys)
+        let session = TerminalFormSession(
+            form: form, terminal: terminal, driver: FailingDriver(InProcessCells(registry: registry), failing: "password"))
+        let filled = try session.run()
+        #expect(terminal.output.contains("the cell failed (crashed (SIGSEGV) in render); type the value as text"))
+        #expect(filled.sections[0].fields[1].model["value"] == .string("secret99"))
+        #expect(filled.sections[0].fields[0].model["value"] == .string("ada@example.com"))
+    }
 }

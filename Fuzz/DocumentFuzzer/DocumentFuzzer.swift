@@ -3,8 +3,9 @@ import Glibc
 
 /// Packs come from FORMWORK_PACK_PATH (scripts/fuzz points it at the debug build),
 /// so model values are validated against real schemas.
-let registry = Registry.discover(environment: ["FORMWORK_PACK_PATH": getenvString("FORMWORK_PACK_PATH") ?? ""],
-                                 executableDirectory: nil)
+let registry = Registry.discover(
+    environment: ["FORMWORK_PACK_PATH": getenvString("FORMWORK_PACK_PATH") ?? ""],
+    executableDirectory: nil)
 
 func getenvString(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
