@@ -536,6 +536,7 @@ public final class TerminalFormSession {
         var next = current + direction * stepSize
         if let minimum { next = max(minimum, next) }
         if let maximum { next = min(maximum, next) }
+        guard next.isFinite else { return }
         let value: Value =
             p.type == .integer ? .integer(next.magnitude < 9e15 ? Int64(next.rounded()) : Int64(current)) : .number(next)
         editor.set(editorText(value, p))
@@ -1145,6 +1146,8 @@ enum CivilTime {
     }
 
     static func split(_ seconds: Double) -> (y: Int, m: Int, d: Int, h: Int, mi: Int, s: Double) {
+        // Within the dates documents can write (0001-01-01 … 9999-12-31): no conversion can trap.
+        let seconds = seconds.isFinite ? min(max(seconds, -62_135_596_800), 253_402_300_799) : 0
         let days = Int((seconds / 86_400).rounded(.down))
         let rest = seconds - Double(days) * 86_400
         // Howard Hinnant's civil_from_days.
