@@ -57,7 +57,8 @@ struct TextRenderer {
                     lines += renderFields(items[index]!)
                 }
             } else {
-                lines += renderFields(section.fields.filter(\.visible))
+                // Usually every field is visible: no filtered copy then.
+                lines += renderFields(section.fields.allSatisfy(\.visible) ? section.fields : section.fields.filter(\.visible))
             }
             if let footer = section.footer, !footer.isEmpty {
                 for line in wrap(InlineMarkup.plain(footer), width - 2) {
@@ -65,7 +66,14 @@ struct TextRenderer {
                 }
             }
         }
-        return lines.map(join).joined(separator: "\n") + "\n"
+        guard !lines.isEmpty else { return "\n" }
+        var out = ""
+        out.reserveCapacity(lines.count * 48)
+        for line in lines {
+            out += join(line)
+            out += "\n"
+        }
+        return out
     }
 
     // MARK: fields
@@ -73,8 +81,8 @@ struct TextRenderer {
     func renderFields(_ fields: [FieldView]) -> [Line] {
         let labelWidth = min(max(12, width / 3), fields.flatMap { labels(in: $0.nodes) }.map { $0.columns }.max() ?? 0)
         var lines: [Line] = []
-        for field in fields {
-            for node in field.nodes { lines += render(node, labelWidth: labelWidth, field: field) }
+        for f in fields.indices {
+            for node in fields[f].nodes { lines += render(node, labelWidth: labelWidth, field: fields[f]) }
         }
         return lines
     }

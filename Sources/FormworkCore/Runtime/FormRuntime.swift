@@ -26,7 +26,11 @@ public final class FormRuntime {
         // Requests are built straight from the sections (no copy of every field into one array).
         var prepared: [(request: CellRequest, model: [String: Value])] = []
         prepared.reserveCapacity(form.sections.reduce(0) { $0 + $1.fields.count })
-        for section in form.sections { for field in section.fields { prepared.append(Self.prepare(field)) } }
+        // Index loops: a `for field in` loop copies every field (a dozen retains each); an element passed straight
+        // from the array is borrowed.
+        for s in form.sections.indices {
+            for f in form.sections[s].fields.indices { prepared.append(Self.prepare(form.sections[s].fields[f])) }
+        }
         for s in spares.keys.sorted() { for field in spares[s]! { prepared.append(Self.prepare(field)) } }
         let responses = try driver.perform(prepared.map(\.request))
         // States and rules across fields only cost something for forms that have them.
@@ -40,15 +44,16 @@ public final class FormRuntime {
         for section in form.sections {
             var fieldViews: [FieldView] = []
             fieldViews.reserveCapacity(section.fields.count)
-            for field in section.fields {
+            for f in section.fields.indices {
                 let (prep, response) = views.next()!
-                var view = finish(field, model: prep.model, offers: prep.request.offers, response: response)
-                if let state = states[field.id] { Self.apply(state, to: &view) }
-                view.conditions = field.conditions
-                view.crossRules = field.crossRules
-                view.item = field.item
+                var view = finish(section.fields[f], model: prep.model, offers: prep.request.offers, response: response)
+                let id = section.fields[f].id
+                if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
+                if !section.fields[f].conditions.isEmpty { view.conditions = section.fields[f].conditions }
+                if !section.fields[f].crossRules.isEmpty { view.crossRules = section.fields[f].crossRules }
+                if let item = section.fields[f].item { view.item = item }
                 if !crossProblems.isEmpty {
-                    for message in crossProblems[field.id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+                    for message in crossProblems[id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
                 }
                 fieldViews.append(view)
             }

@@ -51,7 +51,11 @@ public struct Choice: Sendable, Equatable, Hashable {
 }
 
 /// One field of a cell type's model schema, copied out of the pack's descriptor.
-public struct FieldSchema: Sendable, Equatable {
+///
+/// A class: every field of a form refers to its cell type's schema, and decoding, validating
+/// and configuring walk it for every field; a reference is one retain where a struct of six
+/// strings and arrays was six.
+public final class FieldSchema: Sendable, Equatable {
     public let name: String
     public let type: FieldType
     public let label: String
@@ -85,5 +89,12 @@ public struct FieldSchema: Sendable, Equatable {
         self.minLength = minLength
         self.maxLength = maxLength
         self.optionsField = optionsField
+    }
+
+    public static func == (a: FieldSchema, b: FieldSchema) -> Bool {
+        a === b
+            || (a.name == b.name && a.type == b.type && a.label == b.label && a.doc == b.doc && a.required == b.required
+                && a.choices == b.choices && a.defaultValue == b.defaultValue && a.minimum == b.minimum && a.maximum == b.maximum
+                && a.minLength == b.minLength && a.maxLength == b.maxLength && a.optionsField == b.optionsField)
     }
 }
