@@ -5,6 +5,7 @@ import Foundation
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract:
             "Check packs for conformance: loading, exports, init/deinit, and every cell through create, configure, render, selection, value_changed and destroy.",
         discussion: "Each check runs in a child process with a timeout, so a crash or a hang is reported. Exits 65 when any check fails.")

@@ -7,6 +7,7 @@ import FormworkHost
 
 struct Fill: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fill",
         abstract: "Fill in a form interactively (or from an answers file) and write its values as JSON.",
         discussion: """
             On a terminal the form is drawn on the screen and edited in place: Tab / Shift-Tab and Up/Down move \

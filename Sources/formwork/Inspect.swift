@@ -4,6 +4,7 @@ import FormworkHost
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Show a cell type's schema, text-input kind and traits, capabilities, pack and ABI.")
 
     @Argument(help: "The cell type identifier, e.g. org.formwork.text-field.", completion: CellCompletion.ids) var cellID: String

@@ -4,6 +4,7 @@ import FormworkHost
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List packs and their cell types; broken packs are listed with the reason.")
 
     @OptionGroup var packs: PackOptions

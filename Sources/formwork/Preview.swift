@@ -3,7 +3,7 @@ import FormworkCore
 import FormworkHost
 
 struct Preview: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render one cell type with its defaults.")
+    static let configuration = CommandConfiguration(commandName: "preview", abstract: "Render one cell type with its defaults.")
 
     @Argument(help: "The cell type identifier.", completion: CellCompletion.ids) var cellID: String
     @OptionGroup var outputOptions: OutputOptions
@@ -20,6 +20,7 @@ struct Preview: ParsableCommand {
 
 struct Gallery: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "gallery",
         abstract: "Render every installed cell type with its defaults: a catalog for pack authors.")
 
     @OptionGroup var outputOptions: OutputOptions

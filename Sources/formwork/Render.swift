@@ -41,7 +41,7 @@ struct OutputOptions: ParsableArguments {
 }
 
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render a form document as text, ANSI, HTML or JSON.")
+    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a form document as text, ANSI, HTML or JSON.")
 
     @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var form: String

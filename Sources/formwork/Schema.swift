@@ -4,6 +4,7 @@ import FormworkHost
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "schema",
         abstract:
             "Print a JSON Schema for form documents, generated from the installed cell types; or, with --values FORM, for the values that form accepts."
     )

@@ -4,6 +4,7 @@ import FormworkHost
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check a form document (and values) against the installed cell types; exits 0 or 65 (69 when a cell type is missing).")
 
     @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))

@@ -34,6 +34,22 @@ extension Character {
     }
 }
 
+extension String {
+    /// Columns the text takes in a terminal (the concrete `String` version: specialised where the generic
+    /// one below would iterate its UTF-8 view through protocol witnesses from other modules).
+    package var columns: Int {
+        var ascii = true
+        for byte in utf8 where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return utf8.count }
+        var total = 0
+        for c in self { total += c.columns }
+        return total
+    }
+}
+
 extension StringProtocol {
     /// Columns the text takes in a terminal.
     package var columns: Int {

@@ -65,6 +65,8 @@ public enum Discovery {
     struct Candidate {
         var path: String
         var location: SearchLocation
+        /// The file's real path (symbolic links resolved), found once here.
+        var realPath: String
     }
 
     /// The pack files of `locations` in order, each real path once, and the errors for
@@ -74,13 +76,13 @@ public enum Discovery {
         var errors: [PackError] = []
         var warnings: [String] = []
         var seen: Set<String> = []
-        func add(_ path: String, _ location: SearchLocation) {
-            let real = FileSystem.realPath(path) ?? path
+        func add(_ path: String, _ location: SearchLocation, real known: String? = nil) {
+            let real = known ?? FileSystem.realPath(path) ?? path
             guard seen.insert(real).inserted else { return }
             if let problem = FileSystem.trustProblem(real) {
                 errors.append(PackError(path: path, reason: .untrusted(problem)))
             } else {
-                files.append(Candidate(path: path, location: location))
+                files.append(Candidate(path: path, location: location, realPath: real))
             }
         }
         for location in locations {
@@ -97,9 +99,13 @@ public enum Discovery {
                     continue
                 }
                 let base = location.path.hasSuffix("/") ? String(location.path.dropLast()) : location.path
+                // The directory is resolved once; an entry that is not itself a link is then its real path
+                // (one realpath per directory instead of one per pack, a path component at a time).
+                let realBase = FileSystem.realPath(base) ?? base
                 for name in FileSystem.entries(of: location.path) where name.hasSuffix(".so") {
                     let path = "\(base)/\(name)"
-                    if FileSystem.kind(of: path) == .regular { add(path, location) }
+                    guard FileSystem.kind(of: path) == .regular else { continue }
+                    add(path, location, real: FileSystem.isSymbolicLink(path) ? nil : "\(realBase)/\(name)")
                 }
             case .regular:
                 add(location.path, location)

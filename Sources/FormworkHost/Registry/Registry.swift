@@ -57,7 +57,7 @@ public struct Registry: Sendable, CellTypeCatalog {
             var keys: [FileKey?] = []
             var toScan: [Int] = []
             for (i, candidate) in candidates.enumerated() {
-                let key = FileKey(realPath: FileSystem.realPath(candidate.path) ?? candidate.path)
+                let key = FileKey(realPath: candidate.realPath)
                 keys.append(key)
                 if let key, !scan.rescan, let hit = cache?.lookup(key) {
                     summary.cacheHits += 1

@@ -61,6 +61,12 @@ enum FileSystem {
         }
     }
 
+    /// Whether `path` itself is a symbolic link. The corresponding C function is `lstat`.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
     /// The corresponding C function is `realpath`.
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
