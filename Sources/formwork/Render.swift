@@ -70,5 +70,7 @@ struct Render: ParsableCommand {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }
         try outputOptions.emit(tree)
+        ExitArena.keep(tree)
+        ExitArena.keep(loaded)
     }
 }
