@@ -846,7 +846,8 @@ public final class TerminalFormSession {
         } else {
             for i in dirty where blocks.indices.contains(i) { lines[i] = draw(i) }
             dirty = []
-            let height = max(1, size.rows - 1)
+            // The last row is the status line, when the terminal has room for it.
+            let height = size.rows >= 2 ? size.rows - 1 : 1
             // The focused block is kept on the screen.
             var top = 0
             var focusTop = 0, focusHeight = 1
@@ -879,7 +880,7 @@ public final class TerminalFormSession {
                 }
             }
             while rows.count < height { rows.append("") }
-            rows.append(renderer.join(renderer.fit(statusLine(), size.columns)))
+            if size.rows >= 2 { rows.append(renderer.join(renderer.fit(statusLine(), size.columns))) }
             frame = rows
             if let c = cursor, c.row < 0 || c.row >= height || c.column >= size.columns { cursor = nil }
         }
@@ -1099,11 +1100,13 @@ public final class TerminalFormSession {
         }
         out.append([])
         out.append([Segment(text: "Write these values? Enter or y: write · Esc or n: back to the form · Ctrl-C: cancel", style: .emphasis)])
-        let height = max(1, size.rows - 1)
+        let height = size.rows >= 2 ? size.rows - 1 : 1
         var rows = out.suffix(height).map { renderer.join(renderer.fit($0, size.columns)) }
-        if out.count > height { rows[0] = renderer.join([Segment(text: "… \(out.count - height) more above", style: .hint)]) }
+        if out.count > height && height > 1 {
+            rows[0] = renderer.join(renderer.fit([Segment(text: "… \(out.count - height) more above", style: .hint)], size.columns))
+        }
         while rows.count < height { rows.append("") }
-        rows.append(renderer.join([Segment(text: status ?? "", style: .warning)]))
+        if size.rows >= 2 { rows.append(renderer.join(renderer.fit([Segment(text: status ?? "", style: .warning)], size.columns))) }
         return rows
     }
 }

@@ -268,4 +268,50 @@ struct TerminalFormTests {
         #expect(filled.sections[0].fields[1].model["value"] == .string("secret99"))
         #expect(filled.sections[0].fields[0].model["value"] == .string("ada@example.com"))
     }
+
+    /// A small deterministic generator (SplitMix64), so that a failing stream can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("random key streams on every example form, at sizes down to 1×1: no trap, the screen always fits the terminal")
+    func randomKeys() throws {
+        let alphabet: [Key] =
+            [
+                .enter, .tab, .backTab, .up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .wordLeft, .wordRight,
+                .backspace, .delete, .control("k"), .control("u"), .control("w"), .control("a"), .control("e"),
+                .character(" "), .character("y"), .character("n"), .character("7"), .character("-"), .character("."),
+                .character("a"), .character("Z"), .character("日"), .character("\u{1F600}"), .paste("pasted\ntext\u{1B}[2J"),
+                .paste(String(repeating: "x", count: 300)),
+            ]
+        let sizes = [(100, 40), (40, 10), (12, 4), (1, 1), (200, 3)]
+        let forms = try FileManager.default.contentsOfDirectory(atPath: "\(Source.root)/Examples/Forms").sorted()
+        for (n, name) in forms.enumerated() {
+            var random = SplitMix(state: UInt64(n) &* 7919 &+ 1)
+            var (session, terminal) = try makeSession(name, [])
+            session.start()
+            for step in 0..<600 {
+                var key = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                if random.next() % 50 == 0 {
+                    terminal.size = sizes[Int(random.next() % UInt64(sizes.count))]
+                    key = .resize
+                }
+                do {
+                    if try session.handle(key) { (session, terminal) = try makeSession(name, []); session.start() }
+                } catch {
+                    // Cancelled (Esc, a cancel button): start again.
+                    (session, terminal) = try makeSession(name, [])
+                    session.start()
+                }
+                #expect(session.screen.count == max(1, terminal.size.rows), "\(name), key \(step): \(session.screen.count) rows")
+            }
+        }
+    }
 }
