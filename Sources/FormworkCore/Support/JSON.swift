@@ -29,78 +29,109 @@ package indirect enum JSON: Sendable, Equatable {
 
     /// Serializes with two-space indentation (`pretty`) or compactly; always ends without a newline.
     package func serialized(pretty: Bool = true) -> String {
-        var out = ""
+        var out = JSONBytes()
         write(to: &out, indent: pretty ? 0 : nil)
-        return out
+        return out.string
     }
 
-    private func write(to out: inout String, indent: Int?) {
+    /// Written as UTF-8 bytes into one buffer: appending a string's bytes is a copy, where appending
+    /// small strings to a large `String` re-checked it every time (a quarter of a large JSON render).
+    private func write(to out: inout JSONBytes, indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .integer(let i): out.append(String(i))
         case .number(let d):
-            if !d.isFinite { out += "null" } else { out += NumberText.format(d) }
+            if !d.isFinite { out.append("null") } else { out.append(NumberText.format(d)) }
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                if let indent { JSON.newline(indent + 1, to: &out) }
-                item.write(to: &out, indent: indent.map { $0 + 1 })
+            if items.isEmpty {
+                out.append("[]")
+                return
             }
-            if let indent { JSON.newline(indent, to: &out) }
-            out += "]"
+            out.byte(0x5B)
+            for i in items.indices {
+                if i > 0 { out.byte(0x2C) }
+                if let indent { out.newline(indent + 1) }
+                items[i].write(to: &out, indent: indent.map { $0 + 1 })
+            }
+            if let indent { out.newline(indent) }
+            out.byte(0x5D)
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
-            for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
-                if let indent { JSON.newline(indent + 1, to: &out) }
-                JSON.writeString(key, to: &out)
-                out += indent == nil ? ":" : ": "
-                value.write(to: &out, indent: indent.map { $0 + 1 })
+            if members.isEmpty {
+                out.append("{}")
+                return
             }
-            if let indent { JSON.newline(indent, to: &out) }
-            out += "}"
+            out.byte(0x7B)
+            for i in members.indices {
+                if i > 0 { out.byte(0x2C) }
+                if let indent { out.newline(indent + 1) }
+                JSON.writeString(members[i].0, to: &out)
+                if indent == nil { out.byte(0x3A) } else { out.append(": ") }
+                members[i].1.write(to: &out, indent: indent.map { $0 + 1 })
+            }
+            if let indent { out.newline(indent) }
+            out.byte(0x7D)
         }
     }
 
-    /// A line break and `level` indents (two spaces each), without building a string per line.
-    static func newline(_ level: Int, to out: inout String) {
-        out += "\n"
-        for _ in 0..<level { out += "  " }
-    }
-
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
+    static func writeString(_ s: String, to out: inout JSONBytes) {
+        out.byte(0x22)
         // Most strings need no escape: append them whole (0xE2 may start U+2028/U+2029).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
-            out += s
-            out += "\""
+        var plain = true
+        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 {
+            plain = false
+            break
+        }
+        if plain {
+            out.append(s)
+            out.byte(0x22)
             return
         }
         for scalar in s.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
+            case "\u{2028}": out.append("\\u2028")
+            case "\u{2029}": out.append("\\u2029")
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    out.append(String(scalar))
                 }
             }
         }
-        out += "\""
+        out.byte(0x22)
     }
+}
+
+/// The output buffer of JSON serialisation: UTF-8 bytes, turned into a `String` once.
+struct JSONBytes {
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1 << 12) }
+
+    mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func newline(_ level: Int) {
+        bytes.append(0x0A)
+        for _ in 0..<level {
+            bytes.append(0x20)
+            bytes.append(0x20)
+        }
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 extension JSON {
