@@ -71,6 +71,5 @@ struct Render: ParsableCommand {
         }
         try outputOptions.emit(tree)
         ExitArena.keep(tree)
-        ExitArena.keep(loaded)
     }
 }

@@ -1,6 +1,6 @@
 /// A node of a parsed document (JSON or YAML) with the line it started on.
 struct SourceNode: Sendable {
-    indirect enum Kind: Sendable {
+    enum Kind: Sendable {
         case null
         case bool(Bool)
         case integer(Int64)
@@ -10,12 +10,26 @@ struct SourceNode: Sendable {
         case object([(key: String, value: SourceNode)])
     }
 
+    /// Not `indirect`: arrays and objects are references already, so a node needs no box of its own
+    /// (a box per node was a fifth of decoding and much of its memory).
     var kind: Kind
-    /// 1-based line, when the parser knows it.
-    var line: Int?
+    /// 1-based line, 0 when unknown: four bytes instead of an optional Int's sixteen.
+    private var storedLine: UInt32
     /// The text of a YAML plain scalar that was read as a boolean or a number
     /// (`On`, `Yes`, `1.0`): used where the schema wants a string.
     var plainText: String? = nil
+
+    init(kind: Kind, line: Int?, plainText: String? = nil) {
+        self.kind = kind
+        self.storedLine = line.map { UInt32(clamping: $0) } ?? 0
+        self.plainText = plainText
+    }
+
+    /// 1-based line, when the parser knows it.
+    var line: Int? {
+        get { storedLine == 0 ? nil : Int(storedLine) }
+        set { storedLine = newValue.map { UInt32(clamping: $0) } ?? 0 }
+    }
 
     var typeName: String {
         switch kind {
@@ -52,12 +66,6 @@ struct SourceNode: Sendable {
         case .array(let items): self.init(kind: .array(items.map(SourceNode.init)), line: nil)
         case .object(let members): self.init(kind: .object(members.map { ($0.0, SourceNode($0.1)) }), line: nil)
         }
-    }
-
-    init(kind: Kind, line: Int?, plainText: String? = nil) {
-        self.kind = kind
-        self.line = line
-        self.plainText = plainText
     }
 
     /// Plain JSON (positions dropped).
