@@ -191,16 +191,19 @@ public struct FormDecoder {
             default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
             }
         }
-        var accessibilityIDs: [String: String] = [:]
-        for section in sections {
-            for field in section.fields {
-                if let first = accessibilityIDs[field.accessibilityId], field.accessibilityId != field.id {
+        // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
+        var accessibilityIDs: [String: (section: Int, field: Int)] = [:]
+        accessibilityIDs.reserveCapacity(fieldIDs.count)
+        for s in sections.indices {
+            for f in sections[s].fields.indices {
+                let accessibilityId = sections[s].fields[f].accessibilityId
+                if let first = accessibilityIDs[accessibilityId], accessibilityId != sections[s].fields[f].id {
                     report(
-                        "\(field.pointer)/accessibilityId", nil,
-                        "duplicate accessibility id '\(field.accessibilityId)' (also used by the field at \(first)); accessibility ids must be unique across the form"
+                        "\(sections[s].fields[f].pointer)/accessibilityId", nil,
+                        "duplicate accessibility id '\(accessibilityId)' (also used by the field at \(sections[first.section].fields[first.field].pointer)); accessibility ids must be unique across the form"
                     )
                 } else {
-                    accessibilityIDs[field.accessibilityId] = field.pointer
+                    accessibilityIDs[accessibilityId] = (s, f)
                 }
             }
         }
@@ -255,6 +258,7 @@ public struct FormDecoder {
         var fields: [FormField] = []
         switch node["fields"]?.kind {
         case .array(let items)?:
+            fields.reserveCapacity(items.count)
             for (row, item) in items.enumerated() {
                 if let field = field(item, pointer: "\(pointer)/fields/\(row)", section: index, row: row, fieldIDs: &fieldIDs) {
                     fields.append(field)
