@@ -189,17 +189,44 @@ public struct ConditionSource: Sendable, Equatable {
 
 /// `visibleIf`, `enabledIf` and `requiredIf` of a field (a section has no `requiredIf`).
 public struct FieldConditions: Sendable, Equatable {
-    public var visibleIf: ConditionSource?
-    public var enabledIf: ConditionSource?
-    public var requiredIf: ConditionSource?
-
-    public init(visibleIf: ConditionSource? = nil, enabledIf: ConditionSource? = nil, requiredIf: ConditionSource? = nil) {
-        self.visibleIf = visibleIf
-        self.enabledIf = enabledIf
-        self.requiredIf = requiredIf
+    /// Out of line, as `FieldRules`: most fields have no condition (eight bytes and no allocation then).
+    struct Storage: Sendable, Equatable {
+        var visibleIf: ConditionSource?
+        var enabledIf: ConditionSource?
+        var requiredIf: ConditionSource?
     }
 
-    public var isEmpty: Bool { visibleIf == nil && enabledIf == nil && requiredIf == nil }
+    private var storage: [Storage] = []
+
+    private mutating func edit(_ change: (inout Storage) -> Void) {
+        if storage.isEmpty { storage = [Storage()] }
+        change(&storage[0])
+    }
+
+    public var visibleIf: ConditionSource? {
+        get { storage.first?.visibleIf ?? nil }
+        set { edit { $0.visibleIf = newValue } }
+    }
+    public var enabledIf: ConditionSource? {
+        get { storage.first?.enabledIf ?? nil }
+        set { edit { $0.enabledIf = newValue } }
+    }
+    public var requiredIf: ConditionSource? {
+        get { storage.first?.requiredIf ?? nil }
+        set { edit { $0.requiredIf = newValue } }
+    }
+
+    public init(visibleIf: ConditionSource? = nil, enabledIf: ConditionSource? = nil, requiredIf: ConditionSource? = nil) {
+        if visibleIf != nil || enabledIf != nil || requiredIf != nil {
+            storage = [Storage(visibleIf: visibleIf, enabledIf: enabledIf, requiredIf: requiredIf)]
+        }
+    }
+
+    public static func == (a: FieldConditions, b: FieldConditions) -> Bool {
+        (a.storage.first ?? Storage()) == (b.storage.first ?? Storage())
+    }
+
+    public var isEmpty: Bool { storage.isEmpty || storage[0] == Storage() }
 
     /// The ids of every field the conditions read.
     public var fields: [String] { [visibleIf, enabledIf, requiredIf].compactMap { $0?.condition.fields }.flatMap { $0 } }

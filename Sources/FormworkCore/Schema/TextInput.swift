@@ -168,7 +168,22 @@ public struct TextInputTraits: Sendable, Equatable {
 public struct TextInputConfiguration: Sendable, Equatable {
     public var kind: TextInputKind
     public var field: String?
-    public var traits: TextInputTraits
+    /// The traits, out of line and shared: every field and view carries its configuration, almost
+    /// always its cell type's own (one shared buffer then), and default traits take no buffer at all.
+    private var storedTraits: [TextInputTraits] = []
+
+    public var traits: TextInputTraits {
+        get { storedTraits.first ?? TextInputTraits() }
+        set {
+            if newValue == TextInputTraits() {
+                storedTraits = []
+            } else if storedTraits.isEmpty {
+                storedTraits = [newValue]
+            } else {
+                storedTraits[0] = newValue
+            }
+        }
+    }
 
     public init(kind: TextInputKind, field: String?, traits: TextInputTraits = TextInputTraits()) {
         self.kind = kind
