@@ -97,7 +97,8 @@ enum InputLimits {
 
 /// A strict JSON parser (RFC 8259) that records line numbers and bounds nesting.
 struct JSONParser {
-    private let bytes: [UInt8]
+    /// The document's UTF-8, borrowed from its `String` for the parse (no copy of the whole text).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var line = 1
     /// Keys and indices from the root to the value being read, for the pointers of errors
@@ -109,15 +110,23 @@ struct JSONParser {
     private var path: [Step] = []
 
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        parser.skipSpace()
-        let node = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the end of the document") }
-        return node
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<SourceNode, ParseError> in
+            var parser = JSONParser(bytes: bytes)
+            do throws(ParseError) {
+                parser.skipSpace()
+                let node = try parser.value(depth: 0)
+                parser.skipSpace()
+                guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the end of the document") }
+                return .success(node)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func error(_ message: String) -> ParseError { ParseError(line: line, message: message) }
 
@@ -263,8 +272,7 @@ struct JSONParser {
         if end < bytes.count, bytes[end] == 0x22 {
             // The input came from a String, so it is valid UTF-8, and so is any run between two quotes:
             // made from contiguous bytes (the fast, specialised path; the generic one was a tenth of decoding).
-            let (from, to) = (index, end)
-            let s = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[from..<to]), as: UTF8.self) }
+            let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
             index = end + 1
             return s
         }
