@@ -211,7 +211,7 @@ public struct Control: Sendable, Equatable {
     }
 }
 
-public indirect enum ViewNode: Sendable, Equatable {
+public enum ViewNode: Sendable, Equatable {
     case group(role: String, title: String?, children: [ViewNode])
     case label(text: String, style: LabelStyle)
     case value(label: String, text: String)

@@ -1,6 +1,6 @@
 /// An ordered JSON value, as read from documents and written by every `--json` output.
 /// Object keys keep their order so output is stable and diff-friendly.
-package indirect enum JSON: Sendable, Equatable {
+package enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
