@@ -137,7 +137,15 @@ enum YAMLReader {
                     if value == "<<" && plain {
                         throw fail("YAML merge keys (<<) are not allowed in form documents; write the keys out", line: line, key: value)
                     }
-                    guard frame.keys.insert(value).inserted else { throw fail("duplicate key '\(value)'", line: line, key: value) }
+                    // Small mappings (nearly all) are searched; a set is built only for large ones.
+                    let duplicate: Bool
+                    if frame.members.count < 16 {
+                        duplicate = frame.members.contains { $0.key == value }
+                    } else {
+                        if frame.keys.isEmpty { frame.keys = Set(frame.members.map(\.key)) }
+                        duplicate = !frame.keys.insert(value).inserted
+                    }
+                    guard !duplicate else { throw fail("duplicate key '\(value)'", line: line, key: value) }
                     frame.key = value
                 } else {
                     add(plain ? Self.resolve(value, line: line) : SourceNode(kind: .string(value), line: line))

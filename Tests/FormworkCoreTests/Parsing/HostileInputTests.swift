@@ -42,6 +42,17 @@ struct HostileInputTests {
         #expect(problems(#"{"a": {"k": 1, "k": 2}}"#, json: true).contains("/a/k: duplicate key 'k'"))
     }
 
+    @Test("duplicate keys are found in large mappings too (searched below 16 keys, a set above)")
+    func largeMappings() {
+        let keys = (0..<40).map { "k\($0)" }
+        let yaml = "m:\n" + (keys + ["k3", "k39"]).map { "  \($0): 1\n" }.joined()
+        #expect(problems(yaml).contains("/m/k3: duplicate key 'k3'"), "\(problems(yaml))")
+        let json = "{\"m\": {" + (keys + ["k39"]).map { "\"\($0)\": 1" }.joined(separator: ", ") + "}}"
+        #expect(problems(json, json: true).contains("/m/k39: duplicate key 'k39'"), "\(problems(json, json: true))")
+        let unique = "m:\n" + keys.map { "  \($0): 1\n" }.joined()
+        #expect(!problems(unique).contains("duplicate"))
+    }
+
     @Test("the worst YAML shapes within the size limit parse in bounded time and memory")
     func boundedYAML() throws {
         // Billion laughs: nine levels of nine-fold aliases (392 bytes would expand to 10^9 nodes).
