@@ -70,6 +70,8 @@ final class CellTable: Sendable {
 final class CellBox {
     let host: UnsafePointer<fw_host>?
     let fields: [Field]
+    /// The schema's names, once per instance (configure passes values in this order).
+    let fieldNames: [String]
     let configure: (ModelValues) throws -> Void
     let render: (Canvas) -> Void
     let setSelected: ((Bool) -> Void)?
@@ -81,6 +83,7 @@ final class CellBox {
     init<C: Cell>(_ cell: C, host: UnsafePointer<fw_host>?) {
         self.host = host
         fields = C.Model.fields
+        fieldNames = fields.map(\.name)
         configure = { values in try cell.configure(model: C.Model(values)) }
         render = { cell.render(into: $0) }
         setSelected = (cell as? any SelectableCell).map { selectable in { selectable.setSelected($0) } }

@@ -61,13 +61,11 @@ enum Descriptors {
                 box.log("configure: expected \(box.fields.count) values, got \(count)")
                 return fw_status(FW_INVALID_ARGUMENT)
             }
-            var byName: [String: ModelValue] = [:]
-            byName.reserveCapacity(box.fields.count)  // no rehashing while it fills
-            for (i, field) in box.fields.enumerated() {
-                if let value = Descriptors.modelValue(values![i]) { byName[field.name] = value }
-            }
+            var ordered: [ModelValue?] = []
+            ordered.reserveCapacity(Int(count))
+            for i in 0..<Int(count) { ordered.append(Descriptors.modelValue(values![i])) }
             do {
-                try box.configure(ModelValues(byName))
+                try box.configure(ModelValues(names: box.fieldNames, ordered: ordered))
                 return fw_status(FW_OK)
             } catch {
                 box.log("\(error)")

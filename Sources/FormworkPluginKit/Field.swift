@@ -128,26 +128,54 @@ public enum ModelValue: Sendable, Equatable {
 
 /// The values of one configure call, by field name. Absent values are nil.
 public struct ModelValues: Sendable {
-    public var values: [String: ModelValue]
+    /// The names and values in schema order, as configure receives them: no dictionary is built
+    /// per configure (a model has a handful of fields, so a name is found by a short search).
+    private var names: [String]
+    private var ordered: [ModelValue?]
 
-    public init(_ values: [String: ModelValue]) { self.values = values }
+    /// The values by name (built when asked for).
+    public var values: [String: ModelValue] {
+        get {
+            var out: [String: ModelValue] = [:]
+            for (name, value) in zip(names, ordered) { if let value { out[name] = value } }
+            return out
+        }
+        set {
+            names = Array(newValue.keys)
+            ordered = names.map { newValue[$0] }
+        }
+    }
 
-    public subscript(name: String) -> ModelValue? { values[name] }
+    public init(_ values: [String: ModelValue]) {
+        names = Array(values.keys)
+        ordered = names.map { values[$0] }
+    }
+
+    /// Values in the order of `names` (nil: absent).
+    init(names: [String], ordered: [ModelValue?]) {
+        self.names = names
+        self.ordered = ordered
+    }
+
+    public subscript(name: String) -> ModelValue? {
+        for i in names.indices where names[i] == name { return ordered[i] }
+        return nil
+    }
 
     public func string(_ name: String) -> String? {
-        if case .string(let s)? = values[name] { return s }
+        if case .string(let s)? = self[name] { return s }
         return nil
     }
     public func bool(_ name: String) -> Bool? {
-        if case .bool(let b)? = values[name] { return b }
+        if case .bool(let b)? = self[name] { return b }
         return nil
     }
     public func integer(_ name: String) -> Int64? {
-        if case .integer(let i)? = values[name] { return i }
+        if case .integer(let i)? = self[name] { return i }
         return nil
     }
     public func number(_ name: String) -> Double? {
-        switch values[name] {
+        switch self[name] {
         case .number(let d)?: return d
         case .integer(let i)?: return Double(i)
         default: return nil
@@ -156,7 +184,7 @@ public struct ModelValues: Sendable {
     /// A date field, in seconds since 1970-01-01T00:00:00Z.
     public func date(_ name: String) -> Double? { number(name) }
     public func stringList(_ name: String) -> [String]? {
-        if case .stringList(let l)? = values[name] { return l }
+        if case .stringList(let l)? = self[name] { return l }
         return nil
     }
 }
