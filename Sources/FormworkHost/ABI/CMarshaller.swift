@@ -8,14 +8,22 @@ import Glibc
 /// Every string and list it makes is owned by the marshaller and freed when it is
 /// released: pointers handed to a pack live only for the call, as formwork.h says.
 final class CMarshaller {
-    private var owned: [UnsafeMutableRawPointer] = []
+    /// Strings and lists are bump-allocated in chunks that `reset` keeps for the next call: no
+    /// malloc and free per string (they were most of a configure's cost beside the call itself).
+    private var chunks: [(pointer: UnsafeMutableRawPointer, size: Int)] = []
+    private var chunk = -1
+    private var used = 0
 
-    deinit { for pointer in owned { free(pointer) } }
+    deinit { for c in chunks { free(c.pointer) } }
 
-    /// Frees what the last call used, keeping the marshaller (and its bookkeeping's capacity) for the next.
+    /// Frees what the last call used, keeping the marshaller (and its first chunk) for the next.
     func reset() {
-        for pointer in owned { free(pointer) }
-        owned.removeAll(keepingCapacity: true)
+        if chunks.count > 1 {
+            for c in chunks.dropFirst() { free(c.pointer) }
+            chunks.removeSubrange(1...)
+        }
+        chunk = chunks.isEmpty ? -1 : 0
+        used = 0
     }
 
     /// Runs `body` with a marshaller whose memory is freed afterwards.
@@ -24,18 +32,38 @@ final class CMarshaller {
         return try withExtendedLifetime(marshaller) { try body(marshaller) }
     }
 
-    /// A NUL-terminated copy of `s`, valid until the marshaller is released.
+    /// `count` bytes aligned to `alignment`, valid until the next `reset`.
+    private func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if chunk >= 0 {
+            let offset = (used + alignment - 1) & ~(alignment - 1)
+            if offset + count <= chunks[chunk].size {
+                used = offset + count
+                return chunks[chunk].pointer + offset
+            }
+        }
+        let size = max(4096, count)
+        chunks.append((malloc(size)!, size))
+        chunk = chunks.count - 1
+        used = count
+        return chunks[chunk].pointer
+    }
+
+    /// A NUL-terminated copy of `s`, valid until the marshaller is reset or released.
     func cString(_ s: String) -> UnsafePointer<CChar> {
-        let copy = strdup(s)!
-        owned.append(UnsafeMutableRawPointer(copy))
-        return UnsafePointer(copy)
+        var s = s
+        return s.withUTF8 { bytes in
+            let copy = allocate(bytes.count + 1, alignment: 1)
+            if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+            copy.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+            return UnsafePointer(copy.assumingMemoryBound(to: CChar.self))
+        }
     }
 
     /// An `fw_string_list` of copies of `items` (`items` is NULL when the list is empty).
     func list(_ items: [String]) -> fw_string_list {
         guard !items.isEmpty else { return fw_string_list(items: nil, count: 0) }
-        let raw = malloc(items.count * MemoryLayout<UnsafePointer<CChar>?>.stride)!
-        owned.append(raw)
+        let stride = MemoryLayout<UnsafePointer<CChar>?>.stride
+        let raw = allocate(items.count * stride, alignment: MemoryLayout<UnsafePointer<CChar>?>.alignment)
         let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: items.count)
         for (j, item) in items.enumerated() { array[j] = cString(item) }
         return fw_string_list(items: UnsafePointer(array), count: items.count)
@@ -55,8 +83,7 @@ final class CMarshaller {
         case .stringList(let items):
             // Generic lists keep a non-NULL items pointer even when empty (1.0 behaviour).
             if items.isEmpty {
-                let raw = malloc(MemoryLayout<UnsafePointer<CChar>?>.stride)!
-                owned.append(raw)
+                let raw = allocate(MemoryLayout<UnsafePointer<CChar>?>.stride, alignment: MemoryLayout<UnsafePointer<CChar>?>.alignment)
                 v.as.list = fw_string_list(items: UnsafePointer(raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: 1)), count: 0)
             } else {
                 v.as.list = list(items)
