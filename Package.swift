@@ -30,7 +30,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // `swift package generate-documentation --target Formwork` (the DocC catalog in Sources/Formwork/Formwork.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -41,11 +40,15 @@ let package = Package(
         .systemLibrary(
             name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi",
             providers: [.apt(["libffi-dev"])]),
+        // libyaml, through pkg-config: the YAML reader's event source (the system's copy, no Foundation).
+        .systemLibrary(
+            name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .yum(["libyaml-devel"]), .brew(["libyaml"])]),
         // Linux calls Swift cannot make directly (memfd_create, prctl/seccomp), prefixed fwsys_.
         .target(name: "CSystem", path: "Sources/CSystem"),
         // 3. Everything that needs no dlopen: schema, documents, validation, view tree, renderers.
         //    It never imports CFormwork or CFFI; the compiler enforces the boundary.
-        .target(name: "FormworkCore", dependencies: ["Yams"]),
+        .target(name: "FormworkCore", dependencies: ["CLibYAML"]),
         // 4. Loading, registry, runtime through the ABI, conformance. Implements the core's CellDriver.
         .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI", "CSystem"]),
         // The umbrella: `import Formwork` re-exports both.

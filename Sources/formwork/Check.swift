@@ -1,7 +1,7 @@
 import ArgumentParser
 import FormworkCore
 import FormworkHost
-import Foundation
+import Glibc
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +28,7 @@ struct Check: ParsableCommand {
             Console.out(Conformance.run(ConformanceCheck(child), pack: packs[0]).json.serialized(pretty: false) + "\n")
             return
         }
-        for pack in packs where !FileManager.default.fileExists(atPath: pack) {
+        for pack in packs where access(pack, F_OK) != 0 {
             Console.error("\(pack): no such file; name a pack (.so) to check")
             throw Exit.noInput
         }

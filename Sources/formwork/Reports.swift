@@ -1,4 +1,3 @@
-import Foundation
 import FormworkCore
 import FormworkHost
 
@@ -8,7 +7,8 @@ enum Reports {
 
     /// `formwork list --json`.
     static func listJSON(_ registry: Registry) -> JSON {
-        .object([
+        let winners = shadowWinners(registry)
+        return .object([
             (
                 "packs",
                 .array(
@@ -36,9 +36,7 @@ enum Reports {
                                                     })
                                             ),
                                         ]
-                                        if let winner = registry.shadowed.first(where: { $0.id == cell.id && $0.path == pack.path }) {
-                                            members.append(("shadowedBy", .string(winner.winner)))
-                                        }
+                                        if let winner = winners[pack.path]?[cell.id] { members.append(("shadowedBy", .string(winner))) }
                                         return .object(members)
                                     })
                             ),
@@ -123,13 +121,12 @@ enum Reports {
         if registry.packs.isEmpty {
             out += "No packs found. Searched: \(registry.locations.map(\.path).joined(separator: ", "))\n"
         }
+        let winners = shadowWinners(registry)
         for pack in registry.packs {
             out += "\(pack.name) — \(pack.id) \(pack.version) (ABI \(pack.abi))\n  \(pack.path)\n"
             let rows = pack.cellTypes.map { cell -> [String] in
                 var note = ""
-                if let s = registry.shadowed.first(where: { $0.id == cell.id && $0.path == pack.path }) {
-                    note = "shadowed by \(s.winner)"
-                }
+                if let winner = winners[pack.path]?[cell.id] { note = "shadowed by \(winner)" }
                 return [cell.id, cell.name, cell.textInput.kind.rawValue, cell.configure.name, "\(cell.fields.count)", note]
             }
             out += table(header: ["CELL", "NAME", "TEXT INPUT", "CONFIGURE", "FIELDS", ""], rows: rows, indent: "  ")
@@ -140,6 +137,13 @@ enum Reports {
             for failure in registry.failures { out += "  \(failure.description)\n" }
         }
         return out
+    }
+
+    /// Pack path → cell id → the path of the pack whose cell type of that id wins (one look-up per cell).
+    static func shadowWinners(_ registry: Registry) -> [String: [String: String]] {
+        var winners: [String: [String: String]] = [:]
+        for s in registry.shadowed where winners[s.path]?[s.id] == nil { winners[s.path, default: [:]][s.id] = s.winner }
+        return winners
     }
 
     /// `formwork inspect CELL-ID`.
@@ -198,13 +202,18 @@ enum Reports {
 
 /// `formwork check`'s reports: text for people, JSON for tools (docs/cli.md).
 enum CheckReport {
+    /// `name` cut or padded with spaces to `width` characters.
+    private static func fitted(_ name: String, _ width: Int) -> String {
+        name.count >= width ? String(name.prefix(width)) : name + String(repeating: " ", count: width - name.count)
+    }
+
     static func text(_ results: [(pack: String, results: [CheckResult])]) -> String {
         var out = ""
         for (pack, checks) in results {
             out += "\(pack)\n"
             let width = min(40, checks.map(\.check.count).max() ?? 0)
             for c in checks {
-                out += "  \(c.passed ? "✓" : "✗") \(c.check.padding(toLength: width, withPad: " ", startingAt: 0))  \(c.message)\n"
+                out += "  \(c.passed ? "✓" : "✗") \(fitted(c.check, width))  \(c.message)\n"
             }
         }
         let all = results.flatMap(\.results)

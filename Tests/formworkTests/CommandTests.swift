@@ -7,6 +7,22 @@ import FormworkTestSupport
 struct CommandTests {
     let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
 
+    @Test("the command links no Foundation beyond FoundationEssentials (Foundation and ICU cost ~4 ms per start)")
+    func noFoundation() throws {
+        let readelf = ["/usr/bin/readelf", "/bin/readelf"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let readelf else {
+            print("skipped: no readelf (binutils) to read the executable's DT_NEEDED entries")
+            return
+        }
+        let result = try run(readelf, ["-d", Build.formwork])
+        #expect(result.status == 0, "\(result.stderr)")
+        let needed = result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libswiftCore.so") }, "\(needed)")
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!needed.contains { $0.contains("[\(library)]") }, "formwork needs \(library): \(needed)")
+        }
+    }
+
     @Test("list --json shows the 11 standard cells and the C pack's cells")
     func listJSON() throws {
         let result = try run(Build.formwork, ["list", "--json"], environment: environment)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads a JSON or YAML file into a node tree, with clear errors for missing,
 /// unreadable, oversized and malformed input.
@@ -16,12 +16,12 @@ package enum SourceFile {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .missingFile(path) }
         if info.st_mode & S_IFMT == S_IFDIR { throw .notAFile(path) }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) } catch {
-            throw .unreadable(path, (error as NSError).localizedDescription)
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, limit: InputLimits.maxBytes) } catch {
+            if case .tooLarge(let size) = error { throw .tooLarge(path, size) }
+            throw .unreadable(path, error.reason)
         }
-        guard data.count <= InputLimits.maxBytes else { throw .tooLarge(path, data.count) }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .parse(path, ParseError(line: nil, message: "the file is not valid UTF-8"))
         }
         do { return try parse(text, format: format(of: path, text: text)) } catch { throw .parse(path, error) }
@@ -30,14 +30,10 @@ package enum SourceFile {
     /// Reads standard input to its end (at most the size limit). The corresponding C function is `read`.
     static func readStandardInput() throws(FormError) -> SourceNode {
         let name = standardInputName
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw .unreadable(name, String(cString: strerror(errno))) }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-            if bytes.count > InputLimits.maxBytes { throw .tooLarge(name, bytes.count) }
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(fd: 0, limit: InputLimits.maxBytes) } catch {
+            if case .tooLarge(let size) = error { throw .tooLarge(name, size) }
+            throw .unreadable(name, error.reason)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .parse(name, ParseError(line: nil, message: "the input is not valid UTF-8"))
@@ -57,7 +53,7 @@ package enum SourceFile {
         let lower = path.lowercased()
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") { return .yaml }
-        let first = text.unicodeScalars.first { !CharacterSet.whitespacesAndNewlines.contains($0) }
+        let first = text.unicodeScalars.first { !$0.isBlankOrNewline }
         return first == "{" || first == "[" ? .json : .yaml
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Checking one answer: what the line prompt and the terminal form share.
 enum FieldCheck {
@@ -48,7 +48,7 @@ extension AnswerShaping {
     enum Answer { case keep, clear, value(Value), problem(String) }
 
     static func interpret(_ raw: String, _ p: Prompt) -> Answer {
-        let text = p.isMultiline ? raw : raw.trimmingCharacters(in: .whitespaces)
+        let text = p.isMultiline ? raw : raw.trimmingBlanks()
         if text.isEmpty { return .keep }
         if text == "-" && !p.isMultiline { return .clear }
         switch p.type {
@@ -66,7 +66,7 @@ extension AnswerShaping {
             guard let n = Int64(text) else { return .problem("\(p.label) takes a whole number, such as 3.") }
             return .value(.integer(n))
         case .number:
-            guard let d = Double(text.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
+            guard let d = Double(text.replacing(",", with: ".")), d.isFinite else {
                 return .problem("\(p.label) takes a number, such as 12.5.")
             }
             return .value(.number(d))
@@ -83,7 +83,7 @@ extension AnswerShaping {
             // Several choices: numbers, values or labels separated by commas.
             var chosen: [String] = []
             for part in text.split(separator: ",") {
-                let item = part.trimmingCharacters(in: .whitespaces)
+                let item = part.trimmingBlanks()
                 guard let value = AnswerShaping.choose(item, from: p.choices) else {
                     return .problem(
                         "'\(TerminalText.safe(item))' is not one of: "

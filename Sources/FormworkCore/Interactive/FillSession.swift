@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where a fill session reads answers and writes prompts.
 public protocol FillTerminal: AnyObject {
@@ -106,7 +106,7 @@ public final class FillSession {
                     while add == nil {
                         terminal.write(options.accessible ? "Add another \(label)? Type yes or no: " : "Add another \(label)? (y/n) [n] › ")
                         guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: form.sections[s].id) }
-                        switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+                        switch answer.trimmingBlanks().lowercased() {
                         case "", "n", "no": add = false
                         case "y", "yes": add = true
                         default: complain("Answer y or n.")
@@ -142,7 +142,7 @@ public final class FillSession {
                 terminal.write(
                     (last ? "Enter to finish" : "Enter for the next page") + ", or 'back' for page \(p) of \(form.pages.count): ")
                 guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: "page '\(page.id)'") }
-                let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
+                let word = answer.trimmingBlanks().lowercased()
                 if word.isEmpty {
                     p += 1
                 } else if word == "back" || word == "b" {

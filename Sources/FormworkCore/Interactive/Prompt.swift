@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What the session knows about the field it asks for: from the schema, the
 /// document's traits and the cell's own rendering (its label, placeholder, choices).
@@ -113,14 +113,16 @@ enum AnswerShaping {
 
     /// The keyboard as a filter: what a phone's keyboard would not let you type is refused.
     static func filter(_ text: String, keyboard: KeyboardType?, label: String) -> String? {
-        let digits = CharacterSet.decimalDigits
-        func only(_ allowed: CharacterSet) -> Bool { text.unicodeScalars.allSatisfy { allowed.contains($0) } }
+        // Digits are any script's decimal digits (Unicode Nd), as a phone's keyboard offers them.
+        func only(digitsAnd extra: String) -> Bool {
+            text.unicodeScalars.allSatisfy { $0.properties.numericType == .decimal || extra.unicodeScalars.contains($0) }
+        }
         switch keyboard {
-        case .numberPad?: return only(digits) ? nil : "\(label) takes digits only."
+        case .numberPad?: return only(digitsAnd: "") ? nil : "\(label) takes digits only."
         case .decimalPad?:
-            return only(digits.union(CharacterSet(charactersIn: ".,"))) ? nil : "\(label) takes a number: digits and a decimal point."
+            return only(digitsAnd: ".,") ? nil : "\(label) takes a number: digits and a decimal point."
         case .phonePad?:
-            return only(digits.union(CharacterSet(charactersIn: "+-() *#")))
+            return only(digitsAnd: "+-() *#")
                 ? nil : "\(label) takes a phone number: digits, spaces and + - ( ) * #."
         case .email?: return text.contains(" ") ? "\(label): an e-mail address has no spaces." : nil
         case .url?: return text.contains(" ") ? "\(label): a web address has no spaces." : nil
@@ -179,7 +181,7 @@ enum AnswerShaping {
         switch value {
         case .string(let s):
             if let label = p.choices.first(where: { $0.value == s })?.label { return label }
-            let flat = s.replacingOccurrences(of: "\n", with: " ⏎ ")
+            let flat = s.replacing("\n", with: " ⏎ ")
             return flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
         case .bool(let b): return b ? "yes" : "no"
         case .integer(let i): return String(i)

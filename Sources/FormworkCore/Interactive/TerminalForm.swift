@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A terminal in raw mode, as the interactive form sees it.
 public protocol KeyTerminal: AnyObject {
@@ -455,7 +455,7 @@ public final class TerminalFormSession {
                 return true
             }
             if let problem = AnswerShaping.filter(
-                inserted.replacingOccurrences(of: "\n", with: ""), keyboard: p.traits.keyboard, label: p.label)
+                inserted.replacing("\n", with: ""), keyboard: p.traits.keyboard, label: p.label)
             {
                 self.status = problem
                 return false
@@ -485,7 +485,7 @@ public final class TerminalFormSession {
     /// The text of an editor turned into the field's value and committed (or its problem shown).
     func editedText(_ raw: String, _ p: Prompt, section s: Int, field f: Int) {
         let id = form.sections[s].fields[f].id
-        let trimmed = p.isMultiline ? raw : raw.trimmingCharacters(in: .whitespaces)
+        let trimmed = p.isMultiline ? raw : raw.trimmingBlanks()
         if trimmed.isEmpty {
             commit(nil, section: s, field: f, selected: false)
             return
@@ -498,7 +498,7 @@ public final class TerminalFormSession {
             }
             commit(.integer(n), section: s, field: f, selected: false)
         case .number:
-            guard let d = Double(trimmed.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
+            guard let d = Double(trimmed.replacing(",", with: ".")), d.isFinite else {
                 setProblem("\(p.label) takes a number, such as 12.5.", id)
                 return
             }
@@ -1148,47 +1148,9 @@ enum CivilTime {
         }
     }
 
-    static func split(_ seconds: Double) -> (y: Int, m: Int, d: Int, h: Int, mi: Int, s: Double) {
-        // Within the dates documents can write (0001-01-01 … 9999-12-31): no conversion can trap.
-        let seconds = seconds.isFinite ? min(max(seconds, -62_135_596_800), 253_402_300_799) : 0
-        let days = Int((seconds / 86_400).rounded(.down))
-        let rest = seconds - Double(days) * 86_400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        let h = Int(rest / 3600)
-        let mi = Int(rest.truncatingRemainder(dividingBy: 3600) / 60)
-        return (y, m, d, h, mi, rest.truncatingRemainder(dividingBy: 60))
-    }
-
-    static func join(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Double) -> Double {
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return Double(days) * 86_400 + Double(h * 3600 + mi * 60) + s
-    }
-
-    static func daysIn(_ y: Int, _ m: Int) -> Int {
-        switch m {
-        case 2: (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
     /// `seconds` with `part` moved by `delta`, the day kept within its month.
     static func adding(_ delta: Int, to part: Part, of seconds: Double) -> Double {
-        var (y, m, d, h, mi, s) = split(seconds)
+        var (y, m, d, h, mi, s) = DateFormat.split(seconds)
         switch part {
         case .year: y = max(1, min(9999, y + delta))
         case .month:
@@ -1199,13 +1161,13 @@ enum CivilTime {
         case .hour: return seconds + Double(delta) * 3600
         case .minute: return seconds + Double(delta) * 60
         }
-        d = min(d, daysIn(y, m))
-        return join(y, m, d, h, mi, s)
+        d = min(d, DateFormat.daysIn(y, m))
+        return DateFormat.join(y, m, d, h, mi, s)
     }
 
     /// The pieces shown, each with the separator before it.
     static func pieces(_ seconds: Double, mode: DatePickerMode) -> [(separator: String, text: String)] {
-        let (y, m, d, h, mi, _) = split(seconds)
+        let (y, m, d, h, mi, _) = DateFormat.split(seconds)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
         let year = String(repeating: "0", count: max(0, 4 - String(y).count)) + String(y)
         switch mode {
@@ -1217,7 +1179,9 @@ enum CivilTime {
 
     /// Today at midnight (dates) or now to the minute, UTC.
     static func today(mode: DatePickerMode) -> Double {
-        let now = Date().timeIntervalSince1970
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let now = Double(clock.tv_sec)
         return mode == .date ? (now / 86_400).rounded(.down) * 86_400 : (now / 60).rounded(.down) * 60
     }
 }

@@ -1,4 +1,4 @@
-import CYaml
+import CLibYAML
 
 /// Reads YAML into the same node tree as JSON, straight from libyaml's events:
 /// one pass, no intermediate document, no regular expressions.

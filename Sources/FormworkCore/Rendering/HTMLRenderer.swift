@@ -293,7 +293,7 @@ struct HTMLRenderer {
 
     /// "order-form" → "Order form": a readable name for a form without a title.
     static func humanized(_ id: String) -> String {
-        let words = id.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+        let words = id.replacing("_", with: " ").replacing("-", with: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 

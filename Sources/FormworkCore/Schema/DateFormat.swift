@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Dates cross the ABI as seconds since 1970-01-01T00:00:00Z; documents write them as ISO 8601.
 package enum DateFormat {
@@ -6,16 +6,59 @@ package enum DateFormat {
     package static let earliest: Double = -62_135_596_800
     package static let latest: Double = 253_402_300_799
 
-    /// "2026-11-21" for whole UTC days, else "2026-11-21T10:15:00Z".
+    /// "2026-11-21" for whole UTC days, else "2026-11-21T10:15:00Z" (proleptic Gregorian calendar, as ISO 8601).
     package static func iso8601(_ seconds: Double) -> String {
         guard seconds.isFinite, abs(seconds) < 253_402_300_800 else { return String(seconds) }
-        let date = Date(timeIntervalSince1970: seconds)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let day = String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-        if c.hour == 0 && c.minute == 0 && c.second == 0 && seconds == seconds.rounded() { return day }
-        return day + String(format: "T%02d:%02d:%02dZ", c.hour!, c.minute!, c.second!)
+        let c = split(seconds)
+        let day = padded(c.y, 4) + "-" + padded(c.m, 2) + "-" + padded(c.d, 2)
+        if c.h == 0 && c.mi == 0 && c.s == 0 && seconds == seconds.rounded() { return day }
+        return day + "T" + padded(c.h, 2) + ":" + padded(c.mi, 2) + ":" + padded(Int(c.s), 2) + "Z"
+    }
+
+    private static func padded(_ n: Int, _ width: Int) -> String {
+        let digits = String(n)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// Year, month, day, hour, minute and second (with its fraction) of `seconds`, UTC,
+    /// clamped to the dates documents can write (no conversion can trap).
+    package static func split(_ seconds: Double) -> (y: Int, m: Int, d: Int, h: Int, mi: Int, s: Double) {
+        let seconds = seconds.isFinite ? min(max(seconds, earliest), latest) : 0
+        let days = Int((seconds / 86_400).rounded(.down))
+        let rest = seconds - Double(days) * 86_400
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let h = Int(rest / 3600)
+        let mi = Int(rest.truncatingRemainder(dividingBy: 3600) / 60)
+        return (y, m, d, h, mi, rest.truncatingRemainder(dividingBy: 60))
+    }
+
+    /// Seconds since 1970 of a UTC civil time (Howard Hinnant's days_from_civil); `m` is 1…12.
+    package static func join(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Double) -> Double {
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Double(days) * 86_400 + Double(h * 3600 + mi * 60) + s
+    }
+
+    /// The days of month `m` (1…12) in year `y`.
+    package static func daysIn(_ y: Int, _ m: Int) -> Int {
+        switch m {
+        case 2: (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Parses "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]" (UTC when no zone).
@@ -60,12 +103,7 @@ package enum DateFormat {
             }
             guard i == s.count else { return nil }
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
-        guard let date = calendar.date(from: components),
-            calendar.component(.day, from: date) == d
-        else { return nil }
-        return date.timeIntervalSince1970 - Double(offset)
+        guard y >= 1, d <= daysIn(y, mo) else { return nil }
+        return join(y, mo, d, h, mi, Double(sec)) - Double(offset)
     }
 }

@@ -16,6 +16,11 @@ struct FileKey: Equatable, Hashable {
     init?(realPath: String) {
         var info = stat()
         guard stat(realPath, &info) == 0 else { return nil }
+        self.init(realPath: realPath, info)
+    }
+
+    /// The key of the file at `realPath` whose `stat` is `info`.
+    init(realPath: String, _ info: stat) {
         path = realPath
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
@@ -52,6 +57,8 @@ public struct RegistryCache {
 
     let file: String
     private(set) var records: [String: (key: FileKey, record: Record)] = [:]
+    /// Real paths whose record matched or was written in this run.
+    private var current: Set<String> = []
     private(set) var changed = false
 
     /// The cache file for `environment`, or nil when neither XDG_CACHE_HOME nor HOME is set.
@@ -129,19 +136,24 @@ public struct RegistryCache {
     }
 
     /// The record for a file whose key is still `key`.
-    func lookup(_ key: FileKey) -> Record? {
+    /// The record for a file whose key is still `key` (the caller has just examined the file:
+    /// `prune` then need not examine it again).
+    mutating func lookup(_ key: FileKey) -> Record? {
         guard let entry = records[key.path], entry.key == key else { return nil }
+        current.insert(key.path)
         return entry.record
     }
 
     mutating func store(_ record: Record, for key: FileKey) {
         records[key.path] = (key, record)
+        current.insert(key.path)
         changed = true
     }
 
-    /// Drops records of files that are gone or changed (they would never match again).
+    /// Drops records of files that are gone or changed (they would never match again);
+    /// the files looked up or stored in this run are known to be current.
     mutating func prune() {
-        for (path, entry) in records where FileKey(realPath: path) != entry.key {
+        for (path, entry) in records where !current.contains(path) && FileKey(realPath: path) != entry.key {
             records[path] = nil
             changed = true
         }
@@ -182,22 +194,7 @@ public struct RegistryCache {
         }
     }
 
-    static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return nil }
-            if n == 0 { break }
-            out += chunk[0..<n]
-            if out.count > 256 << 20 { return nil }
-        }
-        return out
-    }
+    static func read(_ path: String) -> [UInt8]? { try? FileBytes.read(path, limit: 256 << 20) }
 }
 
 extension RegistryCache {

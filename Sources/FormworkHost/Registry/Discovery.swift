@@ -67,6 +67,8 @@ public enum Discovery {
         var location: SearchLocation
         /// The file's real path (symbolic links resolved), found once here.
         var realPath: String
+        /// The cache key of the real file, when discovery already examined it (not a link).
+        var key: FileKey? = nil
     }
 
     /// The pack files of `locations` in order, each real path once, and the errors for
@@ -76,13 +78,13 @@ public enum Discovery {
         var errors: [PackError] = []
         var warnings: [String] = []
         var seen: Set<String> = []
-        func add(_ path: String, _ location: SearchLocation, real known: String? = nil) {
+        func add(_ path: String, _ location: SearchLocation, real known: String? = nil, status: stat? = nil) {
             let real = known ?? FileSystem.realPath(path) ?? path
             guard seen.insert(real).inserted else { return }
-            if let problem = FileSystem.trustProblem(real) {
+            if let problem = status.map({ FileSystem.trustProblem(real, $0) }) ?? FileSystem.trustProblem(real) {
                 errors.append(PackError(path: path, reason: .untrusted(problem)))
             } else {
-                files.append(Candidate(path: path, location: location, realPath: real))
+                files.append(Candidate(path: path, location: location, realPath: real, key: status.map { FileKey(realPath: real, $0) }))
             }
         }
         for location in locations {
@@ -102,10 +104,14 @@ public enum Discovery {
                 // The directory is resolved once; an entry that is not itself a link is then its real path
                 // (one realpath per directory instead of one per pack, a path component at a time).
                 let realBase = FileSystem.realPath(base) ?? base
-                for name in FileSystem.entries(of: location.path) where name.hasSuffix(".so") {
+                for (name, status) in FileSystem.entries(of: location.path, suffix: ".so") {
                     let path = "\(base)/\(name)"
-                    guard FileSystem.kind(of: path) == .regular else { continue }
-                    add(path, location, real: FileSystem.isSymbolicLink(path) ? nil : "\(realBase)/\(name)")
+                    guard let status else { continue }
+                    switch status.st_mode & S_IFMT {
+                    case S_IFREG: add(path, location, real: "\(realBase)/\(name)", status: status)
+                    case S_IFLNK where FileSystem.kind(of: path) == .regular: add(path, location)  // resolved and examined on its own
+                    default: continue
+                    }
                 }
             case .regular:
                 add(location.path, location)

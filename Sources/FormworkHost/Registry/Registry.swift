@@ -57,7 +57,7 @@ public struct Registry: Sendable, CellTypeCatalog {
             var keys: [FileKey?] = []
             var toScan: [Int] = []
             for (i, candidate) in candidates.enumerated() {
-                let key = FileKey(realPath: candidate.realPath)
+                let key = candidate.key ?? FileKey(realPath: candidate.realPath)
                 keys.append(key)
                 if let key, !scan.rescan, let hit = cache?.lookup(key) {
                     summary.cacheHits += 1

@@ -79,6 +79,10 @@ enum FileSystem {
     static func entries(of directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
+        return names(dir)
+    }
+
+    private static func names(_ dir: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
@@ -87,6 +91,24 @@ enum FileSystem {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// The entries of `directory` whose names end in `suffix`, sorted by name, each with
+    /// what `lstat` says of it: one `fstatat` per entry, relative to the open directory
+    /// (no path walked again per file). Empty when the directory cannot be read.
+    /// The corresponding C functions are `open`, `fdopendir`, `readdir` and `fstatat`.
+    static func entries(of directory: String, suffix: String) -> [(name: String, status: stat?)] {
+        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        guard let dir = fdopendir(fd) else {
+            close(fd)
+            return []
+        }
+        defer { closedir(dir) }
+        return names(dir).filter { $0.hasSuffix(suffix) }.map { name in
+            var info = stat()
+            return (name, fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil)
+        }
     }
 
     /// The first `count` bytes of a file, or nil when it cannot be read.
@@ -108,17 +130,20 @@ enum FileSystem {
     static func trustProblem(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return trustProblem(path, info)
+    }
+
+    /// `trustProblem` for a file whose `stat` is already known.
+    static func trustProblem(_ path: String, _ info: stat) -> String? {
+        if info.st_mode & (S_IWGRP | S_IWOTH) == 0 && (info.st_uid == 0 || info.st_uid == geteuid()) { return nil }
         let what = info.st_mode & S_IFMT == S_IFDIR ? "directory" : "file"
         if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
             let mode = String(info.st_mode & 0o7777, radix: 8)
             return
                 "the \(what) is writable by \(info.st_mode & S_IWOTH != 0 ? "everyone" : "its group") (mode \(mode)), so another user could replace the code Formwork runs; run `chmod go-w \(path)`"
         }
-        if info.st_uid != 0 && info.st_uid != geteuid() {
-            return
-                "the \(what) belongs to user \(info.st_uid), neither root nor you (\(geteuid())); run `chown \(geteuid()) \(path)` or install the pack somewhere you own"
-        }
-        return nil
+        return
+            "the \(what) belongs to user \(info.st_uid), neither root nor you (\(geteuid())); run `chown \(geteuid()) \(path)` or install the pack somewhere you own"
     }
 
     /// Whether the file can be opened for reading. The corresponding C function is `access`.

@@ -1,5 +1,5 @@
 import FormworkCore
-import Foundation
+import Glibc
 
 /// Reads the exported (defined, global or weak, default-visibility) symbols of an
 /// ELF64 little-endian shared library from its `.dynsym` section.
@@ -9,8 +9,11 @@ enum ELFSymbols {
     }
 
     static func exported(path: String) throws(ReadError) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(description: "cannot read the file") }
-        return try exported(Array(data))
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, limit: Int.max) } catch {
+            throw ReadError(description: "cannot read the file: \(error.reason)")
+        }
+        return try exported(bytes)
     }
 
     static func exported(_ b: [UInt8]) throws(ReadError) -> [String] {

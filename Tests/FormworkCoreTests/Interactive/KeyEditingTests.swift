@@ -74,14 +74,14 @@ struct KeyEditingTests {
 
     @Test("dates: calendar arithmetic in UTC, the day kept within the month")
     func dates() {
-        let jan31 = CivilTime.join(2026, 1, 31, 9, 30, 0)
+        let jan31 = DateFormat.join(2026, 1, 31, 9, 30, 0)
         #expect(DateFormat.iso8601(jan31) == "2026-01-31T09:30:00Z")
         #expect(DateFormat.iso8601(CivilTime.adding(1, to: .month, of: jan31)) == "2026-02-28T09:30:00Z")
-        #expect(DateFormat.iso8601(CivilTime.adding(-1, to: .year, of: CivilTime.join(2024, 2, 29, 0, 0, 0))) == "2023-02-28")
-        #expect(DateFormat.iso8601(CivilTime.adding(1, to: .day, of: CivilTime.join(2026, 12, 31, 0, 0, 0))) == "2027-01-01")
+        #expect(DateFormat.iso8601(CivilTime.adding(-1, to: .year, of: DateFormat.join(2024, 2, 29, 0, 0, 0))) == "2023-02-28")
+        #expect(DateFormat.iso8601(CivilTime.adding(1, to: .day, of: DateFormat.join(2026, 12, 31, 0, 0, 0))) == "2027-01-01")
         for hostile in [1e300, -1e300, .nan, .infinity] { _ = CivilTime.pieces(hostile, mode: .dateAndTime) }  // never traps
-        let before1970 = CivilTime.join(1900, 3, 1, 0, 0, 0)
-        #expect(CivilTime.split(before1970).y == 1900 && CivilTime.split(before1970).m == 3)
+        let before1970 = DateFormat.join(1900, 3, 1, 0, 0, 0)
+        #expect(DateFormat.split(before1970).y == 1900 && DateFormat.split(before1970).m == 3)
     }
 
     @Test("the screen buffer writes only changed rows")
