@@ -21,19 +21,21 @@ public struct FormDecoder {
     /// Reads, parses and validates the document at `path`.
     public static func load(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
         let root = try SourceFile.read(path)
-        return try decode(root, registry: registry, file: SourceFile.displayName(path))
+        return try decode(consume root, registry: registry, file: SourceFile.displayName(path))
     }
 
     /// Parses and validates a document given as text.
     public static func decode(text: String, json: Bool, registry: any CellTypeCatalog, file: String? = nil) throws(FormError) -> Form {
         let root: SourceNode
         do { root = try SourceFile.parse(text, format: json ? .json : .yaml) } catch { throw .parse(file ?? "<document>", error) }
-        return try decode(root, registry: registry, file: file)
+        return try decode(consume root, registry: registry, file: file)
     }
 
-    static func decode(_ root: SourceNode, registry: any CellTypeCatalog, file: String?) throws(FormError) -> Form {
+    /// Decodes the tree, which it owns: each section's nodes are freed once its fields are read, so a
+    /// large document's tree and its form are not both whole in memory at once.
+    static func decode(_ root: consuming SourceNode, registry: any CellTypeCatalog, file: String?) throws(FormError) -> Form {
         var decoder = FormDecoder(registry: registry, file: file)
-        let form = decoder.form(root)
+        let form = decoder.form(consume root)
         guard decoder.diagnostics.isEmpty, let form else { throw .invalid(decoder.diagnostics) }
         return form
     }
@@ -92,7 +94,7 @@ public struct FormDecoder {
         return true
     }
 
-    mutating func form(_ root: SourceNode) -> Form? {
+    mutating func form(_ root: consuming SourceNode) -> Form? {
         guard root.members != nil else {
             report("", root, "a form document must be an object with 'formwork', 'id' and 'sections', not \(root.typeName)")
             return nil
@@ -177,18 +179,25 @@ public struct FormDecoder {
             default: report("/pages", pagesNode, "'pages' must be a list of pages, not \(pagesNode.typeName)")
             }
         } else {
+            var items: [SourceNode] = []
             switch root["sections"]?.kind {
-            case .array(let items)?:
-                if items.isEmpty { report("/sections", root["sections"], "a form needs at least one section") }
-                for (i, node) in items.enumerated() {
-                    if let section = section(
-                        node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form")
-                    {
-                        sections.append(section)
-                    }
-                }
+            case .array(let list)?:
+                if list.isEmpty { report("/sections", root["sections"], "a form needs at least one section") }
+                items = list
             case nil: report("", root, "missing 'sections': a form needs a list of sections (or 'pages' of sections)")
             default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
+            }
+            // The rest of the tree is read: let go of it (outside the switch, whose subject holds the list) so that
+            // each section's nodes are freed as soon as its fields are decoded.
+            root = SourceNode(kind: .null, line: nil)
+            for i in items.indices {
+                let node = items[i]
+                items[i] = SourceNode(kind: .null, line: nil)
+                if let section = section(
+                    node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form")
+                {
+                    sections.append(section)
+                }
             }
         }
         // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.

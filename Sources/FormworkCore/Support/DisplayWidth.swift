@@ -44,9 +44,47 @@ extension String {
             break
         }
         if ascii { return utf8.count }
+        if let narrow = Self.narrowColumns(utf8) { return narrow }
         var total = 0
         for c in self { total += c.columns }
         return total
+    }
+
+    /// Columns of text whose every scalar is one column wide on its own and never joins the
+    /// character before it (Latin, general punctuation, arrows, box drawing, ‹›, ★, ✓…): one per
+    /// scalar, without breaking graphemes. Nil when any scalar is outside those ranges.
+    static func narrowColumns<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Int? {
+        var count = 0
+        var iterator = utf8.makeIterator()
+        while let lead = iterator.next() {
+            if lead < 0x80 {
+                count += 1
+                continue
+            }
+            var scalar: UInt32
+            if lead & 0xE0 == 0xC0 {
+                guard let b1 = iterator.next() else { return nil }
+                scalar = UInt32(lead & 0x1F) << 6 | UInt32(b1 & 0x3F)
+            } else if lead & 0xF0 == 0xE0 {
+                guard let b1 = iterator.next(), let b2 = iterator.next() else { return nil }
+                scalar = UInt32(lead & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+            } else {
+                return nil
+            }
+            guard Self.isNarrow(scalar) else { return nil }
+            count += 1
+        }
+        return count
+    }
+
+    /// Scalars that are one column and a grapheme of their own (checked against `Character.columns` by a test).
+    static func isNarrow(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x80..<0x300, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x25FC, 0x2605, 0x2606, 0x2713, 0x2717:
+            return v >= 0xA0  // C1 controls (neutralised before layout anyway) take the careful path
+        default:
+            return false
+        }
     }
 }
 
@@ -55,6 +93,7 @@ extension StringProtocol {
     package var columns: Int {
         // ASCII (the common case) is one column per byte: no grapheme breaking, no Unicode properties.
         if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }
+        if let narrow = String.narrowColumns(utf8) { return narrow }
         var total = 0
         for c in self { total += c.columns }
         return total

@@ -102,8 +102,24 @@ public final class IsolatedCells: CellDriver {
                 return
             }
             var writer = WireWriter(capacity: 64 * pending.count)
+            // The batch names each cell type once (pack path, id, schema size); a request refers to it by index.
+            var table: [ObjectIdentifier: UInt32] = [:]
+            var cells: [CellType] = []
+            let indices = pending.map { i -> UInt32 in
+                let cell = requests[i].cell
+                if let index = table[ObjectIdentifier(cell)] { return index }
+                table[ObjectIdentifier(cell)] = UInt32(cells.count)
+                cells.append(cell)
+                return UInt32(cells.count - 1)
+            }
+            writer.array(cells) { w, cell in
+                w.string(cell.packPath)
+                w.string(cell.id)
+                // What the host read, so that the child can tell when the file changed since.
+                w.u32(UInt32(cell.fields.count))
+            }
             writer.u32(UInt32(pending.count))
-            for i in pending { Self.encode(requests[i], into: &writer) }
+            for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &writer) }
             var answered = 0
             do {
                 try child.send(kind: Frame.batch.rawValue, writer.bytes)
@@ -155,9 +171,9 @@ public final class IsolatedCells: CellDriver {
 
     // MARK: the protocol
 
-    static func encode(_ request: CellRequest, into w: inout WireWriter) {
-        w.string(request.cell.packPath)
-        w.string(request.cell.id)
+    /// One request of a batch; `cell` indexes the batch's table of cell types.
+    static func encode(_ request: CellRequest, cell: UInt32, into w: inout WireWriter) {
+        w.u32(cell)
         w.string(request.fieldID)
         w.array(request.model) { $0.value($1) }
         w.array(request.offers) {
@@ -169,8 +185,6 @@ public final class IsolatedCells: CellDriver {
         w.string(request.valueField)
         w.u8(request.highlighted.map { $0 ? 2 : 1 } ?? 0)
         w.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
-        // What the host read, so that the child can tell when the file changed since.
-        w.u32(UInt32(request.cell.fields.count))
     }
 
     static func encode(_ response: CellResponse, position: Int, into w: inout WireWriter) {
@@ -220,14 +234,23 @@ public final class IsolatedCells: CellDriver {
         while let (kind, payload) = endpoint.receive() {
             guard kind == Frame.batch.rawValue else { return 2 }
             var r = WireReader(payload)
-            guard let count = try? r.u32() else { return 2 }
+            struct Named {
+                let path: String, id: String, fieldCount: UInt32
+            }
+            guard
+                let table = try? r.array({ (r) throws(WireError) in Named(path: try r.string(), id: try r.string(), fieldCount: try r.u32())
+                    }),
+                let count = try? r.u32()
+            else { return 2 }
+            // Each cell type of the batch is loaded (or its failure found) once.
+            var loaded: [Result<CellType, RuntimeError>?] = Array(repeating: nil, count: table.count)
             for position in 0..<Int(count) {
-                let path: String, id: String, fieldID: String, model: [Value?], offers: [CellRequest.Offer]
-                let render: Bool, accessibilityId: String, valueField: String?, fieldCount: UInt32
+                let index: Int, fieldID: String, model: [Value?], offers: [CellRequest.Offer]
+                let render: Bool, accessibilityId: String, valueField: String?
                 let highlighted: UInt8, selected: UInt8
                 do throws(WireError) {
-                    path = try r.string()
-                    id = try r.string()
+                    index = Int(try r.u32())
+                    guard index < table.count else { throw WireError(offset: r.offset) }
                     fieldID = try r.string()
                     model = try r.array { (r) throws(WireError) in try r.value() }
                     offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
@@ -236,17 +259,35 @@ public final class IsolatedCells: CellDriver {
                     valueField = try r.optionalString()
                     highlighted = try r.u8()
                     selected = try r.u8()
-                    fieldCount = try r.u32()
                 } catch {
                     return 2
                 }
                 let response: CellResponse
                 do throws(RuntimeError) {
                     endpoint.mark(UInt64(position) << 8 | InProcessCells.Phase.load.rawValue)
-                    let cell = try cells.loadedCell(path: path, id: id)
-                    guard cell.fields.count == Int(fieldCount), offers.allSatisfy({ $0.index < cell.fields.count }) else {
+                    let named = table[index]
+                    if loaded[index] == nil {
+                        do throws(RuntimeError) {
+                            let cell = try cells.loadedCell(path: named.path, id: named.id)
+                            guard cell.fields.count == Int(named.fieldCount) else {
+                                throw RuntimeError(
+                                    cellID: named.id, fieldID: nil, packPath: named.path,
+                                    message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
+                            }
+                            loaded[index] = .success(cell)
+                        } catch {
+                            loaded[index] = .failure(error)
+                        }
+                    }
+                    let cell: CellType
+                    switch loaded[index]! {
+                    case .success(let found): cell = found
+                    case .failure(let error):
+                        throw RuntimeError(cellID: error.cellID, fieldID: fieldID, packPath: error.packPath, message: error.message)
+                    }
+                    guard offers.allSatisfy({ $0.index < cell.fields.count }) else {
                         throw RuntimeError(
-                            cellID: id, fieldID: fieldID, packPath: path,
+                            cellID: named.id, fieldID: fieldID, packPath: named.path,
                             message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
                     }
                     var request = CellRequest(

@@ -12,17 +12,19 @@ struct WireWriter {
 
     mutating func u8(_ v: UInt8) { bytes.append(v) }
     mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u32(_ v: UInt32) { put(v) }
+    mutating func i64(_ v: Int64) { put(v) }
     mutating func int(_ v: Int) { i64(Int64(v)) }
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ v: UInt64) { put(v) }
+    /// Little-endian bytes of `v`, copied as one typed buffer (a raw buffer would be appended byte by byte).
+    @inline(__always) private mutating func put<T: FixedWidthInteger>(_ v: T) {
+        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+    }
     mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            u32(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
+        let utf8 = s.utf8
+        u32(UInt32(utf8.count))
+        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
     }
     mutating func optional<T>(_ v: T?, _ write: (inout WireWriter, T) -> Void) {
         if let v {
@@ -84,7 +86,7 @@ struct WireReader {
     mutating func string() throws(WireError) -> String {
         let count = Int(try u32())
         let at = try take(count)
-        return String(decoding: bytes[at..<at + count], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[at..<at + count]), as: UTF8.self) }
     }
     mutating func optional<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> T? {
         try u8() == 0 ? nil : try read(&self)
