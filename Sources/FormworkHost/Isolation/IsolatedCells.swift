@@ -237,10 +237,10 @@ public final class IsolatedCells: CellDriver {
             struct Named {
                 let path: String, id: String, fieldCount: UInt32
             }
-            guard
-                let table = try? r.array({ (r) throws(WireError) in Named(path: try r.string(), id: try r.string(), fieldCount: try r.u32())
-                    }),
-                let count = try? r.u32()
+            func named(_ r: inout WireReader) throws(WireError) -> Named {
+                Named(path: try r.string(), id: try r.string(), fieldCount: try r.u32())
+            }
+            guard let table = try? r.array(named), let count = try? r.u32()
             else { return 2 }
             // Each cell type of the batch is loaded (or its failure found) once.
             var loaded: [Result<CellType, RuntimeError>?] = Array(repeating: nil, count: table.count)
