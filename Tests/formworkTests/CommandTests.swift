@@ -23,6 +23,39 @@ struct CommandTests {
         }
     }
 
+    @Test("a large form renders the same bytes on one thread and on several, in every format")
+    func parallelRenderIsDeterministic() throws {
+        var sections: [String] = []
+        for s in 0..<6 {
+            var fields: [String] = []
+            for f in 0..<450 {
+                let n = s * 1000 + f
+                fields.append(
+                    n % 3 == 0
+                        ? "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.text-field\",\"model\":{\"title\":\"Name ‹\(n)› \(String(repeating: "long ", count: n % 9))\",\"value\":\"v\(n)\"}}"
+                        : n % 3 == 1
+                            ? "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.toggle\",\"model\":{\"title\":\"Option \(n)\",\"value\":true}}"
+                            : "{\"id\":\"f\(n)\",\"cell\":\"org.formwork.c.rating\",\"model\":{\"title\":\"Rating 日本 \(n)\",\"value\":3}}")
+            }
+            sections.append(
+                "{\"id\":\"s\(s)\",\"header\":\"Section \(s)\",\"footer\":\"End of \(s)\",\"fields\":[\(fields.joined(separator: ","))]}")
+        }
+        let path = Scratch.directory + "/parallel-\(UUID().uuidString).json"
+        try "{\"formwork\":1,\"id\":\"big\",\"title\":\"Big\",\"sections\":[\(sections.joined(separator: ","))]}"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        for format in ["text", "ansi", "html", "json"] {
+            var one = environment
+            one["FORMWORK_THREADS"] = "1"
+            var four = environment
+            four["FORMWORK_THREADS"] = "4"
+            let a = try run(Build.formwork, ["render", path, "--format", format], environment: one)
+            let b = try run(Build.formwork, ["render", path, "--format", format], environment: four)
+            #expect(a.status == 0, "\(a.stderr)")
+            #expect(a.stdout.utf8.count > 100_000)
+            #expect(a.stdout == b.stdout, "\(format) differs between one thread and four")
+        }
+    }
+
     @Test("list --json shows the 11 standard cells and the C pack's cells")
     func listJSON() throws {
         let result = try run(Build.formwork, ["list", "--json"], environment: environment)

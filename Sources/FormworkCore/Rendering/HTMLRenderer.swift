@@ -35,6 +35,18 @@ struct HTMLRenderer {
                 separator: "<br>")
             out += "<p class=\"fw-description\">\(body)</p>\n"
         }
+        // The sections' fields are written independently (on several cores for a large form), then put together in order.
+        let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
+        let renderer = self
+        let bodies = Parallel.map(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
+            var r = renderer
+            let section = tree.sections[index]
+            if let group = section.repeatGroup { return r.renderItems(section, group) }
+            var body = ""
+            for field in section.fields { body += r.render(field) }
+            return body
+        }
+        out.reserveCapacity(out.utf8.count + bodies.reduce(0) { $0 + $1.utf8.count } + 64 * tree.sections.count + 4096)
         for (index, section) in tree.sections.enumerated() {
             if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
                 let page = tree.pages[p]
@@ -51,11 +63,7 @@ struct HTMLRenderer {
             out +=
                 "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
-            if let group = section.repeatGroup {
-                out += renderItems(section, group)
-            } else {
-                for field in section.fields { out += render(field) }
-            }
+            out += bodies[index]
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {

@@ -1,6 +1,6 @@
 /// The view tree as JSON; the format is documented in docs/view-tree.md.
 package enum JSONTreeRenderer {
-    static func render(_ tree: ViewTree) -> JSON {
+    static func render(_ tree: ViewTree, sections: Bool = true) -> JSON {
         .object([
             ("formwork", .integer(1)),
             (
@@ -22,43 +22,76 @@ package enum JSONTreeRenderer {
                             ])
                         })
             ),
-            (
-                "sections",
-                .array(
-                    tree.sections.map { section in
-                        .object([
-                            ("id", .string(section.id)), ("header", section.header.map(JSON.string)),
-                            ("footer", section.footer.map(JSON.string)),
-                            (
-                                "insets",
-                                section.insets.map { i in
-                                    .object([
-                                        ("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)),
-                                        ("right", .number(i.right)),
-                                    ])
-                                }
-                            ),
-                            ("spacing", section.spacing.map(JSON.number)),
-                            ("visibleIf", section.conditions.visibleIf.map { .string($0.text) }),
-                            ("enabledIf", section.conditions.enabledIf.map { .string($0.text) }),
-                            ("visible", section.visible ? nil : .bool(false)),
-                            (
-                                "repeat",
-                                section.repeatGroup.map { g in
-                                    .object([
-                                        ("minItems", .integer(Int64(g.minItems))), ("maxItems", .integer(Int64(g.maxItems))),
-                                        ("itemLabel", .string(g.itemLabel)),
-                                    ])
-                                }
-                            ),
-                            ("fields", .array(section.fields.map(field))),
-                        ])
-                    })
-            ),
+            ("sections", sections ? .array(tree.sections.map(section)) : nil),
         ])
     }
 
+    /// The tree as JSON text with a final newline. Each section is built and written on its own (on several
+    /// cores for a large form) and only its bytes are kept: the whole tree is never held as JSON values.
+    static func text(_ tree: ViewTree) -> String {
+        let parallel = tree.sections.count > 1 && tree.sections.reduce(0) { $0 + $1.fields.count } >= 2000
+        return render(tree, sections: false).serializedLine(
+            appending: "sections", count: tree.sections.count, parallel: parallel
+        ) { section(tree.sections[$0]) }
+    }
+
+    static func section(_ section: SectionView) -> JSON {
+        JSON.object([
+            ("id", .string(section.id)), ("header", section.header.map(JSON.string)),
+            ("footer", section.footer.map(JSON.string)),
+            (
+                "insets",
+                section.insets.map { i in
+                    .object([
+                        ("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)),
+                        ("right", .number(i.right)),
+                    ])
+                }
+            ),
+            ("spacing", section.spacing.map(JSON.number)),
+            ("visibleIf", section.conditions.visibleIf.map { .string($0.text) }),
+            ("enabledIf", section.conditions.enabledIf.map { .string($0.text) }),
+            ("visible", section.visible ? nil : .bool(false)),
+            (
+                "repeat",
+                section.repeatGroup.map { g in
+                    .object([
+                        ("minItems", .integer(Int64(g.minItems))), ("maxItems", .integer(Int64(g.maxItems))),
+                        ("itemLabel", .string(g.itemLabel)),
+                    ])
+                }
+            ),
+            (
+                "fields",
+                .array(
+                    {
+                        var traits = TraitsCache()
+                        return section.fields.map { field($0, traits: &traits) }
+                    }())
+            ),
+        ])
+
+    }
+
+    /// The JSON of the last few trait sets met (a form's fields share their cell types' traits; building
+    /// the object key by key for each field was a fifth of a JSON render).
+    struct TraitsCache {
+        private var entries: [(traits: TextInputTraits, json: JSON)] = []
+        mutating func json(_ traits: TextInputTraits) -> JSON {
+            if let hit = entries.first(where: { $0.traits == traits }) { return hit.json }
+            let json = TraitKey.json(traits)
+            if entries.count == 8 { entries.removeFirst() }
+            entries.append((traits, json))
+            return json
+        }
+    }
+
     static func field(_ f: FieldView) -> JSON {
+        var traits = TraitsCache()
+        return field(f, traits: &traits)
+    }
+
+    static func field(_ f: FieldView, traits cache: inout TraitsCache) -> JSON {
         .object([
             ("id", .string(f.id)), ("cell", .string(f.cell)), ("accessibilityId", .string(f.accessibilityId)),
             ("required", .bool(f.required)),
@@ -68,7 +101,7 @@ package enum JSONTreeRenderer {
                     ? nil
                     : .object([
                         ("kind", .string(f.textInput.kind.rawValue)), ("field", f.textInput.field.map(JSON.string)),
-                        ("traits", TraitKey.json(f.textInput.traits)),
+                        ("traits", cache.json(f.textInput.traits)),
                     ])
             ),
             ("minimum", f.minimum.map { .string(DateFormat.iso8601($0)) }),

@@ -13,7 +13,7 @@ public enum Renderer {
             {
                 var renderer = HTMLRenderer(); return renderer.render(tree)
             }()
-        case .json: JSONTreeRenderer.render(tree).serialized() + "\n"
+        case .json: JSONTreeRenderer.text(tree)
         }
     }
 }

@@ -32,48 +32,72 @@ struct TextRenderer {
                 for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
             }
         }
+        var out = ""
+        var count = 0
+        func emit(_ lines: [Line]) {
+            for line in lines {
+                out += join(line)
+                out += "\n"
+            }
+            count += lines.count
+        }
+        emit(lines)
+        // Sections are laid out independently (on several cores for a large form), then put together in order.
+        let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
+        let bodies = Parallel.map(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
+            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: "", lines: 0)
+        }
+        out.reserveCapacity(out.utf8.count + bodies.reduce(0) { $0 + $1.text.utf8.count + 1 })
         // Text shows the form for the values rendered: hidden sections and fields are left out.
         for (index, section) in tree.sections.enumerated() {
             // A page heading before the first section of each page.
             if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
                 let page = tree.pages[p]
-                if !lines.isEmpty { lines.append([]) }
+                if count > 0 { emit([[]]) }
                 let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
-                for line in wrap(heading, width) { lines.append([Segment(text: line, style: .title)]) }
+                var lines = wrap(heading, width).map { [Segment(text: $0, style: .title)] }
                 lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
+                emit(lines)
             }
             guard section.visible else { continue }
-            if !lines.isEmpty { lines.append([]) }
-            if let header = section.header, !header.isEmpty {
-                for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
-                lines.append([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
+            if count > 0 { emit([[]]) }
+            out += bodies[index].text
+            count += bodies[index].lines
+        }
+        return count == 0 ? "\n" : out
+    }
+
+    /// A section's header, fields and footer, as finished text (each line ends in a newline) and its line count.
+    func body(of section: SectionView) -> (text: String, lines: Int) {
+        var lines: [Line] = []
+        if let header = section.header, !header.isEmpty {
+            for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
+            lines.append([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
+        }
+        if let group = section.repeatGroup {
+            // One heading per item ("Task 2"); an empty group says so.
+            let items = Dictionary(grouping: section.fields.filter(\.visible)) { $0.item?.index ?? 0 }
+            if items.isEmpty { lines.append([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
+            for index in items.keys.sorted() {
+                lines.append([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
+                lines += renderFields(items[index]!)
             }
-            if let group = section.repeatGroup {
-                // One heading per item ("Task 2"); an empty group says so.
-                let items = Dictionary(grouping: section.fields.filter(\.visible)) { $0.item?.index ?? 0 }
-                if items.isEmpty { lines.append([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
-                for index in items.keys.sorted() {
-                    lines.append([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
-                    lines += renderFields(items[index]!)
-                }
-            } else {
-                // Usually every field is visible: no filtered copy then.
-                lines += renderFields(section.fields.allSatisfy(\.visible) ? section.fields : section.fields.filter(\.visible))
-            }
-            if let footer = section.footer, !footer.isEmpty {
-                for line in wrap(InlineMarkup.plain(footer), width - 2) {
-                    lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])
-                }
+        } else {
+            // Usually every field is visible: no filtered copy then.
+            lines += renderFields(section.fields.allSatisfy(\.visible) ? section.fields : section.fields.filter(\.visible))
+        }
+        if let footer = section.footer, !footer.isEmpty {
+            for line in wrap(InlineMarkup.plain(footer), width - 2) {
+                lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])
             }
         }
-        guard !lines.isEmpty else { return "\n" }
-        var out = ""
-        out.reserveCapacity(lines.count * 48)
+        var text = ""
+        text.reserveCapacity(lines.count * 48)
         for line in lines {
-            out += join(line)
-            out += "\n"
+            text += join(line)
+            text += "\n"
         }
-        return out
+        return (text, lines.count)
     }
 
     // MARK: fields
@@ -128,7 +152,7 @@ struct TextRenderer {
                 }
             }
             if i < value.count {
-                line.append(Segment(text: String(repeating: " ", count: max(0, labelWidth - used) + 2)))
+                line.append(Segment(text: Self.spaces(max(0, labelWidth - used) + 2)))
                 line += value[i]
             }
             lines.append(line)
@@ -220,7 +244,7 @@ struct TextRenderer {
                 value = [
                     [
                         Segment(text: "["), Segment(text: shown, style: style),
-                        Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + "]"),
+                        Segment(text: Self.spaces(max(0, box - shown.columns)) + "]"),
                     ]
                 ]
             }
@@ -265,7 +289,7 @@ struct TextRenderer {
                 value = [
                     [
                         Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
-                        Segment(text: String(repeating: " ", count: max(0, box - shown.columns)) + " ▾]"),
+                        Segment(text: Self.spaces(max(0, box - shown.columns)) + " ▾]"),
                     ]
                 ]
                 if choices.count > 1 && choices.count <= 12 {
@@ -299,7 +323,7 @@ struct TextRenderer {
                 if text.columns > box { text = text.prefix(columns: box - 1) + "…" }
                 value = [
                     [
-                        Segment(text: "["), Segment(text: String(repeating: " ", count: max(0, box - text.columns)) + text, style: .value),
+                        Segment(text: "["), Segment(text: Self.spaces(max(0, box - text.columns)) + text, style: .value),
                         Segment(text: "]"),
                     ]
                 ]
@@ -358,7 +382,7 @@ struct TextRenderer {
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .message(let kind, let text):
             let hasColumn = labels(in: field.nodes).contains { !$0.isEmpty }
-            let pad = hasColumn ? String(repeating: " ", count: indent.count + labelWidth + 2) : indent
+            let pad = hasColumn ? Self.spaces(indent.count + labelWidth + 2) : indent
             let prefix =
                 switch kind {
                 case .error: "! "
@@ -387,7 +411,7 @@ struct TextRenderer {
             let text = TerminalText.safe(segment.text)
             if ansi, let code = code(segment.style) { out += "\u{1B}[\(code)m\(text)\u{1B}[0m" } else { out += text }
         }
-        while out.hasSuffix(" ") { out.removeLast() }
+        while out.utf8.last == 0x20 { out.removeLast() }
         return out
     }
 
@@ -408,8 +432,27 @@ struct TextRenderer {
     }
 
     /// Word-wraps to `width` columns, breaking words longer than a line.
+    /// `count` spaces (shared strings up to 128: padding is on every row).
+    static func spaces(_ count: Int) -> String {
+        count < paddings.count ? paddings[max(0, count)] : String(repeating: " ", count: count)
+    }
+    private static let paddings: [String] = (0..<128).map { String(repeating: " ", count: $0) }
+
     func wrap(_ text: String, _ width: Int) -> [String] {
         let width = max(1, width)
+        // Already one line of single-spaced words (the common case): nothing to split.
+        if text.utf8.first != 0x20, text.utf8.last != 0x20, text.columns <= width {
+            var previous: UInt8 = 0
+            var single = true
+            for b in text.utf8 {
+                if b == 0x20 && previous == 0x20 {
+                    single = false
+                    break
+                }
+                previous = b
+            }
+            if single { return [text] }
+        }
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {

@@ -24,29 +24,38 @@ public final class FormRuntime {
             if let group = section.repeatGroup, section.itemCount < group.maxItems { spares[s] = section.item(section.itemCount) }
         }
         // Requests are built straight from the sections (no copy of every field into one array).
-        var prepared: [(request: CellRequest, model: [String: Value])] = []
-        prepared.reserveCapacity(form.sections.reduce(0) { $0 + $1.fields.count })
+        // Requests and models in two arrays (the requests go to the driver as they are, no copy of each).
+        var requests: [CellRequest] = []
+        var models: [[String: Value]] = []
+        let total = form.sections.reduce(0) { $0 + $1.fields.count }
+        requests.reserveCapacity(total)
+        models.reserveCapacity(total)
+        func add(_ field: FormField) {
+            let (request, model) = Self.prepare(field)
+            requests.append(request)
+            models.append(model)
+        }
         // Index loops: a `for field in` loop copies every field (a dozen retains each); an element passed straight
         // from the array is borrowed.
         for s in form.sections.indices {
-            for f in form.sections[s].fields.indices { prepared.append(Self.prepare(form.sections[s].fields[f])) }
+            for f in form.sections[s].fields.indices { add(form.sections[s].fields[f]) }
         }
-        for s in spares.keys.sorted() { for field in spares[s]! { prepared.append(Self.prepare(field)) } }
-        let responses = try driver.perform(prepared.map(\.request))
+        for s in spares.keys.sorted() { for field in spares[s]! { add(field) } }
+        let responses = try driver.perform(requests)
         // States and rules across fields only cost something for forms that have them.
         let states = form.hasConditions ? form.states() : [:]
         var crossProblems: [String: [String]] = [:]
         if form.hasCrossRules {
             for (id, message) in form.crossFieldProblems(states) { crossProblems[id, default: []].append(message) }
         }
-        var views = zip(prepared, responses).makeIterator()
+        var next = 0
         var sections: [SectionView] = []
         for section in form.sections {
             var fieldViews: [FieldView] = []
             fieldViews.reserveCapacity(section.fields.count)
             for f in section.fields.indices {
-                let (prep, response) = views.next()!
-                var view = finish(section.fields[f], model: prep.model, offers: prep.request.offers, response: response)
+                var view = finish(section.fields[f], model: models[next], offers: requests[next].offers, response: responses[next])
+                next += 1
                 let id = section.fields[f].id
                 if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
                 if !section.fields[f].conditions.isEmpty { view.conditions = section.fields[f].conditions }
@@ -67,8 +76,8 @@ public final class FormRuntime {
         }
         for s in spares.keys.sorted() {
             sections[s].spare = spares[s]!.map { field in
-                let (prep, response) = views.next()!
-                var view = finish(field, model: prep.model, offers: prep.request.offers, response: response)
+                var view = finish(field, model: models[next], offers: requests[next].offers, response: responses[next])
+                next += 1
                 view.item = field.item
                 // Optional: an empty spare item must not block a submission.
                 view.required = false
@@ -155,8 +164,10 @@ public final class FormRuntime {
                 nodes: [.message(kind: .error, text: "This field could not be shown: its cell \(failure.message).")],
                 valueField: field.valueField, rules: field.rules)
         }
-        let rejected = Set(response.rejections.map(\.index))
-        for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
+        if !offers.isEmpty {
+            let rejected = Set(response.rejections.map(\.index))
+            for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
+        }
         var nodes = response.nodes
         // A secure entry's value never reaches rendered output (HTML, text, the JSON tree): a
         // fixed-length mask says that a value is there without its length. Only `fill --output` holds it.

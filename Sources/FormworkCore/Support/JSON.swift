@@ -34,6 +34,48 @@ package enum JSON: Sendable, Equatable {
         return out.string
     }
 
+    /// This object serialized with a final newline and one more member at its end: `key`, a list of
+    /// `count` items made by `item` and written one at a time (on several cores when `parallel`), so that
+    /// only their bytes are held. The bytes are the same as `serialized(pretty:)` of the whole object.
+    package func serializedLine(
+        pretty: Bool = true, appending key: String, count: Int, parallel: Bool, item: (Int) -> JSON
+    ) -> String {
+        guard case .object(let members) = self else { return serialized(pretty: pretty) + "\n" }
+        let indent = pretty ? 0 : nil
+        let inner = indent.map { $0 + 1 }
+        let pieces = Parallel.map(count, worthIt: parallel) { k in
+            var piece = JSONBytes(capacity: 1 << 12)
+            item(k).write(to: &piece, indent: inner.map { $0 + 1 })
+            return piece
+        }
+        var out = JSONBytes(capacity: pieces.reduce(4096) { $0 + $1.count + 8 })
+        out.byte(0x7B)
+        for i in 0...members.count {
+            if i > 0 { out.byte(0x2C) }
+            if let indent { out.newline(indent + 1) }
+            JSON.writeString(i < members.count ? members[i].0 : key, to: &out)
+            if indent == nil { out.byte(0x3A) } else { out.append(": ") }
+            if i < members.count {
+                members[i].1.write(to: &out, indent: inner)
+            } else if pieces.isEmpty {
+                out.append("[]")
+            } else {
+                out.byte(0x5B)
+                for k in pieces.indices {
+                    if k > 0 { out.byte(0x2C) }
+                    if let inner { out.newline(inner + 1) }
+                    out.append(pieces[k])
+                }
+                if let inner { out.newline(inner) }
+                out.byte(0x5D)
+            }
+        }
+        if let indent { out.newline(indent) }
+        out.byte(0x7D)
+        out.byte(0x0A)
+        return out.string
+    }
+
     /// Written as UTF-8 bytes into one buffer: appending a string's bytes is a copy, where appending
     /// small strings to a large `String` re-checked it every time (a quarter of a large JSON render).
     private func write(to out: inout JSONBytes, indent: Int?) {
@@ -114,14 +156,18 @@ package enum JSON: Sendable, Equatable {
 struct JSONBytes {
     private var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(1 << 12) }
+    init(capacity: Int = 1 << 12) { bytes.reserveCapacity(capacity) }
 
     mutating func byte(_ b: UInt8) { bytes.append(b) }
 
     mutating func append(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        let utf8 = s.utf8
+        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
     }
+
+    mutating func append(_ other: JSONBytes) { bytes.append(contentsOf: other.bytes) }
+
+    var count: Int { bytes.count }
 
     mutating func newline(_ level: Int) {
         bytes.append(0x0A)

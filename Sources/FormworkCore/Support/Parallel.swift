@@ -1,0 +1,62 @@
+import Glibc
+import Synchronization
+
+/// Independent pieces of work spread over the machine's cores with plain threads (no
+/// Dispatch, no Foundation): the renderers lay out a large form's sections this way.
+/// Results come back in order, so the output is the same byte for byte as one thread's.
+package enum Parallel {
+    /// Threads to use: the online cores (at most 8), or `FORMWORK_THREADS` when set (1 turns it off).
+    package static let threads: Int = {
+        if let text = getenv("FORMWORK_THREADS").map({ String(cString: $0) }), let n = Int(text), n >= 1 { return min(n, 64) }
+        return max(1, min(8, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }()
+
+    /// `body(i)` for every `i` in `0..<count`, in order. With `worthIt` false (little work: a thread costs
+    /// tens of microseconds to start) or one core, it runs on this thread only. `body` must not touch
+    /// shared mutable state: it runs on several threads at once.
+    package static func map<T>(_ count: Int, worthIt: Bool, _ body: (Int) -> T) -> [T] {
+        let threads = worthIt ? min(Self.threads, count) : 1
+        if threads <= 1 { return (0..<count).map(body) }
+        return withoutActuallyEscaping(body) { body in
+            let results = UnsafeMutablePointer<T?>.allocate(capacity: count)
+            results.initialize(repeating: nil, count: count)
+            defer {
+                results.deinitialize(count: count)
+                results.deallocate()
+            }
+            let next = Counter()
+            let work = Job {
+                while true {
+                    let i = next.value.add(1, ordering: .relaxed).oldValue
+                    if i >= count { return }
+                    results[i] = body(i)
+                }
+            }
+            var started: [pthread_t] = []
+            for _ in 1..<threads {
+                let context = Unmanaged.passRetained(work).toOpaque()
+                var thread = pthread_t()
+                let status = pthread_create(
+                    &thread, nil,
+                    { context in
+                        Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+                        return nil
+                    }, context)
+                if status == 0 { started.append(thread) } else { Unmanaged<Job>.fromOpaque(context).release() }
+            }
+            work.run()  // this thread works too; a thread that could not start leaves its share here
+            for thread in started { pthread_join(thread, nil) }
+            return (0..<count).map { results[$0].take()! }
+        }
+    }
+
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// The loop each thread runs (the results pointer and `body` are shared by design: each index is written once).
+    private final class Job: @unchecked Sendable {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+}
