@@ -56,6 +56,49 @@ struct CommandTests {
         }
     }
 
+    @Test("a large document's problems are reported identically on one thread and on several (sections decoded in parallel)")
+    func parallelDecodeDiagnostics() throws {
+        func document(duplicate: Bool) -> String {
+            var sections: [String] = []
+            for s in 0..<5 {
+                var fields: [String] = []
+                for f in 0..<500 {
+                    let n = s * 1000 + f
+                    let id = duplicate && s == 3 && f == 7 ? "f7" : "f\(n)"
+                    switch (s, f) {
+                    case (1, 3): fields.append("{\"id\":\"\(id)\",\"cell\":\"org.formwork.text-feild\",\"model\":{\"title\":\"A\"}}")
+                    case (2, 9):
+                        fields.append(
+                            "{\"id\":\"\(id)\",\"cell\":\"org.formwork.c.rating\",\"model\":{\"title\":\"R\",\"value\":\"three\"}}")
+                    case (4, 1):
+                        fields.append(
+                            "{\"id\":\"\(id)\",\"cell\":\"org.formwork.toggle\",\"visibleIf\":\"nothere == true\",\"model\":{\"title\":\"T\"},\"extra\":1}"
+                        )
+                    default: fields.append("{\"id\":\"\(id)\",\"cell\":\"org.formwork.toggle\",\"model\":{\"title\":\"Option \(n)\"}}")
+                    }
+                }
+                sections.append("{\"id\":\"s\(s)\",\"fields\":[\(fields.joined(separator: ","))]}")
+            }
+            return "{\"formwork\":1,\"id\":\"big\",\"sections\":[\(sections.joined(separator: ","))]}"
+        }
+        for duplicate in [false, true] {
+            let path = Scratch.directory + "/problems-\(UUID().uuidString).json"
+            try document(duplicate: duplicate).write(toFile: path, atomically: true, encoding: .utf8)
+            var one = environment
+            one["FORMWORK_THREADS"] = "1"
+            var four = environment
+            four["FORMWORK_THREADS"] = "4"
+            let a = try run(Build.formwork, ["validate", path], environment: one)
+            let b = try run(Build.formwork, ["validate", path], environment: four)
+            #expect(a.status == 69, "\(a.stderr)")  // a cell type is missing
+            #expect(
+                a.stderr.contains("text-feild") && a.stderr.contains("nothere") && a.stderr.contains("/sections/2/fields/9"), "\(a.stderr)")
+            #expect(a.stderr.contains("/sections/4/fields/1/extra"), "\(a.stderr)")
+            #expect(a.stderr.contains("duplicate field id") == duplicate)
+            #expect(a.stdout == b.stdout && a.stderr == b.stderr && a.status == b.status)
+        }
+    }
+
     @Test("list --json shows the 11 standard cells and the C pack's cells")
     func listJSON() throws {
         let result = try run(Build.formwork, ["list", "--json"], environment: environment)

@@ -5,6 +5,13 @@ public protocol CellTypeCatalog {
     func cellType(_ id: String) throws(RegistryError) -> CellType
     /// Every usable cell type, in search order.
     var cellTypes: [CellType] { get }
+    /// Whether `cellType(_:)` may be called from several threads at once (a large document's sections are
+    /// then decoded on several cores). False unless the catalog says so.
+    var supportsConcurrentLookups: Bool { get }
+}
+
+extension CellTypeCatalog {
+    public var supportsConcurrentLookups: Bool { false }
 }
 
 /// Why a cell type could not be found.

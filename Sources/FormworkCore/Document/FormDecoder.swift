@@ -116,6 +116,7 @@ public struct FormDecoder {
         var pages: [FormPage] = []
         var sectionIDs: [String: String] = [:]
         var fieldIDs: [String: String] = [:]
+        var fieldCount = 0
         // Sized once for every field of the document (a 100k-field form otherwise regrows it seventeen times).
         var estimate = 0
         for key in ["sections", "pages"] {
@@ -190,19 +191,24 @@ public struct FormDecoder {
             // The rest of the tree is read: let go of it (outside the switch, whose subject holds the list) so that
             // each section's nodes are freed as soon as its fields are decoded.
             root = SourceNode(kind: .null, line: nil)
-            for i in items.indices {
-                let node = items[i]
-                items[i] = SourceNode(kind: .null, line: nil)
-                if let section = section(
-                    node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form")
-                {
-                    sections.append(section)
+            if let decoded = sectionsInParallel(&items, formID: id ?? "form") {
+                sections = decoded.sections
+                fieldCount = decoded.fields
+            } else {
+                for i in items.indices {
+                    let node = items[i]
+                    items[i] = SourceNode(kind: .null, line: nil)
+                    if let section = section(
+                        node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: id ?? "form")
+                    {
+                        sections.append(section)
+                    }
                 }
             }
         }
         // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
         var accessibilityIDs: [String: (section: Int, field: Int)] = [:]
-        accessibilityIDs.reserveCapacity(fieldIDs.count)
+        accessibilityIDs.reserveCapacity(max(fieldIDs.count, fieldCount))
         for s in sections.indices {
             for f in sections[s].fields.indices {
                 let accessibilityId = sections[s].fields[f].accessibilityId
@@ -228,6 +234,56 @@ public struct FormDecoder {
         form.evaluationOrder = order
         form.pages = pages
         return form
+    }
+
+    /// The sections of a large document decoded on several cores, each by a decoder of its own, or nil
+    /// (decode them in order) when that might not give exactly what one decoder gives: a small
+    /// document, a catalog that is not safe to share, or section or field ids that are repeated (their
+    /// "first used at" diagnostics depend on the order). Each section's problems, pending conditions
+    /// and the sections themselves are put together in document order; each section's nodes are freed
+    /// once it is decoded, as in the sequential path.
+    mutating func sectionsInParallel(_ items: inout [SourceNode], formID: String) -> (sections: [FormSection], fields: Int)? {
+        guard registry.supportsConcurrentLookups, Parallel.threads > 1, items.count > 1 else { return nil }
+        var total = 0
+        for item in items { if case .array(let fields)? = item["fields"]?.kind { total += fields.count } }
+        guard total >= 2000 else { return nil }
+        // Repeated ids (or what might be: any string under 'id') are left to the sequential path.
+        var sectionIDs = Set<String>(minimumCapacity: items.count)
+        var fieldIDs = Set<String>(minimumCapacity: total)
+        for item in items {
+            if case .string(let id)? = item["id"]?.kind, !sectionIDs.insert(id).inserted { return nil }
+            guard case .array(let fields)? = item["fields"]?.kind else { continue }
+            for field in fields { if case .string(let id)? = field["id"]?.kind, !fieldIDs.insert(id).inserted { return nil } }
+        }
+        struct Part {
+            var section: FormSection?
+            var diagnostics: [Diagnostic]
+            var pending: [PendingCondition]
+            var fields: Int
+        }
+        let registry = self.registry, file = self.file
+        let parts = items.withUnsafeMutableBufferPointer { nodes in
+            Parallel.map(nodes.count, worthIt: true) { i -> Part in
+                let node = nodes[i]
+                nodes[i] = SourceNode(kind: .null, line: nil)  // each index is touched by one thread only
+                var decoder = FormDecoder(registry: registry, file: file)
+                var sectionIDs: [String: String] = [:]
+                var fieldIDs: [String: String] = [:]
+                let section = decoder.section(
+                    node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID)
+                return Part(section: section, diagnostics: decoder.diagnostics, pending: decoder.pending, fields: fieldIDs.count)
+            }
+        }
+        var sections: [FormSection] = []
+        sections.reserveCapacity(parts.count)
+        var fields = 0
+        for part in parts {
+            if let section = part.section { sections.append(section) }
+            diagnostics += part.diagnostics
+            pending += part.pending
+            fields += part.fields
+        }
+        return (sections, fields)
     }
 
     mutating func section(

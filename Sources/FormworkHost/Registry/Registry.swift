@@ -137,6 +137,9 @@ public struct Registry: Sendable, CellTypeCatalog {
     }
 
     /// The cell type registered under `id`.
+    /// A registry is immutable once built: look-ups from several threads are safe.
+    public var supportsConcurrentLookups: Bool { true }
+
     public func cellType(_ id: String) throws(RegistryError) -> CellType {
         if let cell = byID[id] { return cell }
         throw RegistryError(id: id, nearMatches: nearMatches(for: id), searched: locations.map(\.path))
