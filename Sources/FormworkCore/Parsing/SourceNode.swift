@@ -111,19 +111,17 @@ struct JSONParser {
 
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
         var text = text
-        let result = text.withUTF8 { bytes -> Result<SourceNode, ParseError> in
-            var parser = JSONParser(bytes: bytes)
-            do throws(ParseError) {
-                parser.skipSpace()
-                let node = try parser.value(depth: 0)
-                parser.skipSpace()
-                guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the end of the document") }
-                return .success(node)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        return try text.withUTF8 { bytes in Result { () throws(ParseError) in try parse(bytes: bytes) } }.get()
+    }
+
+    /// Parses UTF-8 that is known to be well formed (`UTF8Validation`), read in place.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(ParseError) -> SourceNode {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipSpace()
+        let node = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the end of the document") }
+        return node
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }

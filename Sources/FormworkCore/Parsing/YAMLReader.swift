@@ -19,16 +19,23 @@ import CLibYAML
 /// number keeps its text for fields that want a string (`title: On`).
 enum YAMLReader {
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(ParseError) in try parse(bytes: bytes) } }.get()
+    }
+
+    /// Parses UTF-8 read in place (libyaml checks the encoding itself).
+    static func parse(bytes buffer: UnsafeBufferPointer<UInt8>) throws(ParseError) -> SourceNode {
         // libyaml's flow-collection parsing recurses per level: refuse pathological nesting before it runs.
-        if let line = excessiveFlowNesting(text) {
+        if let line = excessiveFlowNesting(buffer) {
             throw ParseError(line: line, message: "nesting deeper than \(InputLimits.maxDepth) levels")
         }
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { throw ParseError(line: nil, message: "the YAML parser could not start") }
         defer { yaml_parser_delete(&parser) }
-        var bytes = Array(text.utf8)
-        return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(ParseError) -> SourceNode in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        // No input is an empty stream: no document, a null root.
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return SourceNode(kind: .null, line: 1) }
+        do {
+            yaml_parser_set_input_string(&parser, base, buffer.count)
             var builder = Builder()
             var event = yaml_event_t()
             while true {
@@ -237,10 +244,10 @@ enum YAMLReader {
     }
 
     /// The line where `[`/`{` nesting exceeds the limit, ignoring quoted text; nil if it never does.
-    private static func excessiveFlowNesting(_ text: String) -> Int? {
+    private static func excessiveFlowNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var depth = 0, line = 1
         var quote: UInt8? = nil
-        for b in text.utf8 {
+        for b in bytes {
             if b == 0x0A { line += 1 }
             if let q = quote { if b == q { quote = nil }; continue }
             switch b {

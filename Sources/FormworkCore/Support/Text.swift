@@ -70,3 +70,45 @@ public enum EditDistance {
 public enum FormworkVersion {
     public static let string = "0.1.0"
 }
+
+/// UTF-8 well-formedness (what `String(validating:as:)` accepts: no overlong forms, no
+/// surrogates, nothing above U+10FFFF), eight ASCII bytes at a time: a document is checked
+/// once, without building a `String` of it.
+package enum UTF8Validation {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            guard i < n else { break }
+            let c = base[i]
+            if c < 0x80 {
+                i += 1
+                continue
+            }
+            @inline(__always) func continuation(_ k: Int) -> UInt8? {
+                guard i + k < n, base[i + k] & 0xC0 == 0x80 else { return nil }
+                return base[i + k]
+            }
+            switch c {
+            case 0xC2...0xDF:
+                guard continuation(1) != nil else { return false }
+                i += 2
+            case 0xE0...0xEF:
+                guard let c1 = continuation(1), continuation(2) != nil else { return false }
+                if c == 0xE0 && c1 < 0xA0 { return false }  // overlong
+                if c == 0xED && c1 >= 0xA0 { return false }  // UTF-16 surrogates
+                i += 3
+            case 0xF0...0xF4:
+                guard let c1 = continuation(1), continuation(2) != nil, continuation(3) != nil else { return false }
+                if c == 0xF0 && c1 < 0x90 { return false }  // overlong
+                if c == 0xF4 && c1 >= 0x90 { return false }  // above U+10FFFF
+                i += 4
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}

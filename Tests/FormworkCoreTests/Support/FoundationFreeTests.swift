@@ -79,3 +79,30 @@ struct FoundationFreeTests {
         #expect(try FileBytes.read(path, limit: 10) == [])
     }
 }
+
+@Suite("UTF-8 validation")
+struct UTF8ValidationTests {
+    @Test("accepts and refuses exactly what String(validating:) does, on edge cases and random bytes")
+    func agreesWithTheStandardLibrary() {
+        func check(_ bytes: [UInt8]) {
+            let ours = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
+            #expect(ours == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+        }
+        let edges: [[UInt8]] = [
+            [], [0x41], [0xC2, 0x80], [0xC1, 0xBF], [0xC0, 0x80], [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF], [0xED, 0x9F, 0xBF],
+            [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0x80], [0xE2, 0x82], [0xF0, 0x9F, 0x98],
+            Array("0123456789abcdef‹ok›".utf8), Array("01234567".utf8) + [0xC3], Array("0123456".utf8) + [0xC3, 0xA9],
+        ]
+        for bytes in edges { check(bytes) }
+        var rng = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x41, 0x7F, 0x80, 0xBF, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0x9F, 0xA0, 0x90, 0x8F]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...24, using: &rng)
+            check(
+                (0..<length).map { _ in
+                    Bool.random(using: &rng) ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)
+                })
+        }
+    }
+}
