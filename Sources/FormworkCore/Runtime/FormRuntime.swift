@@ -41,7 +41,10 @@ public final class FormRuntime {
             for f in form.sections[s].fields.indices { add(form.sections[s].fields[f]) }
         }
         for s in spares.keys.sorted() { for field in spares[s]! { add(field) } }
-        let responses = try driver.perform(requests)
+        var responses = try driver.perform(requests)
+        // Only the offers are needed from here on: let the requests (every model, again) go.
+        let offers = requests.contains { !$0.offers.isEmpty } ? requests.map(\.offers) : []
+        requests = []
         // States and rules across fields only cost something for forms that have them.
         let states = form.hasConditions ? form.states() : [:]
         var crossProblems: [String: [String]] = [:]
@@ -54,7 +57,9 @@ public final class FormRuntime {
             var fieldViews: [FieldView] = []
             fieldViews.reserveCapacity(section.fields.count)
             for f in section.fields.indices {
-                var view = finish(section.fields[f], model: models[next], offers: requests[next].offers, response: responses[next])
+                var view = finish(
+                    section.fields[f], model: models[next], offers: offers.isEmpty ? [] : offers[next], response: responses[next])
+                responses[next] = CellResponse(nodes: [], rejections: [])  // its nodes now belong to the view
                 next += 1
                 let id = section.fields[f].id
                 if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
@@ -76,7 +81,7 @@ public final class FormRuntime {
         }
         for s in spares.keys.sorted() {
             sections[s].spare = spares[s]!.map { field in
-                var view = finish(field, model: models[next], offers: requests[next].offers, response: responses[next])
+                var view = finish(field, model: models[next], offers: offers.isEmpty ? [] : offers[next], response: responses[next])
                 next += 1
                 view.item = field.item
                 // Optional: an empty spare item must not block a submission.
