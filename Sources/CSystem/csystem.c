@@ -11,11 +11,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
 int fwsys_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+
+int fwsys_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 #if defined(__x86_64__)
 #define FWSYS_AUDIT_ARCH AUDIT_ARCH_X86_64

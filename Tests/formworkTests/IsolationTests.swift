@@ -140,6 +140,33 @@ struct IsolationTests {
         #expect(json.contains("Ann") && json.contains("Zed") && json.contains("typed"), "\(json) \(fill.stderr)")
     }
 
+    @Test("many packs are read by several scanners at once; a crasher in each share is quarantined and every other pack listed, in order")
+    func shardedScan() throws {
+        let directory = Scratch.directory + "/isolation/sharded"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let good = try CCompiler.pack("sharded-good", source: Source.root + "/Examples/Packs/phone-c/phone.c", include: Source.include)
+        let crashEntry = try build(Case(point: .entry, how: .crash))
+        let crashConstructor = try build(Case(point: .constructor, how: .abort))
+        for i in 0..<40 {
+            let name = String(format: "%@/lib%02d.so", directory, i)
+            let source = i == 3 ? crashEntry : i == 33 ? crashConstructor : good
+            try? FileManager.default.removeItem(atPath: name)
+            try FileManager.default.copyItem(atPath: source, toPath: name)
+        }
+        for threads in ["1", "4"] {
+            var env = environment("sharded-\(threads)")
+            env["FORMWORK_THREADS"] = threads
+            let result = try run(
+                Build.formwork, ["list", "--json", "--pack-path", directory, "--no-cache", "--timeout", timeout], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let packs = (object?["packs"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }.filter { $0.hasPrefix(directory) }
+            #expect(packs == (0..<40).filter { $0 != 3 && $0 != 33 }.map { String(format: "%@/lib%02d.so", directory, $0) })
+            let problems = (object?["errors"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+            #expect(problems.contains("\(directory)/lib03.so") && problems.contains("\(directory)/lib33.so"), "\(result.stdout)")
+        }
+    }
+
     @Test("a quarantined pack is named when a form needs its cell type")
     func quarantinedCellType() throws {
         let c = Case(point: .entry, how: .crash)

@@ -14,6 +14,10 @@ extern "C" {
 /* An anonymous shared-memory file. The corresponding C function is `memfd_create`. */
 int fwsys_memfd_create(const char *name);
 
+/* A pipe whose two ends are close-on-exec from the start (no window in which a child
+ * started by another thread inherits them). The corresponding C function is `pipe2`. */
+int fwsys_pipe_cloexec(int fds[2]);
+
 /*
  * The child dies with its parent (PR_SET_PDEATHSIG, SIGKILL): a pack that hangs cannot
  * outlive a host that was killed. Exits at once if the parent is already gone.

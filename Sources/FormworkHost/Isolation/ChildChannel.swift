@@ -73,12 +73,11 @@ final class ChildChannel {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw .cannotStart(SystemError.errno("socketpair").description)
         }
-        guard pipe(&pipeFDs) == 0 else {
+        guard fwsys_pipe_cloexec(&pipeFDs) == 0 else {
             close(pair[0])
             close(pair[1])
             throw .cannotStart(SystemError.errno("pipe2").description)
         }
-        for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let memory = fwsys_memfd_create("formwork-progress")
         guard memory >= 0, ftruncate(memory, off_t(progressBytes)) == 0,
             let mapped = mmap(nil, progressBytes, PROT_READ | PROT_WRITE, MAP_SHARED, memory, 0), mapped != MAP_FAILED

@@ -35,8 +35,19 @@ enum PackScanner {
         case paths = 1, pack = 2, failure = 3, done = 4
     }
 
-    /// The result for each of `paths`, in order.
+    /// The result for each of `paths`, in order. Many packs are read by several scanners at once (one
+    /// per core, each a child of its own with its share of the paths, in order); a few by one.
     static func scan(_ paths: [String], launcher: IsolationLauncher) -> [Result<LoadedPackInfo, PackError>] {
+        let shards = min(Parallel.threads, paths.count / 16)
+        guard shards > 1 else { return scanInOneChild(paths, launcher: launcher) }
+        let size = (paths.count + shards - 1) / shards
+        return Parallel.map(shards, worthIt: true) { k in
+            scanInOneChild(Array(paths[min(paths.count, k * size)..<min(paths.count, (k + 1) * size)]), launcher: launcher)
+        }.flatMap { $0 }
+    }
+
+    /// `scan` in one child at a time: a fresh child after each crash or hang.
+    static func scanInOneChild(_ paths: [String], launcher: IsolationLauncher) -> [Result<LoadedPackInfo, PackError>] {
         var results: [Result<LoadedPackInfo, PackError>?] = Array(repeating: nil, count: paths.count)
         var next = 0
         while next < paths.count {

@@ -1,3 +1,4 @@
+import CSystem
 import FormworkCore
 import Glibc
 
@@ -28,8 +29,7 @@ struct ChildProcess {
         outputLimit: Int = 16 << 20
     ) throws(SystemError) -> Result {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError.errno("pipe") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard fwsys_pipe_cloexec(&fds) == 0 else { throw SystemError.errno("pipe2") }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { close(readEnd) }
 
