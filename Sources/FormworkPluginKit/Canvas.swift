@@ -74,21 +74,13 @@ public struct Canvas {
         field: String, label: String?, choices: [(value: String, label: String)], selected: String?,
         style: ChoiceStyle = .menu, flags: Flags = []
     ) {
-        var owned: [UnsafeMutablePointer<CChar>] = []
-        defer { owned.forEach { free($0) } }
-        func copy(_ s: String) -> UnsafePointer<CChar> {
-            let c = strdup(s)!
-            owned.append(c)
-            return UnsafePointer(c)
-        }
-        let array = choices.map {
-            fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: copy($0.value), label: copy($0.label))
-        }
-        withOptionalCString(field) { f in
-            withOptionalCString(label) { l in
-                withOptionalCString(selected) { s in
-                    array.withUnsafeBufferPointer {
-                        vtable.choice?(context, f, l, $0.baseAddress, UInt32($0.count), s, style.rawValue, flags.rawValue)
+        withChoices(choices) { array, _ in
+            withOptionalCString(field) { f in
+                withOptionalCString(label) { l in
+                    withOptionalCString(selected) { s in
+                        array.withUnsafeBufferPointer {
+                            vtable.choice?(context, f, l, $0.baseAddress, UInt32($0.count), s, style.rawValue, flags.rawValue)
+                        }
                     }
                 }
             }
@@ -131,27 +123,48 @@ public struct Canvas {
         field: String, label: String?, choices: [(value: String, label: String)], selected: [String],
         style: MultiChoiceStyle = .checkboxes, flags: Flags = []
     ) {
-        var owned: [UnsafeMutablePointer<CChar>] = []
-        defer { owned.forEach { free($0) } }
-        func copy(_ s: String) -> UnsafePointer<CChar> {
-            let c = strdup(s)!
-            owned.append(c)
-            return UnsafePointer(c)
-        }
-        let array = choices.map {
-            fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: copy($0.value), label: copy($0.label))
-        }
-        let items: [UnsafePointer<CChar>?] = selected.map { copy($0) }
-        withOptionalCString(field) { f in
-            withOptionalCString(label) { l in
-                items.withUnsafeBufferPointer { itemBuffer in
-                    var list = fw_string_list(items: items.isEmpty ? nil : itemBuffer.baseAddress, count: items.count)
-                    array.withUnsafeBufferPointer {
-                        vtable.multi_choice?(context, f, l, $0.baseAddress, UInt32($0.count), &list, style.rawValue, flags.rawValue)
+        withChoices(choices, extra: selected) { array, items in
+            withOptionalCString(field) { f in
+                withOptionalCString(label) { l in
+                    items.withUnsafeBufferPointer { itemBuffer in
+                        var list = fw_string_list(items: items.isEmpty ? nil : itemBuffer.baseAddress, count: items.count)
+                        array.withUnsafeBufferPointer {
+                            vtable.multi_choice?(context, f, l, $0.baseAddress, UInt32($0.count), &list, style.rawValue, flags.rawValue)
+                        }
                     }
                 }
             }
         }
+    }
+}
+
+/// `choices` as `fw_choice`s and `extra` as C strings, all in one temporary buffer (NUL-terminated;
+/// a label equal to its value is not copied twice), valid during `body`: no allocation per string.
+func withChoices<R>(
+    _ choices: [(value: String, label: String)], extra: [String] = [], _ body: ([fw_choice], [UnsafePointer<CChar>?]) -> R
+) -> R {
+    var total = 0
+    for choice in choices { total += choice.value.utf8.count + 1 + (choice.label == choice.value ? 0 : choice.label.utf8.count + 1) }
+    for s in extra { total += s.utf8.count + 1 }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(total, 1)) { buffer in
+        var used = 0
+        func copy(_ s: String) -> UnsafePointer<CChar> {
+            let start = buffer.baseAddress! + used
+            for byte in s.utf8 {
+                buffer[used] = CChar(bitPattern: byte)
+                used += 1
+            }
+            buffer[used] = 0
+            used += 1
+            return UnsafePointer(start)
+        }
+        let array = choices.map { choice -> fw_choice in
+            let value = copy(choice.value)
+            let label = choice.label == choice.value ? value : copy(choice.label)
+            return fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: value, label: label)
+        }
+        let items: [UnsafePointer<CChar>?] = extra.map { copy($0) }
+        return body(array, items)
     }
 }
 

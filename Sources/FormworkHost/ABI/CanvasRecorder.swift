@@ -157,7 +157,8 @@ final class CanvasRecorder {
         return (0..<Int(count)).compactMap { i in
             let c = DescriptorReader.copy(fw_choice.self, from: raw + i * stride, declaredSize: stride)
             guard let value = text(c.value) else { return nil }
-            return Choice(value: value, label: text(c.label) ?? value)
+            // A label that is the value's own string (most are) is not read twice.
+            return Choice(value: value, label: c.label == c.value ? value : text(c.label) ?? value)
         }
     }
 }

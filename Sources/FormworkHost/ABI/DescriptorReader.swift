@@ -25,11 +25,12 @@ enum DescriptorReader {
     static let maxStringLength = 64 * 1024
 
     static func copy<T>(_ type: T.Type, from pointer: UnsafeRawPointer, declaredSize: Int) -> T {
-        let local = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
-        defer { local.deallocate() }
-        local.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
-        local.copyMemory(from: pointer, byteCount: min(declaredSize, MemoryLayout<T>.size))
-        return local.load(as: T.self)
+        // On the stack: this runs for every choice a cell draws.
+        withUnsafeTemporaryAllocation(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment) { local in
+            local.initializeMemory(as: UInt8.self, repeating: 0)
+            local.baseAddress!.copyMemory(from: pointer, byteCount: min(declaredSize, MemoryLayout<T>.size))
+            return local.load(as: T.self)
+        }
     }
 
     enum StringProblem: Error { case tooLong, invalidUTF8 }
