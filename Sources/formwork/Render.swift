@@ -54,9 +54,11 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
         let driver = packs.driver(registry)
         defer { packs.finish(driver) }
+        // The cell host starts while the document is read.
+        (driver as? IsolatedCells)?.start()
+        let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
         let runtime = FormRuntime(driver: driver)
         let tree: ViewTree
         do { tree = try runtime.render(loaded, keepGoing: keepGoing) } catch {

@@ -43,6 +43,14 @@ public final class IsolatedCells: CellDriver {
 
     deinit { finish() }
 
+    /// Starts the shared child now, so that its start-up overlaps the caller's own work (reading the
+    /// document); without it, the first `perform` starts it. A child that cannot start is reported by
+    /// `perform`, as usual. Does nothing in the per-pack mode (which child is needed is not known yet).
+    public func start() {
+        guard mode == .shared else { return }
+        _ = try? child(for: "")
+    }
+
     /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
     public func finish() {
         for (key, child) in children.sorted(by: { $0.key < $1.key }) {
