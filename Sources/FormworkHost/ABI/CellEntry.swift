@@ -13,8 +13,9 @@ struct CellKey: Hashable, Sendable {
 }
 
 /// The code behind a cell type: its descriptor (passed back to `create`), its vtable,
-/// its typed-configure binding, and its pack's init/deinit.
-struct CellEntry: @unchecked Sendable {
+/// its typed-configure binding, and its pack's init/deinit. A class: every call reaches it,
+/// and a reference is one retain where a copy of the struct was three.
+final class CellEntry: @unchecked Sendable {
     let descriptor: UnsafeRawPointer
     let create: @convention(c) (UnsafePointer<fw_cell_type>?, UnsafePointer<fw_host>?) -> UnsafeMutableRawPointer?
     let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -36,6 +37,35 @@ struct CellEntry: @unchecked Sendable {
     /// Serialises `create` and `destroy` of this cell type, as formwork.h promises,
     /// unless it declares FW_CELL_THREAD_SAFE (nil then).
     let createLock: CreateLock?
+
+    init(
+        descriptor: UnsafeRawPointer,
+        create: @escaping @convention(c) (UnsafePointer<fw_cell_type>?, UnsafePointer<fw_host>?) -> UnsafeMutableRawPointer?,
+        destroy: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
+        configure: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fw_value>?, UInt32) -> fw_status,
+        render: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fw_canvas>?, UnsafeMutableRawPointer?) -> fw_status,
+        didSetSelected: (@convention(c) (UnsafeMutableRawPointer?, Bool) -> Void)?,
+        didSetHighlighted: (@convention(c) (UnsafeMutableRawPointer?, Bool) -> Void)?,
+        valueChanged: (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<fw_value>?,
+                UnsafeMutablePointer<UnsafePointer<CChar>?>?
+            ) -> fw_status
+        )?,
+        typed: TypedBinding?, lifecycle: PackLifecycle, createLock: CreateLock?
+    ) {
+        self.descriptor = descriptor
+        self.create = create
+        self.destroy = destroy
+        self.configure = configure
+        self.render = render
+        self.didSetSelected = didSetSelected
+        self.didSetHighlighted = didSetHighlighted
+        self.valueChanged = valueChanged
+        self.typed = typed
+        self.lifecycle = lifecycle
+        self.createLock = createLock
+    }
 }
 
 /// A per-cell-type lock for `create` / `destroy`.

@@ -32,6 +32,8 @@ final class TypedModelLayout: @unchecked Sendable {
     private let listType: UnsafeMutablePointer<ffi_type>
     private let listElements: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     private let cifs = Mutex<[TypedConvention: Prepared]>([:])
+    /// The by-value interface once prepared (`cifs` owns it), read without the lock on every call.
+    private let preparedByValue = Atomic<UnsafeMutablePointer<ffi_cif>?>(nil)
 
     /// A prepared call interface and the argument-type array it points to.
     private struct Prepared: @unchecked Sendable {
@@ -112,36 +114,39 @@ final class TypedModelLayout: @unchecked Sendable {
         _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
         values: [Value?], marshaller given: CMarshaller? = nil
     ) throws(LayoutError) -> fw_status {
-        let model = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 8))
-        model.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
-        defer { model.deallocate() }
-        let marshaller = given ?? CMarshaller()
-        for (i, type) in fields.enumerated() {
-            marshaller.store(i < values.count ? values[i] : nil, as: type, at: model + offsets[i])
-        }
-        // By pointer the signature is fixed, `fw_status (*)(void *, const MODEL *)`: call it directly, no libffi.
-        if convention == .byPointer {
-            let direct = unsafeBitCast(function, to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> fw_status).self)
-            let status = direct(cell, model)
-            withExtendedLifetime(marshaller) {}
-            return status
-        }
-        let cif = try cif(for: convention)
-        var cellArgument: UnsafeMutableRawPointer? = cell
-        var modelPointer: UnsafeMutableRawPointer? = model
-        var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened
-        withUnsafeMutablePointer(to: &cellArgument) { cellSlot in
-            withUnsafeMutablePointer(to: &modelPointer) { pointerSlot in
-                var arguments: [UnsafeMutableRawPointer?] = [
-                    UnsafeMutableRawPointer(cellSlot),
-                    convention == .byValue ? model : UnsafeMutableRawPointer(pointerSlot),
-                ]
-                arguments.withUnsafeMutableBufferPointer {
-                    ffi_call(cif, function, &returned, $0.baseAddress)
+        // The model struct and the argument list live on the stack: nothing is allocated per call.
+        try withUnsafeTemporaryAllocation(byteCount: max(size, 1), alignment: max(alignment, 8)) { (buffer) throws(LayoutError) in
+            let model = buffer.baseAddress!
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            let marshaller = given ?? CMarshaller()
+            defer { withExtendedLifetime(marshaller) {} }
+            for i in fields.indices {
+                marshaller.store(i < values.count ? values[i] : nil, as: fields[i], at: model + offsets[i])
+            }
+            // By pointer the signature is fixed, `fw_status (*)(void *, const MODEL *)`: call it directly, no libffi.
+            if convention == .byPointer {
+                let direct = unsafeBitCast(function, to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> fw_status).self)
+                return direct(cell, model)
+            }
+            let cif = try byValueCIF()
+            var cellArgument: UnsafeMutableRawPointer? = cell
+            var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened
+            withUnsafeMutablePointer(to: &cellArgument) { cellSlot in
+                withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 2) { arguments in
+                    arguments[0] = UnsafeMutableRawPointer(cellSlot)
+                    arguments[1] = model
+                    ffi_call(cif, function, &returned, arguments.baseAddress)
                 }
             }
+            return fw_status(truncatingIfNeeded: Int64(bitPattern: returned))
         }
-        withExtendedLifetime(marshaller) {}
-        return fw_status(truncatingIfNeeded: Int64(bitPattern: returned))
+    }
+
+    /// The by-value `ffi_cif`, read without a lock once prepared.
+    private func byValueCIF() throws(LayoutError) -> UnsafeMutablePointer<ffi_cif> {
+        if let prepared = preparedByValue.load(ordering: .acquiring) { return prepared }
+        let prepared = try cif(for: .byValue)
+        preparedByValue.store(prepared, ordering: .releasing)
+        return prepared
     }
 }
