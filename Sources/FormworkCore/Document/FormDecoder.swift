@@ -692,8 +692,9 @@ public struct FormDecoder {
     }
 
     mutating func model(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode) -> [String: Value] {
-        var model: [String: Value] = [:]
-        model.reserveCapacity(cell.fields.count)
+        // Values are gathered in schema order (no hashing per schema field); the dictionary is built once.
+        let fields = cell.fields
+        var values = [Value?](repeating: nil, count: fields.count)
         if let node {
             guard let members = node.members else {
                 report(pointer(), node, "'model' must be an object of the cell's fields, not \(node.typeName)")
@@ -702,21 +703,22 @@ public struct FormDecoder {
             for (key, valueNode) in members {
                 // The pointer() is built only when a problem is reported (it was a large share of decoding).
                 func at() -> String { "\(pointer())/\(Pointer.escape(key))" }
-                guard let field = cell.field(named: key) else {
+                guard let index = cell.index(of: key) else {
                     var message = "unknown model field '\(key)' for cell '\(cell.id)'"
-                    if let s = EditDistance.suggestion(for: key, in: cell.fields.map(\.name)) {
+                    if let s = EditDistance.suggestion(for: key, in: fields.map(\.name)) {
                         message += "; did you mean '\(s)'?"
                     } else {
-                        message += "; its fields are \(cell.fields.map(\.name).joined(separator: ", "))"
+                        message += "; its fields are \(fields.map(\.name).joined(separator: ", "))"
                     }
                     report(at(), valueNode, message)
                     continue
                 }
+                let field = fields[index]
                 if case .null = valueNode.kind { continue }
                 // An options list may be written as { value, label } objects (values: strings, integers, booleans).
-                let isOptions = field.type == .stringList && cell.fields.contains { $0.optionsField == key }
+                let isOptions = field.type == .stringList && fields.contains { $0.optionsField == key }
                 if isOptions, case .array(let items) = valueNode.kind, items.contains(where: { $0.members != nil }) {
-                    var values: [String] = []
+                    var texts: [String] = []
                     for (i, item) in items.enumerated() {
                         guard let choice = labelledChoice(item, "\(at())/\(i)") else { continue }
                         let text = choice.text
@@ -726,23 +728,27 @@ public struct FormDecoder {
                             continue
                         }
                         labelledChoices[text] = choice.choice
-                        values.append(text)
+                        texts.append(text)
                     }
-                    model[key] = .stringList(values)
+                    values[index] = .stringList(texts)
                     continue
                 }
                 switch ValueCoercion.value(valueNode, as: field) {
-                case .success(let value): model[key] = value
+                case .success(let value): values[index] = value
                 case .failure(let problem): report(at(), valueNode, "\(field.name) \(problem.text)")
                 }
             }
         }
-        for field in cell.fields where model[field.name] == nil {
-            if let value = field.defaultValue { model[field.name] = value }
+        var model: [String: Value] = [:]
+        model.reserveCapacity(fields.count)
+        for i in fields.indices {
+            if values[i] == nil, let value = fields[i].defaultValue { values[i] = value }
+            if let value = values[i] { model[fields[i].name] = value }
         }
-        for field in cell.fields {
+        for i in fields.indices {
+            let field = fields[i]
             func at() -> String { "\(pointer())/\(Pointer.escape(field.name))" }
-            guard let value = model[field.name] else {
+            guard let value = values[i] else {
                 if field.required {
                     report(
                         node == nil ? pointer().dropLastComponent : pointer(), node ?? parent,
@@ -753,6 +759,7 @@ public struct FormDecoder {
             if let problem = SchemaValidator.problem(with: value, for: field, model: model) {
                 report(at(), node?[field.name] ?? node, "\(field.name) \(problem)")
                 model[field.name] = nil
+                values[i] = nil
             }
         }
         return model
