@@ -67,9 +67,10 @@ enum YAMLReader {
         final class Frame {
             let isMapping: Bool
             let line: Int
-            var members: [(key: String, value: SourceNode)] = []
-            var items: [SourceNode] = []
-            var key: String?
+            // Only the builder's own thread touches a frame: no run-time exclusivity checks per append.
+            @exclusivity(unchecked) var members: [(key: String, value: SourceNode)] = []
+            @exclusivity(unchecked) var items: [SourceNode] = []
+            @exclusivity(unchecked) var key: String?
             var keys: Set<String> = []
             init(isMapping: Bool, line: Int) {
                 self.isMapping = isMapping
@@ -179,15 +180,26 @@ enum YAMLReader {
 
         /// A plain scalar: null, boolean, integer, number or text (see the type's documentation).
         static func resolve(_ s: String, line: Int) -> SourceNode {
-            switch s {
-            case "", "~", "null", "Null", "NULL":
-                return SourceNode(kind: .null, line: line)
-            case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON":
-                return SourceNode(kind: .bool(true), line: line, plainText: s)
-            case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF":
-                return SourceNode(kind: .bool(false), line: line, plainText: s)
-            default:
-                break
+            // The words below are at most five bytes and start with one of these letters: most text is not compared.
+            let special: Bool
+            if let first = s.utf8.first {
+                special =
+                    s.utf8.count <= 5
+                    && [0x7E, 0x6E, 0x4E, 0x74, 0x54, 0x79, 0x59, 0x6F, 0x4F, 0x66, 0x46].contains(first)
+            } else {
+                special = true
+            }
+            if special {
+                switch s {
+                case "", "~", "null", "Null", "NULL":
+                    return SourceNode(kind: .null, line: line)
+                case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON":
+                    return SourceNode(kind: .bool(true), line: line, plainText: s)
+                case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF":
+                    return SourceNode(kind: .bool(false), line: line, plainText: s)
+                default:
+                    break
+                }
             }
             guard let first = s.utf8.first, first == 0x2D || first == 0x2B || first == 0x2E || (0x30...0x39).contains(first) else {
                 return SourceNode(kind: .string(s), line: line)
