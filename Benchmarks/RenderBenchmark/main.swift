@@ -181,7 +181,7 @@ func listBenchmark(formwork: String) {
     print(String(format: "  formwork list, warm cache       %7.2f ms   %5.2f x the C baseline", warm * 1000, warm / c))
     print(String(format: "  formwork list, no cache (scan)  %7.2f ms", cold * 1000))
     print(String(format: "  formwork list, in process       %7.2f ms", inProcess * 1000))
-    print(String(format: "  formwork --version (start-up)   %7.2f ms   (the floor: the Swift runtime, FoundationEssentials)", startup * 1000))
+    print(String(format: "  formwork --version (start-up)   %7.2f ms   (the floor: the Swift runtime)", startup * 1000))
     var scanTimes: [Double] = []
     for _ in 0..<21 {
         scanTimes.append(
