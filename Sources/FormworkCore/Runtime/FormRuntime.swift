@@ -143,8 +143,12 @@ public final class FormRuntime {
                 offers.append(CellRequest.Offer(index: index, value: field.model[name]))
             }
         }
+        // The model in schema order: each present value placed by its name's position (a few string
+        // comparisons) rather than a hash look-up for every schema field.
+        var ordered = [Value?](repeating: nil, count: cell.fields.count)
+        for (name, value) in model { if let index = cell.index(of: name) { ordered[index] = value } }
         let request = CellRequest(
-            cell: cell, fieldID: field.id, model: cell.fields.map { model[$0.name] }, offers: offers,
+            cell: cell, fieldID: field.id, model: ordered, offers: offers,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
         return (request, model)
     }
