@@ -11,7 +11,11 @@ public final class FormRuntime {
     /// Fields whose cell failed (a failed call, or a crash or hang in a child process), found by the last `render`.
     public private(set) var failures: [RuntimeError] = []
 
-    /// Configures and renders every field, in one batch (one round trip to a child process).
+    /// Fields per `perform` call: large enough that round trips do not matter, small enough that a
+    /// 100,000-field form does not hold every request at once.
+    static let batchSize = 8192
+
+    /// Configures and renders every field, in batches of `batchSize` (one round trip each to a child process).
     ///
     /// A field whose cell fails is shown as an error message and recorded in `failures`;
     /// unless `keepGoing`, the first failure is then thrown (after every field was tried).
@@ -23,28 +27,43 @@ public final class FormRuntime {
         for (s, section) in form.sections.enumerated() {
             if let group = section.repeatGroup, section.itemCount < group.maxItems { spares[s] = section.item(section.itemCount) }
         }
-        // Requests are built straight from the sections (no copy of every field into one array).
-        // Requests and models in two arrays (the requests go to the driver as they are, no copy of each).
+        // Requests are built straight from the sections (no copy of every field into one array) and sent in
+        // batches of `batchSize` (one round trip each to a child process): only one batch of requests, with
+        // their schema-ordered models, is held at a time.
         var requests: [CellRequest] = []
         var models: [[String: Value]] = []
+        var responses: [CellResponse] = []
+        var offerLists: [[CellRequest.Offer]] = []
+        var anyOffers = false
         let total = form.sections.reduce(0) { $0 + $1.fields.count }
-        requests.reserveCapacity(total)
         models.reserveCapacity(total)
-        func add(_ field: FormField) {
+        responses.reserveCapacity(total)
+        requests.reserveCapacity(min(total, Self.batchSize))
+        func flush() throws(RuntimeError) {
+            guard !requests.isEmpty else { return }
+            responses += try driver.perform(requests)
+            // Only the offers are needed from here on: let the requests (every model, again) go.
+            if !anyOffers && requests.contains(where: { !$0.offers.isEmpty }) {
+                anyOffers = true
+                offerLists = Array(repeating: [], count: responses.count - requests.count)
+            }
+            if anyOffers { offerLists += requests.map(\.offers) }
+            requests.removeAll(keepingCapacity: true)
+        }
+        func add(_ field: FormField) throws(RuntimeError) {
             let (request, model) = Self.prepare(field)
             requests.append(request)
             models.append(model)
+            if requests.count == Self.batchSize { try flush() }
         }
         // Index loops: a `for field in` loop copies every field (a dozen retains each); an element passed straight
         // from the array is borrowed.
         for s in form.sections.indices {
-            for f in form.sections[s].fields.indices { add(form.sections[s].fields[f]) }
+            for f in form.sections[s].fields.indices { try add(form.sections[s].fields[f]) }
         }
-        for s in spares.keys.sorted() { for field in spares[s]! { add(field) } }
-        var responses = try driver.perform(requests)
-        // Only the offers are needed from here on: let the requests (every model, again) go.
-        let offers = requests.contains { !$0.offers.isEmpty } ? requests.map(\.offers) : []
-        requests = []
+        for s in spares.keys.sorted() { for field in spares[s]! { try add(field) } }
+        try flush()
+        let offers = anyOffers ? offerLists : []
         // States and rules across fields only cost something for forms that have them.
         let states = form.hasConditions ? form.states() : [:]
         var crossProblems: [String: [String]] = [:]

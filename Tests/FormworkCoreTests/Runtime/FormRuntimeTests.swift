@@ -55,6 +55,27 @@ struct FormRuntimeTests {
         #expect(try runtime.offer(.integer(9), to: form.sections[0].fields[0]) == "9 is odd; choose an even number")
     }
 
+    @Test("a form larger than one batch is sent in several; offers and rejections land on their own fields")
+    func severalBatches() throws {
+        let count = FormRuntime.batchSize + 900
+        let fields = (0..<count).map { "{ id: c\($0), cell: test.counter, model: { value: 2 } }" }.joined(separator: ", ")
+        var form = try form("formwork: 1\nid: f\nsections: [{ id: s, fields: [\(fields)] }]")
+        // One value in the first batch, two in the second (one of them rejected).
+        try ValuesFile.apply(["c3": .integer(4), "c\(count - 5)": .integer(6), "c\(count - 1)": .integer(7)], to: &form)
+        let driver = InMemory.Driver()
+        let runtime = FormRuntime(driver: driver)
+        let tree = try runtime.render(form)
+        #expect(driver.batches == [FormRuntime.batchSize, 900])
+        let views = tree.sections[0].fields
+        #expect(views.count == count)
+        #expect(views[3].nodes == [.value(label: "Count", text: "4")])
+        #expect(views[count - 5].nodes == [.value(label: "Count", text: "6")])
+        #expect(
+            views[count - 1].nodes == [.value(label: "Count", text: "2"), .message(kind: .error, text: "7 is odd; choose an even number")])
+        #expect(views[count - 2].nodes == [.value(label: "Count", text: "2")])
+        #expect(runtime.rejections.map(\.pointer) == ["/c\(count - 1)"])
+    }
+
     @Test("values from memory get the same checks as a values file")
     func valuesChecked() throws {
         var form = try form(

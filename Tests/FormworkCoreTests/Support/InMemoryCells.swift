@@ -37,9 +37,12 @@ enum InMemory {
     /// Draws each cell from its model; the counter rejects odd values.
     final class Driver: CellDriver {
         private(set) var requests: [CellRequest] = []
+        /// The size of each batch `perform` was given.
+        private(set) var batches: [Int] = []
 
         func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
             self.requests += requests
+            batches.append(requests.count)
             return requests.map { request in
                 var model = request.model
                 var rejections: [CellResponse.Rejection] = []
