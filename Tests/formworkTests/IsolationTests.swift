@@ -167,6 +167,36 @@ struct IsolationTests {
         }
     }
 
+    @Test("a large form is shared between two cell hosts; a crash in either half fails only its own field")
+    func splitBatch() throws {
+        let c = Case(point: .render, how: .crash)
+        let pack = try build(c)
+        let count = 3000
+        let fields = (0..<count).map { n in
+            n == 100 || n == 2900
+                ? "{ id: bad\(n), cell: com.hostile.\(c.label).cell, model: { title: Bad } }"
+                : "{ id: f\(n), cell: org.formwork.text-field, model: { title: Name \(n), value: v\(n) } }"
+        }
+        let yaml =
+            "formwork: 1\nid: split\nsections:\n  - id: a\n    fields: [\(fields[..<1500].joined(separator: ", "))]\n"
+            + "  - id: b\n    fields: [\(fields[1500...].joined(separator: ", "))]\n"
+        let path = try Scratch.file("isolation/split.yaml", contents: yaml)
+        for threads in ["1", "2"] {
+            var env = environment("split-\(threads)")
+            env["FORMWORK_THREADS"] = threads
+            let result = try run(
+                Build.formwork, ["render", path, "--pack-path", pack, "--keep-going", "--format", "json", "--timeout", timeout],
+                environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let warnings = result.stderr.split(separator: "\n").filter { $0.contains("crashed") }
+            #expect(warnings.count == 2, "\(result.stderr)")
+            #expect(warnings.contains { $0.contains("field 'bad100'") && $0.contains("in render") }, "\(result.stderr)")
+            #expect(warnings.contains { $0.contains("field 'bad2900'") && $0.contains("in render") }, "\(result.stderr)")
+            #expect(result.stdout.components(separatedBy: "could not be shown").count == 3)
+            #expect(result.stdout.contains("\"v2999\"") && result.stdout.contains("\"v0\"") && result.stdout.contains("\"v1501\""))
+        }
+    }
+
     @Test("a quarantined pack is named when a form needs its cell type")
     func quarantinedCellType() throws {
         let c = Case(point: .entry, how: .crash)

@@ -29,10 +29,15 @@ public final class IsolatedCells: CellDriver {
     public let launcher: IsolationLauncher
     public let mode: IsolationMode
     private var children: [String: ChildChannel] = [:]
+    /// Guards `children` and `childrenStarted`: a large batch is shared by two children driven from two threads.
+    private let lock = ThreadLock()
     /// Failures of children at shutdown (`destroy` or `deinit` crashed or hung), for a warning.
     public private(set) var shutdownFailures: [String] = []
     /// Children started so far (a crash costs one restart).
     public private(set) var childrenStarted = 0
+
+    /// Requests in one `perform` from which the shared mode uses a second child.
+    static let splitThreshold = 2000
 
     /// `mode` must be `.shared` or `.perPack`.
     public init(launcher: IsolationLauncher, mode: IsolationMode = .shared) {
@@ -53,25 +58,44 @@ public final class IsolatedCells: CellDriver {
 
     /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
     public func finish() {
-        for (key, child) in children.sorted(by: { $0.key < $1.key }) {
+        let all = lock.run { children.sorted(by: { $0.key < $1.key }) }
+        for (key, child) in all {
             var failure = child.terminate(grace: launcher.timeout)
             let phase = InProcessCells.Phase(rawValue: child.progressMark.tag & 0xFF)
             // A clean exit marks `finished` first; exit status 0 without it is a pack calling exit().
             if failure == nil && phase != .finished { failure = .exited(0) }
             if let failure {
-                let pack = key.isEmpty ? "the packs" : key
+                let pack = key.isEmpty || key.hasPrefix("#") ? "the packs" : key
                 let what = phase.map { $0 == .finished ? "exiting" : $0.name } ?? "shutting down"
                 shutdownFailures.append("the cell host for \(pack) \(failure) in \(what); the form's output is not affected")
             }
         }
-        children = [:]
+        lock.run { children = [:] }
     }
 
     public func drain() { finish() }
 
     public func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
         var responses: [CellResponse?] = Array(repeating: nil, count: requests.count)
-        if mode == .shared {
+        if mode == .shared && requests.count >= Self.splitThreshold && Parallel.threads > 1 {
+            // A large batch is split between the shared child and a second one, each driven from its own
+            // thread: the host mostly waits for the child, so the other core does half of the cells' work.
+            // Both children are started here, on the calling thread (see `run`'s `mayStart`).
+            _ = try? child(for: "")
+            _ = try? child(for: "#2")
+            let half = requests.count / 2
+            let parts = Parallel.map(2, worthIt: true) { k -> [CellResponse?] in
+                let range = k == 0 ? 0..<half : half..<requests.count
+                var part: [CellResponse?] = Array(repeating: nil, count: requests.count)
+                self.run(Array(range), of: requests, key: k == 0 ? "" : "#2", into: &part, mayStart: false)
+                return part
+            }
+            for i in 0..<half { responses[i] = parts[0][i] }
+            for i in half..<requests.count { responses[i] = parts[1][i] }
+            // What a child that crashed (or could not start) left unanswered: here, restarting as needed.
+            let unanswered = responses.indices.filter { responses[$0] == nil }
+            if !unanswered.isEmpty { run(unanswered, of: requests, key: "", into: &responses) }
+        } else if mode == .shared {
             run(Array(requests.indices), of: requests, key: "", into: &responses)
         } else {
             var groups: [String: [Int]] = [:]
@@ -92,19 +116,28 @@ public final class IsolatedCells: CellDriver {
     }
 
     private func child(for key: String) throws(ChildFailure) -> ChildChannel {
-        if let child = children[key] { return child }
+        if let child = lock.run({ children[key] }) { return child }
         let child = try ChildChannel.start(launcher.executable, launcher.arguments + ["cells"])
         child.forwardOutput = true
-        childrenStarted += 1
-        children[key] = child
+        lock.run {
+            childrenStarted += 1
+            children[key] = child
+        }
         return child
     }
 
     /// Runs `indices` of `requests` in the child for `key`, restarting it after a crash until every request is answered.
-    private func run(_ indices: [Int], of requests: [CellRequest], key: String, into responses: inout [CellResponse?]) {
+    ///
+    /// With `mayStart` false (on a helper thread) no child is started: a child started there would be killed
+    /// when that thread ends (the children ask for `PR_SET_PDEATHSIG`, which follows the starting thread), so
+    /// what a missing child would have answered is left unanswered for the calling thread.
+    private func run(
+        _ indices: [Int], of requests: [CellRequest], key: String, into responses: inout [CellResponse?], mayStart: Bool = true
+    ) {
         var pending = indices
         while !pending.isEmpty {
             let child: ChildChannel
+            if !mayStart && lock.run({ children[key] }) == nil { return }
             do { child = try self.child(for: key) } catch {
                 for i in pending { responses[i] = CellResponse(failure: failure(requests[i], "the cell host \(error)")) }
                 return
@@ -158,7 +191,7 @@ public final class IsolatedCells: CellDriver {
             } catch {
                 // The child is gone (or was killed): the call it was marked in is the one to blame.
                 let mark = child.progressMark
-                children[key] = nil
+                lock.run { children[key] = nil }
                 let position = Int(mark.tag >> 8)
                 let phase = InProcessCells.Phase(rawValue: mark.tag & 0xFF)
                 var detail = "\(error)"
@@ -321,5 +354,21 @@ public final class IsolatedCells: CellDriver {
             endpoint.mark(0)
         }
         return 0
+    }
+}
+
+/// A plain mutex around a few statements. The corresponding C functions are `pthread_mutex_lock` and
+/// `pthread_mutex_unlock`.
+final class ThreadLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+    func run<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
     }
 }
