@@ -629,8 +629,10 @@ struct HTMLRenderer {
 enum HTML {
     /// Escapes text and attribute values (&, <, >, ", ').
     static func escape(_ s: String) -> String {
+        // Most text has nothing to escape: returned as it is (the same bytes the loop below would write).
+        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return s }
         var out = ""
-        out.reserveCapacity(s.utf8.count)
+        out.reserveCapacity(s.utf8.count + 16)
         for c in s.unicodeScalars {
             switch c {
             case "&": out += "&amp;"
