@@ -59,8 +59,15 @@ let package = Package(
         .executableTarget(
             name: "formwork",
             dependencies: ["FormworkCore", "FormworkHost", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            // The Swift runtime linked in: 1.1 ms less start-up per run (docs/performance.md). Packs keep theirs.
-            linkerSettings: isRootPackage ? [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))] : []),
+            // Release builds link the Swift runtime in: 1.1 ms less start-up per run (docs/performance.md); packs keep
+            // the shared runtime (none of its symbols are exported from here). Debug stays dynamic: the test bundle
+            // links this target beside XCTest.
+            linkerSettings: isRootPackage
+                ? [
+                    .unsafeFlags(
+                        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"],
+                        .when(platforms: [.linux], configuration: .release))
+                ] : []),
         // 7. First-party packs.
         .target(
             name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells",
