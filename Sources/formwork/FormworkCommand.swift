@@ -13,6 +13,12 @@ struct FormworkCommand: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The hidden child modes (the pack scanner and the cell host), started by this executable itself.
         if arguments.count == 2 && arguments[0] == "__child" { Glibc.exit(ChildMode.run(arguments[1])) }
+        // `list` in its common forms skips ArgumentParser (see `Listing`).
+        if let listing = Listing(commonForm: arguments[...]) {
+            listing.run()
+            finish()
+            return
+        }
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
             if !names.contains(first) {
@@ -25,13 +31,18 @@ struct FormworkCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-            if let code = Console.outputFailure {
-                Console.error("standard output: cannot write: \(String(cString: strerror(code)))")
-                Self.exit(withError: Exit.ioError)
-            }
+            finish()
         } catch {
             if let code = Exit.report(error) { Self.exit(withError: code) }
             Self.exit(withError: error)
+        }
+    }
+
+    /// Exits 74 when standard output could not be written.
+    static func finish() {
+        if let code = Console.outputFailure {
+            Console.error("standard output: cannot write: \(String(cString: strerror(code)))")
+            Self.exit(withError: Exit.ioError)
         }
     }
 
@@ -87,7 +98,10 @@ struct PackOptions: ParsableArguments {
     var isolation: IsolationMode = .shared
 
     @Option(help: ArgumentHelp("Seconds one call into a pack may take before it is stopped (default 10).", valueName: "seconds"))
-    var timeout: Double = 10
+    var timeout: Double = Self.defaultTimeout
+    static let defaultTimeout: Double = 10
+    /// The variables pack discovery and the registry cache read (docs/cli.md).
+    static let environmentKeys = ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"]
 
     @Flag(help: "Read every pack again, without the registry cache (for debugging).")
     var noCache = false
@@ -99,11 +113,18 @@ struct PackOptions: ParsableArguments {
     var launcher: IsolationLauncher { .currentExecutable(timeout: timeout) }
 
     func registry(rescan: Bool = false) -> Registry {
-        let environment = ProcessEnvironment.variables
+        Self.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: rescan)
+    }
+
+    /// The registry these options describe (also built without ArgumentParser: `Listing`).
+    static func registry(packPaths: [String], isolation: IsolationMode, timeout: Double, noCache: Bool, rescan: Bool) -> Registry {
+        let environment = ProcessEnvironment.values(of: PackOptions.environmentKeys)
         let scan =
             isolation == .inProcess
             ? nil
-            : ScanOptions(launcher: launcher, cacheFile: noCache ? nil : RegistryCache.file(environment: environment), rescan: rescan)
+            : ScanOptions(
+                launcher: .currentExecutable(timeout: timeout),
+                cacheFile: noCache ? nil : RegistryCache.file(environment: environment), rescan: rescan)
         let registry = Registry.discover(packPaths: packPaths, environment: environment, scan: scan)
         for warning in registry.warnings { Console.warning(warning) }
         return registry

@@ -12,7 +12,64 @@ struct List: ParsableCommand {
     @Flag(help: "Read every pack again, quarantined ones too, and refresh the registry cache.") var rescan = false
 
     func run() throws {
-        let registry = packs.registry(rescan: rescan)
+        Listing(
+            packPaths: packs.packPaths, isolation: packs.isolation, timeout: packs.timeout, noCache: packs.noCache, json: json,
+            rescan: rescan
+        ).run()
+    }
+}
+
+/// What `formwork list` does once its arguments are known.
+///
+/// Scripts and shell completions run `list` in loops, and building ArgumentParser's command
+/// tree (reflection over every subcommand's options) is a millisecond of each run, more than the
+/// listing itself on a warm cache. So `main` first tries `init?(commonForm:)` on the plain forms
+/// of the command line; everything else — help, a misspelt or unknown option, a missing value,
+/// `--isolation`, `--timeout` — goes through ArgumentParser as before, with its messages.
+struct Listing {
+    var packPaths: [String] = []
+    var isolation = IsolationMode.shared
+    var timeout = PackOptions.defaultTimeout
+    var noCache = false
+    var json = false
+    var rescan = false
+
+    init(packPaths: [String], isolation: IsolationMode, timeout: Double, noCache: Bool, json: Bool, rescan: Bool) {
+        self.packPaths = packPaths
+        self.isolation = isolation
+        self.timeout = timeout
+        self.noCache = noCache
+        self.json = json
+        self.rescan = rescan
+    }
+
+    /// `list` followed only by `--json`, `--rescan`, `--no-cache` (each at most once) and
+    /// `--pack-path <path>` / `--pack-path=<path>` (repeatable; a path that is empty or starts
+    /// with `-` is left to ArgumentParser); nil for anything else.
+    init?(commonForm arguments: ArraySlice<String>) {
+        guard arguments.first == "list" else { return nil }
+        var rest = arguments.dropFirst()
+        var seen: Set<String> = []
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json", "--rescan", "--no-cache":
+                guard seen.insert(argument).inserted else { return nil }
+                if argument == "--json" { json = true } else if argument == "--rescan" { rescan = true } else { noCache = true }
+            case "--pack-path":
+                guard let path = rest.popFirst(), !path.isEmpty, !path.hasPrefix("-") else { return nil }
+                packPaths.append(path)
+            default:
+                guard argument.hasPrefix("--pack-path=") else { return nil }
+                let path = String(argument.dropFirst("--pack-path=".count))
+                guard !path.isEmpty, !path.hasPrefix("-") else { return nil }
+                packPaths.append(path)
+            }
+        }
+    }
+
+    func run() {
+        let registry = PackOptions.registry(
+            packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: rescan)
         Console.out(json ? Reports.listJSON(registry).serialized() + "\n" : TerminalText.safe(Reports.listText(registry), keepLayout: true))
     }
 }

@@ -118,6 +118,7 @@ enum Reports {
     /// `formwork list`: packs, their cells as an aligned table, then problems.
     static func listText(_ registry: Registry) -> String {
         var out = ""
+        out.reserveCapacity(registry.packs.count * 256 + registry.failures.count * 128)
         if registry.packs.isEmpty {
             out += "No packs found. Searched: \(registry.locations.map(\.path).joined(separator: ", "))\n"
         }
@@ -129,7 +130,7 @@ enum Reports {
                 if let winner = winners[pack.path]?[cell.id] { note = "shadowed by \(winner)" }
                 return [cell.id, cell.name, cell.textInput.kind.rawValue, cell.configure.name, "\(cell.fields.count)", note]
             }
-            out += table(header: ["CELL", "NAME", "TEXT INPUT", "CONFIGURE", "FIELDS", ""], rows: rows, indent: "  ")
+            table(header: ["CELL", "NAME", "TEXT INPUT", "CONFIGURE", "FIELDS", ""], rows: rows, indent: "  ", into: &out)
             out += "\n"
         }
         if !registry.failures.isEmpty {
@@ -180,23 +181,45 @@ enum Reports {
     }
 
     /// An aligned table; the last column is not padded.
+    /// Runs of 0 to 47 spaces, made once.
+    private static let paddings = (0..<48).map { String(repeating: " ", count: $0) }
+
     static func table(header: [String], rows: [[String]], indent: String) -> String {
+        var out = ""
+        table(header: header, rows: rows, indent: indent, into: &out)
+        return out
+    }
+
+    /// Appends the table to `out`: columns padded to their widest cell plus two spaces, no
+    /// trailing blanks.
+    static func table(header: [String], rows: [[String]], indent: String, into out: inout String) {
         // Terminal columns, not characters (CJK is two wide); padding by hand (Foundation's
         // `padding(toLength:)` was a sixth of a warm `list`).
-        let all = [header] + rows
-        let cellWidths = all.map { $0.map(\.columns) }
-        let widths = (0..<header.count).map { column in cellWidths.map { $0[column] }.max() ?? 0 }
-        var out = ""
-        for (r, row) in all.enumerated() {
-            var line = indent
+        var widths = header.map(\.columns)
+        var cellWidths: [Int] = []
+        cellWidths.reserveCapacity(rows.count * header.count)
+        for row in rows {
             for (i, cell) in row.enumerated() {
-                line += cell
-                if i < row.count - 1 { line += String(repeating: " ", count: widths[i] + 2 - cellWidths[r][i]) }
+                let w = cell.columns
+                cellWidths.append(w)
+                if w > widths[i] { widths[i] = w }
             }
-            while line.hasSuffix(" ") { line.removeLast() }
-            out += line + "\n"
         }
-        return out
+        func pad(_ count: Int) { out += count < paddings.count ? paddings[count] : String(repeating: " ", count: count) }
+        func append(_ row: [String], _ width: (Int) -> Int) {
+            out += indent
+            // The last non-empty cell ends the line.
+            if let last = row.lastIndex(where: { !$0.isEmpty }) {
+                for i in 0...last {
+                    out += row[i]
+                    if i < last { pad(widths[i] + 2 - width(i)) }
+                }
+            }
+            while out.utf8.last == 0x20 { out.removeLast() }
+            out += "\n"
+        }
+        append(header) { header[$0].columns }
+        for (r, row) in rows.enumerated() { append(row) { cellWidths[r * header.count + $0] } }
     }
 }
 

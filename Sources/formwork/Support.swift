@@ -65,6 +65,13 @@ enum ProcessEnvironment {
         }
         return out
     }
+
+    /// The variables named `keys` that are set (a `getenv` each, instead of copying the whole environment).
+    static func values(of keys: [String]) -> [String: String] {
+        var out: [String: String] = [:]
+        for key in keys { if let value = getenv(key) { out[key] = String(cString: value) } }
+        return out
+    }
 }
 
 /// Writes to standard output / error without buffering surprises.

@@ -113,6 +113,39 @@ struct CommandTests {
         #expect(field?["textInput"] as? String == "textField")
     }
 
+    @Test("list's common forms (read without ArgumentParser) print what ArgumentParser's reading prints")
+    func listCommonForms() throws {
+        let broken = try CCompiler.pack("cli-forms", defines: ["FIXTURE_MIN_GT_MAX"])
+        let directory = (broken as NSString).deletingLastPathComponent
+        // `--timeout` is not a common form: those runs go through ArgumentParser.
+        let pairs: [([String], [String])] = [
+            (["list"], ["list", "--timeout", "10"]),
+            (["list", "--json", "--pack-path", broken], ["list", "--timeout", "10", "--json", "--pack-path", broken]),
+            (["list", "--pack-path=\(directory)", "--no-cache"], ["list", "--no-cache", "--timeout", "10", "--pack-path", directory]),
+            (
+                ["list", "--rescan", "--pack-path", broken, "--pack-path", directory],
+                ["list", "--pack-path", broken, "--timeout=10", "--pack-path", directory, "--rescan"]
+            ),
+            (["list", "--pack-path", "/no/such/dir"], ["list", "--pack-path", "/no/such/dir", "--timeout", "10"]),
+        ]
+        for (common, parsed) in pairs {
+            let a = try run(Build.formwork, common, environment: environment)
+            let b = try run(Build.formwork, parsed, environment: environment)
+            #expect(a.status == b.status && a.stdout == b.stdout && a.stderr == b.stderr, "\(common) vs \(parsed)")
+            #expect(!a.stdout.isEmpty, "\(common)")
+        }
+        #expect(try run(Build.formwork, ["list", "--json"], environment: environment).stdout.contains("\"org.formwork.toggle\""))
+        #expect(
+            try run(Build.formwork, ["list", "--pack-path", broken], environment: environment).stdout.contains("minimum 10 is greater"))
+        // What the common forms leave alone still gets ArgumentParser's messages.
+        let missing = try run(Build.formwork, ["list", "--pack-path"], environment: environment)
+        #expect(missing.status == 64 && missing.stderr.contains("--pack-path"), "\(missing.stderr)")
+        let unknown = try run(Build.formwork, ["list", "--jsn"], environment: environment)
+        #expect(unknown.status == 64 && unknown.stderr.contains("--jsn"), "\(unknown.stderr)")
+        let help = try run(Build.formwork, ["list", "--help"], environment: environment)
+        #expect(help.status == 0 && help.stdout.contains("USAGE: formwork list"), "\(help.stdout)")
+    }
+
     @Test("list reports a broken pack and still lists the good ones")
     func listBroken() throws {
         let broken = try CCompiler.pack("cli-broken", defines: ["FIXTURE_MIN_GT_MAX"])

@@ -8,17 +8,19 @@ public enum TerminalText {
     /// With `keepLayout`, line feeds and tabs are kept.
     public static func safe(_ s: String, keepLayout: Bool = false) -> String {
         // Fast path: nothing to replace (the common case) costs one scan of the bytes.
-        var needs = false
-        var previous: UInt8 = 0
-        for b in s.utf8 {
-            if b < 0x20 || b == 0x7F {
-                if !(keepLayout && (b == 0x0A || b == 0x09)) { needs = true; break }
-            } else if previous == 0xC2 && (0x80...0x9F).contains(b) {
-                needs = true; break
+        func needsReplacing(_ bytes: some Sequence<UInt8>) -> Bool {
+            var previous: UInt8 = 0
+            for b in bytes {
+                if b < 0x20 || b == 0x7F {
+                    if !(keepLayout && (b == 0x0A || b == 0x09)) { return true }
+                } else if previous == 0xC2 && (0x80...0x9F).contains(b) {
+                    return true
+                }
+                previous = b
             }
-            previous = b
+            return false
         }
-        guard needs else { return s }
+        guard s.utf8.withContiguousStorageIfAvailable({ needsReplacing($0) }) ?? needsReplacing(s.utf8) else { return s }
         var out = String.UnicodeScalarView()
         for scalar in s.unicodeScalars {
             switch scalar.value {

@@ -91,7 +91,10 @@ public struct RegistryCache {
         var r = WireReader(bytes, offset: head.count)
         do {
             let count = Int(try r.u32())
+            // Every record takes more than one byte: a count larger than what is left is corrupt.
+            guard count <= bytes.count - head.count else { return nil }
             var out: [String: (key: FileKey, record: Record)] = [:]
+            out.reserveCapacity(count)
             for _ in 0..<count {
                 let key = FileKey(
                     path: try r.string(), device: try r.u64(), inode: try r.u64(), size: try r.i64(), modifiedSeconds: try r.i64(),

@@ -104,11 +104,12 @@ public enum Discovery {
                 // The directory is resolved once; an entry that is not itself a link is then its real path
                 // (one realpath per directory instead of one per pack, a path component at a time).
                 let realBase = FileSystem.realPath(base) ?? base
+                let prefix = base + "/", realPrefix = realBase + "/"
                 for (name, status) in FileSystem.entries(of: location.path, suffix: ".so") {
-                    let path = "\(base)/\(name)"
+                    let path = prefix + name
                     guard let status else { continue }
                     switch status.st_mode & S_IFMT {
-                    case S_IFREG: add(path, location, real: "\(realBase)/\(name)", status: status)
+                    case S_IFREG: add(path, location, real: base == realBase ? path : realPrefix + name, status: status)
                     case S_IFLNK where FileSystem.kind(of: path) == .regular: add(path, location)  // resolved and examined on its own
                     default: continue
                     }
