@@ -11,7 +11,7 @@ public protocol ABIEnum: CaseIterable {
 
 extension ABIEnum {
     /// The case whose constant is `abiValue`; nil for a value the header does not define.
-    public init?(abiValue: UInt32) {
+    @inlinable public init?(abiValue: UInt32) {
         guard let match = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
         self = match
     }

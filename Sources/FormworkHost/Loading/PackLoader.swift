@@ -110,20 +110,21 @@ struct DescriptorValidator {
             declaredSize: abi.minor >= 1 ? size : min(size, PackLoader.minimumSize.cellType))
         let id = try requiredString(d.id, "pack '\(packID)': fw_cell_type.id")
         try checkIdentifier(id, what: "cell type identifier")
-        let at = "cell type '\(id)'"
-        let name = try requiredString(d.name, "\(at): name")
-        let summary = try optionalString(d.summary, "\(at): summary")
+        // Where a problem is, built only when one is reported (never on the success path).
+        func at() -> String { "cell type '\(id)'" }
+        let name = try requiredString(d.name, "\(at()): name")
+        let summary = try optionalString(d.summary, "\(at()): summary")
 
-        guard let create = d.create else { throw DescriptorProblem("\(at): create is NULL; every cell type must provide create") }
-        guard let destroy = d.destroy else { throw DescriptorProblem("\(at): destroy is NULL; every cell type must provide destroy") }
+        guard let create = d.create else { throw DescriptorProblem("\(at()): create is NULL; every cell type must provide create") }
+        guard let destroy = d.destroy else { throw DescriptorProblem("\(at()): destroy is NULL; every cell type must provide destroy") }
         guard let configure = d.configure else {
-            throw DescriptorProblem("\(at): configure is NULL; the generic configure is required even with typed configure")
+            throw DescriptorProblem("\(at()): configure is NULL; the generic configure is required even with typed configure")
         }
-        guard let render = d.render else { throw DescriptorProblem("\(at): render is NULL; every cell type must provide render") }
+        guard let render = d.render else { throw DescriptorProblem("\(at()): render is NULL; every cell type must provide render") }
 
         let known = CellCapabilities.known.rawValue
         guard d.flags & ~known == 0 else {
-            throw DescriptorProblem("\(at): unknown capability flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_CELL_* values")
+            throw DescriptorProblem("\(at()): unknown capability flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_CELL_* values")
         }
         let capabilities = CellCapabilities(rawValue: d.flags)
         try checkPair(
@@ -134,31 +135,31 @@ struct DescriptorValidator {
 
         var fields: [FieldSchema] = []
         if d.field_count > 0 {
-            guard let pointer = d.fields else { throw DescriptorProblem("\(at): field_count is \(d.field_count) but fields is NULL") }
-            guard d.field_count <= 1000 else { throw DescriptorProblem("\(at): \(d.field_count) fields; the limit is 1000") }
+            guard let pointer = d.fields else { throw DescriptorProblem("\(at()): field_count is \(d.field_count) but fields is NULL") }
+            guard d.field_count <= 1000 else { throw DescriptorProblem("\(at()): \(d.field_count) fields; the limit is 1000") }
             fields = try array(
                 UnsafeRawPointer(pointer), count: Int(d.field_count), minimum: PackLoader.minimumSize.field,
-                what: "\(at): fields"
+                what: "\(at()): fields"
             ) { (element, elementSize) throws(DescriptorProblem) in
                 try field(at: element, size: elementSize, cell: at)
             }
         }
         var names: Set<String> = []
         for field in fields where !names.insert(field.name).inserted {
-            throw DescriptorProblem("\(at): field '\(field.name)' is declared twice; field names must be unique in a schema")
+            throw DescriptorProblem("\(at()): field '\(field.name)' is declared twice; field names must be unique in a schema")
         }
         for field in fields {
             guard let options = field.optionsField else { continue }
             guard field.type == .string || (field.type == .stringList && abi.minor >= 1) else {
                 throw DescriptorProblem(
-                    "\(at) field '\(field.name)': options_field is only allowed on string fields (and, from ABI 1.1, string-list fields)")
+                    "\(at()) field '\(field.name)': options_field is only allowed on string fields (and, from ABI 1.1, string-list fields)")
             }
             guard options != field.name else {
-                throw DescriptorProblem("\(at) field '\(field.name)': options_field names the field itself")
+                throw DescriptorProblem("\(at()) field '\(field.name)': options_field names the field itself")
             }
             guard fields.first(where: { $0.name == options })?.type == .stringList else {
                 throw DescriptorProblem(
-                    "\(at) field '\(field.name)': options_field '\(options)' is not a string-list field of the same model")
+                    "\(at()) field '\(field.name)': options_field '\(options)' is not a string-list field of the same model")
             }
         }
 
@@ -185,22 +186,22 @@ struct DescriptorValidator {
     /// The field roles: declared (1.1) or the 1.0 conventions. A declared role must name a
     /// field of a fitting type; "" declares that the cell has none.
     func roles(
-        _ d: fw_cell_type, fields: [FieldSchema], textInput: TextInputConfiguration, at: String
+        _ d: fw_cell_type, fields: [FieldSchema], textInput: TextInputConfiguration, at: () -> String
     ) throws(DescriptorProblem) -> FieldRoles {
         let conventions = FieldRoles(conventionsFor: fields, textInputField: textInput.field)
         func role(
             _ pointer: UnsafePointer<CChar>?, _ member: String, _ convention: String?, _ types: [FieldType]?
         ) throws(DescriptorProblem) -> String? {
-            guard let name = try optionalString(pointer, "\(at): fw_cell_type.\(member)") else { return convention }
+            guard let name = try optionalString(pointer, "\(at()): fw_cell_type.\(member)") else { return convention }
             if name.isEmpty { return nil }
             guard let field = fields.first(where: { $0.name == name }) else {
                 throw DescriptorProblem(
-                    "\(at): \(member) '\(name)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", "))); name one, or use \"\" for none"
+                    "\(at()): \(member) '\(name)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", "))); name one, or use \"\" for none"
                 )
             }
             if let types, !types.contains(field.type) {
                 throw DescriptorProblem(
-                    "\(at): \(member) '\(name)' is of type \(field.type.rawValue); this role needs \(types.map(\.rawValue).joined(separator: " or "))"
+                    "\(at()): \(member) '\(name)' is of type \(field.type.rawValue); this role needs \(types.map(\.rawValue).joined(separator: " or "))"
                 )
             }
             return name
@@ -213,60 +214,64 @@ struct DescriptorValidator {
             placeholder: try role(d.placeholder_field, "placeholder_field", conventions.placeholder, [.string, .text]))
     }
 
-    func checkPair(_ flag: Bool, _ function: Bool, flag flagName: String, function name: String, at: String) throws(DescriptorProblem) {
-        if flag && !function { throw DescriptorProblem("\(at): sets \(flagName) but \(name) is NULL; provide \(name) or clear the flag") }
-        if !flag && function { throw DescriptorProblem("\(at): provides \(name) without \(flagName); set the flag or leave \(name) NULL") }
+    func checkPair(_ flag: Bool, _ function: Bool, flag flagName: String, function name: String, at: () -> String) throws(DescriptorProblem)
+    {
+        if flag && !function { throw DescriptorProblem("\(at()): sets \(flagName) but \(name) is NULL; provide \(name) or clear the flag") }
+        if !flag && function {
+            throw DescriptorProblem("\(at()): provides \(name) without \(flagName); set the flag or leave \(name) NULL")
+        }
     }
 
     /// The typed binding (layout built once, here), or nil for a generic cell type.
     func typedConfigure(
-        _ d: fw_cell_type, capabilities: CellCapabilities, fields: [FieldSchema], at: String
+        _ d: fw_cell_type, capabilities: CellCapabilities, fields: [FieldSchema], at: () -> String
     ) throws(DescriptorProblem) -> TypedBinding? {
         let declared = capabilities.contains(.typedConfigure)
         guard declared else {
             if d.typed_configure != nil || d.typed_convention != UInt32(FW_TYPED_NONE) {
                 throw DescriptorProblem(
-                    "\(at): typed_configure is set without FW_CELL_TYPED_CONFIGURE; set the flag or clear typed_configure and typed_convention"
+                    "\(at()): typed_configure is set without FW_CELL_TYPED_CONFIGURE; set the flag or clear typed_configure and typed_convention"
                 )
             }
             return nil
         }
         guard let function = d.typed_configure else {
-            throw DescriptorProblem("\(at): sets FW_CELL_TYPED_CONFIGURE but typed_configure is NULL")
+            throw DescriptorProblem("\(at()): sets FW_CELL_TYPED_CONFIGURE but typed_configure is NULL")
         }
         let convention: TypedConvention
         switch Int(d.typed_convention) {
         case Int(FW_TYPED_BY_VALUE): convention = .byValue
         case Int(FW_TYPED_BY_POINTER): convention = .byPointer
         default:
-            throw DescriptorProblem("\(at): typed_convention \(d.typed_convention) is not FW_TYPED_BY_VALUE (1) or FW_TYPED_BY_POINTER (2)")
+            throw DescriptorProblem(
+                "\(at()): typed_convention \(d.typed_convention) is not FW_TYPED_BY_VALUE (1) or FW_TYPED_BY_POINTER (2)")
         }
-        guard !fields.isEmpty else { throw DescriptorProblem("\(at): typed configure needs at least one field in the schema") }
+        guard !fields.isEmpty else { throw DescriptorProblem("\(at()): typed configure needs at least one field in the schema") }
         let layout: TypedModelLayout
         do { layout = try TypedModelLayout(fields: fields.map(\.type)) } catch {
-            throw DescriptorProblem("\(at): libffi could not lay out the model struct (\(error)); report this as a host bug")
+            throw DescriptorProblem("\(at()): libffi could not lay out the model struct (\(error)); report this as a host bug")
         }
         if Int(d.model_size) != layout.size || Int(d.model_alignment) != layout.alignment {
             let members = zip(fields, layout.offsets).map { "\($0.name)@\($1)" }.joined(separator: ", ")
             throw DescriptorProblem(
-                "\(at): typed model size \(d.model_size) / alignment \(d.model_alignment) does not match the schema's layout, size \(layout.size) / alignment \(layout.alignment) (\(members)); declare the struct's members in schema order with the C types of formwork.h"
+                "\(at()): typed model size \(d.model_size) / alignment \(d.model_alignment) does not match the schema's layout, size \(layout.size) / alignment \(layout.alignment) (\(members)); declare the struct's members in schema order with the C types of formwork.h"
             )
         }
         return TypedBinding(function: function, convention: convention, layout: layout)
     }
 
-    func textInput(_ d: fw_cell_type, fields: [FieldSchema], at: String) throws(DescriptorProblem) -> TextInputConfiguration {
+    func textInput(_ d: fw_cell_type, fields: [FieldSchema], at: () -> String) throws(DescriptorProblem) -> TextInputConfiguration {
         guard let kind = TextInputKind(abiValue: d.text_input_kind) else {
-            throw DescriptorProblem("\(at): text_input_kind \(d.text_input_kind) is unknown; use one of FW_TEXT_INPUT_* (0...4)")
+            throw DescriptorProblem("\(at()): text_input_kind \(d.text_input_kind) is unknown; use one of FW_TEXT_INPUT_* (0...4)")
         }
-        let fieldName = try optionalString(d.text_input_field, "\(at): text_input_field")
+        let fieldName = try optionalString(d.text_input_field, "\(at()): text_input_field")
         var traits = TextInputTraits()
         if let pointer = d.text_traits {
             let raw = UnsafeRawPointer(pointer)
             let size = Int(raw.loadUnaligned(as: UInt32.self))
-            try checkSize(size, minimum: PackLoader.minimumSize.traits, of: "\(at): fw_text_traits")
+            try checkSize(size, minimum: PackLoader.minimumSize.traits, of: "\(at()): fw_text_traits")
             let t = DescriptorReader.copy(fw_text_traits.self, from: raw, declaredSize: size)
-            try checkReserved(t.reserved, "\(at): fw_text_traits.reserved")
+            try checkReserved(t.reserved, "\(at()): fw_text_traits.reserved")
             traits = try readTraits(t, at: at)
         }
         // A default a document could not set for this kind is a mistake in the pack (secure entry on a text view).
@@ -275,49 +280,49 @@ struct DescriptorValidator {
             guard applies else {
                 let fits = key.isDocumentKey ? key.kinds.map(\.rawValue).joined(separator: " and ") : "datePicker"
                 throw DescriptorProblem(
-                    "\(at): fw_text_traits sets '\(key.name)', which does not apply to a \(kind.rawValue) (it applies to \(fits)); leave it at its default"
+                    "\(at()): fw_text_traits sets '\(key.name)', which does not apply to a \(kind.rawValue) (it applies to \(fits)); leave it at its default"
                 )
             }
         }
         if kind == .none {
             if let fieldName {
                 throw DescriptorProblem(
-                    "\(at): text_input_field '\(fieldName)' is set but text_input_kind is FW_TEXT_INPUT_NONE; set a kind or clear the field"
+                    "\(at()): text_input_field '\(fieldName)' is set but text_input_kind is FW_TEXT_INPUT_NONE; set a kind or clear the field"
                 )
             }
             return TextInputConfiguration(kind: kind, field: nil, traits: traits)
         }
         guard let fieldName else {
             throw DescriptorProblem(
-                "\(at): text_input_kind is \(kind.rawValue) but text_input_field is NULL; name the model field it binds to")
+                "\(at()): text_input_kind is \(kind.rawValue) but text_input_field is NULL; name the model field it binds to")
         }
         guard let bound = fields.first(where: { $0.name == fieldName }) else {
             throw DescriptorProblem(
-                "\(at): text_input_field '\(fieldName)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", ")))"
+                "\(at()): text_input_field '\(fieldName)' is not a field of the model (fields: \(fields.map(\.name).joined(separator: ", ")))"
             )
         }
         guard kind.bindableTypes.contains(bound.type) else {
             throw DescriptorProblem(
-                "\(at): a \(kind.rawValue) cannot bind field '\(fieldName)' of type \(bound.type.rawValue); it binds \(kind.bindableTypes.map(\.rawValue).joined(separator: " or "))"
+                "\(at()): a \(kind.rawValue) cannot bind field '\(fieldName)' of type \(bound.type.rawValue); it binds \(kind.bindableTypes.map(\.rawValue).joined(separator: " or "))"
             )
         }
         if kind == .picker && bound.type == .string && bound.optionsField == nil {
-            throw DescriptorProblem("\(at): a picker bound to string field '\(fieldName)' needs options_field naming its rows")
+            throw DescriptorProblem("\(at()): a picker bound to string field '\(fieldName)' needs options_field naming its rows")
         }
         for (key, name) in [("minimum_field", traits.minimumField), ("maximum_field", traits.maximumField)] {
             guard let name else { continue }
             guard fields.first(where: { $0.name == name })?.type == .date else {
-                throw DescriptorProblem("\(at): fw_text_traits.\(key) '\(name)' is not a date field of the model")
+                throw DescriptorProblem("\(at()): fw_text_traits.\(key) '\(name)' is not a date field of the model")
             }
         }
         return TextInputConfiguration(kind: kind, field: fieldName, traits: traits)
     }
 
-    func readTraits(_ t: fw_text_traits, at: String) throws(DescriptorProblem) -> TextInputTraits {
+    func readTraits(_ t: fw_text_traits, at: () -> String) throws(DescriptorProblem) -> TextInputTraits {
         /// By the header's explicit values; 0 (`*_DEFAULT`) is the platform default (nil).
         func pick<E: ABIEnum>(_ value: UInt32, _ type: E.Type, _ name: String) throws(DescriptorProblem) -> E? {
             guard let picked = E(abiValue: value) else {
-                throw DescriptorProblem("\(at): fw_text_traits.\(name) has unknown value \(value)")
+                throw DescriptorProblem("\(at()): fw_text_traits.\(name) has unknown value \(value)")
             }
             return value == 0 ? nil : picked
         }
@@ -328,7 +333,7 @@ struct DescriptorValidator {
             case Int(FW_TRAIT_YES): return true
             default:
                 throw DescriptorProblem(
-                    "\(at): fw_text_traits.\(name) has unknown value \(value); use FW_TRAIT_DEFAULT, FW_TRAIT_NO or FW_TRAIT_YES")
+                    "\(at()): fw_text_traits.\(name) has unknown value \(value); use FW_TRAIT_DEFAULT, FW_TRAIT_NO or FW_TRAIT_YES")
             }
         }
         var traits = TextInputTraits()
@@ -343,98 +348,101 @@ struct DescriptorValidator {
         traits.returnKey = try pick(t.return_key, ReturnKey.self, "return_key")
         traits.clearButton = try pick(t.clear_button, ClearButtonMode.self, "clear_button")
         traits.secureEntry = try tristate(t.secure_entry, "secure_entry")
-        traits.contentType = try optionalString(t.content_type, "\(at): fw_text_traits.content_type")
+        traits.contentType = try optionalString(t.content_type, "\(at()): fw_text_traits.content_type")
         guard t.data_detectors & ~DataDetector.knownBits == 0 else {
             throw DescriptorProblem(
-                "\(at): fw_text_traits.data_detectors has unknown bits 0x\(String(t.data_detectors & ~DataDetector.knownBits, radix: 16))")
+                "\(at()): fw_text_traits.data_detectors has unknown bits 0x\(String(t.data_detectors & ~DataDetector.knownBits, radix: 16))"
+            )
         }
         traits.dataDetectors = DataDetector.from(mask: t.data_detectors)
         traits.selectable = try tristate(t.selectable, "selectable")
         traits.dateMode = try pick(t.date_mode, DatePickerMode.self, "date_mode")
-        traits.minimumField = try optionalString(t.minimum_field, "\(at): fw_text_traits.minimum_field")
-        traits.maximumField = try optionalString(t.maximum_field, "\(at): fw_text_traits.maximum_field")
+        traits.minimumField = try optionalString(t.minimum_field, "\(at()): fw_text_traits.minimum_field")
+        traits.maximumField = try optionalString(t.maximum_field, "\(at()): fw_text_traits.maximum_field")
         return traits
     }
 
     // MARK: fields
 
-    func field(at raw: UnsafeRawPointer, size: Int, cell: String) throws(DescriptorProblem) -> FieldSchema {
+    func field(at raw: UnsafeRawPointer, size: Int, cell: () -> String) throws(DescriptorProblem) -> FieldSchema {
         let d = DescriptorReader.copy(fw_field.self, from: raw, declaredSize: size)
-        let name = try requiredString(d.name, "\(cell): fw_field.name")
-        let at = "\(cell) field '\(name)'"
+        let name = try requiredString(d.name, "\(cell()): fw_field.name")
+        func at() -> String { "\(cell()) field '\(name)'" }
         guard Self.isFieldName(name) else {
-            throw DescriptorProblem("\(at): the name must match [A-Za-z][A-Za-z0-9_]*")
+            throw DescriptorProblem("\(at()): the name must match [A-Za-z][A-Za-z0-9_]*")
         }
         guard let type = FieldType(abiValue: d.type) else {
-            throw DescriptorProblem("\(at): unknown field type \(d.type); use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)")
+            throw DescriptorProblem("\(at()): unknown field type \(d.type); use one of FW_FIELD_STRING (1) ... FW_FIELD_CHOICE_LIST (9)")
         }
         guard type.sinceMinor <= abi.minor else {
             throw DescriptorProblem(
-                "\(at): field type \(type.rawValue) (\(type.abiValue)) is new in ABI 1.\(type.sinceMinor) but the pack claims ABI \(abi); build it against formwork.h 1.\(type.sinceMinor) or later"
+                "\(at()): field type \(type.rawValue) (\(type.abiValue)) is new in ABI 1.\(type.sinceMinor) but the pack claims ABI \(abi); build it against formwork.h 1.\(type.sinceMinor) or later"
             )
         }
         let known = UInt32(FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM)
         guard d.flags & ~known == 0 else {
-            throw DescriptorProblem("\(at): unknown flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_FIELD_* flags")
+            throw DescriptorProblem("\(at()): unknown flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_FIELD_* flags")
         }
-        let label = try optionalString(d.label, "\(at): label") ?? name
-        let doc = try optionalString(d.doc, "\(at): doc")
-        let optionsField = try optionalString(d.options_field, "\(at): options_field")
+        let label = try optionalString(d.label, "\(at()): label") ?? name
+        let doc = try optionalString(d.doc, "\(at()): doc")
+        let optionsField = try optionalString(d.options_field, "\(at()): options_field")
 
         var choices: [Choice] = []
         if type.hasChoices {
             guard d.choice_count > 0, let pointer = d.choices else {
-                throw DescriptorProblem("\(at): a \(type.rawValue) field needs at least one choice; set choices and choice_count")
+                throw DescriptorProblem("\(at()): a \(type.rawValue) field needs at least one choice; set choices and choice_count")
             }
             choices = try array(
                 UnsafeRawPointer(pointer), count: Int(d.choice_count), minimum: PackLoader.minimumSize.choice,
-                what: "\(at): choices"
+                what: "\(at()): choices"
             ) { (element, elementSize) throws(DescriptorProblem) in
                 let c = DescriptorReader.copy(fw_choice.self, from: element, declaredSize: elementSize)
-                try checkReserved(c.reserved, "\(at): fw_choice.reserved")
-                let value = try requiredString(c.value, "\(at): choice value")
-                guard !value.isEmpty else { throw DescriptorProblem("\(at): a choice value is empty") }
-                let label = try optionalString(c.label, "\(at): choice label") ?? value
+                try checkReserved(c.reserved, "\(at()): fw_choice.reserved")
+                let value = try requiredString(c.value, "\(at()): choice value")
+                guard !value.isEmpty else { throw DescriptorProblem("\(at()): a choice value is empty") }
+                let label = try optionalString(c.label, "\(at()): choice label") ?? value
                 return Choice(value: value, label: label)
             }
             var seen: Set<String> = []
             for choice in choices where !seen.insert(choice.value).inserted {
-                throw DescriptorProblem("\(at): choice '\(choice.value)' is listed twice; choice values must be unique")
+                throw DescriptorProblem("\(at()): choice '\(choice.value)' is listed twice; choice values must be unique")
             }
         } else if d.choice_count != 0 {
-            throw DescriptorProblem("\(at): only choice and choiceList fields may have choices (choice_count is \(d.choice_count))")
+            throw DescriptorProblem("\(at()): only choice and choiceList fields may have choices (choice_count is \(d.choice_count))")
         }
 
         let hasMin = d.flags & UInt32(FW_FIELD_HAS_MINIMUM) != 0
         let hasMax = d.flags & UInt32(FW_FIELD_HAS_MAXIMUM) != 0
         if (hasMin || hasMax) && !type.isOrdered {
-            throw DescriptorProblem("\(at): minimum/maximum apply only to integer, number and date fields, not \(type.rawValue)")
+            throw DescriptorProblem("\(at()): minimum/maximum apply only to integer, number and date fields, not \(type.rawValue)")
         }
         let minimum = hasMin ? d.minimum : nil
         let maximum = hasMax ? d.maximum : nil
         for bound in [minimum, maximum].compactMap({ $0 }) {
-            guard bound.isFinite else { throw DescriptorProblem("\(at): minimum and maximum must be finite numbers") }
+            guard bound.isFinite else { throw DescriptorProblem("\(at()): minimum and maximum must be finite numbers") }
             // Bounds are checked at the door so that nothing downstream (inspect, schema, check) can trap on them.
             if type == .integer, Int64(exactly: bound) == nil {
                 throw DescriptorProblem(
-                    "\(at): an integer field's minimum and maximum must be whole numbers within int64_t (got \(NumberText.format(bound)))")
+                    "\(at()): an integer field's minimum and maximum must be whole numbers within int64_t (got \(NumberText.format(bound)))"
+                )
             }
             if type == .date, !(DateFormat.earliest...DateFormat.latest).contains(bound) {
                 throw DescriptorProblem(
-                    "\(at): a date field's minimum and maximum must lie between years 0001 and 9999 (got \(NumberText.format(bound)) seconds)"
+                    "\(at()): a date field's minimum and maximum must lie between years 0001 and 9999 (got \(NumberText.format(bound)) seconds)"
                 )
             }
         }
         if let minimum, let maximum, minimum > maximum {
-            throw DescriptorProblem("\(at): minimum \(NumberText.format(minimum)) is greater than maximum \(NumberText.format(maximum))")
+            throw DescriptorProblem("\(at()): minimum \(NumberText.format(minimum)) is greater than maximum \(NumberText.format(maximum))")
         }
         let minLength = d.min_length == 0 ? nil : Int(d.min_length)
         let maxLength = d.max_length == 0 ? nil : Int(d.max_length)
         if (minLength != nil || maxLength != nil) && !type.hasLength {
-            throw DescriptorProblem("\(at): min_length/max_length apply only to string, text and string-list fields, not \(type.rawValue)")
+            throw DescriptorProblem(
+                "\(at()): min_length/max_length apply only to string, text and string-list fields, not \(type.rawValue)")
         }
         if let minLength, let maxLength, minLength > maxLength {
-            throw DescriptorProblem("\(at): min_length \(minLength) is greater than max_length \(maxLength)")
+            throw DescriptorProblem("\(at()): min_length \(minLength) is greater than max_length \(maxLength)")
         }
 
         let schema = FieldSchema(
@@ -449,36 +457,36 @@ struct DescriptorValidator {
             minLength: minLength, maxLength: maxLength, optionsField: optionsField)
     }
 
-    func defaultValue(_ v: fw_value, field: FieldSchema, at: String) throws(DescriptorProblem) -> Value? {
-        try checkReserved(v.reserved, "\(at): default_value.reserved")
+    func defaultValue(_ v: fw_value, field: FieldSchema, at: () -> String) throws(DescriptorProblem) -> Value? {
+        try checkReserved(v.reserved, "\(at()): default_value.reserved")
         guard v.type != UInt32(FW_FIELD_NONE) else { return nil }
         guard v.type == field.type.abiValue else {
             let given = FieldType(abiValue: v.type)?.rawValue ?? "unknown type \(v.type)"
-            throw DescriptorProblem("\(at): the default is a \(given) but the field is a \(field.type.rawValue)")
+            throw DescriptorProblem("\(at()): the default is a \(given) but the field is a \(field.type.rawValue)")
         }
         let value: Value
         switch field.type {
         case .string, .text, .choice:
-            guard let text = try optionalString(v.as.string, "\(at): default") else { return nil }
+            guard let text = try optionalString(v.as.string, "\(at()): default") else { return nil }
             value = .string(text)
         case .bool: value = .bool(v.as.boolean)
         case .integer: value = .integer(v.as.integer)
         case .number, .date:
-            guard v.as.number.isFinite else { throw DescriptorProblem("\(at): the default must be a finite number") }
+            guard v.as.number.isFinite else { throw DescriptorProblem("\(at()): the default must be a finite number") }
             value = .number(v.as.number)
         case .stringList, .choiceList:
             let list = v.as.list
             var items: [String] = []
             if list.count > 0 {
                 guard let base = list.items, list.count <= 10_000 else {
-                    throw DescriptorProblem("\(at): the default list has \(list.count) items but no items pointer")
+                    throw DescriptorProblem("\(at()): the default list has \(list.count) items but no items pointer")
                 }
-                for i in 0..<list.count { items.append(try requiredString(base[i], "\(at): default item \(i)")) }
+                for i in 0..<list.count { items.append(try requiredString(base[i], "\(at()): default item \(i)")) }
             }
             value = .stringList(items)
         }
         if let problem = SchemaValidator.problem(with: value, for: field, model: [:]) {
-            throw DescriptorProblem("\(at): the default \(problem)")
+            throw DescriptorProblem("\(at()): the default \(problem)")
         }
         return value
     }
@@ -486,14 +494,14 @@ struct DescriptorValidator {
     // MARK: helpers
 
     func array<T>(
-        _ base: UnsafeRawPointer, count: Int, minimum: Int, what: String,
+        _ base: UnsafeRawPointer, count: Int, minimum: Int, what: @autoclosure () -> String,
         _ read: (UnsafeRawPointer, Int) throws(DescriptorProblem) -> T
     ) throws(DescriptorProblem) -> [T] {
         let stride = Int(base.loadUnaligned(as: UInt32.self))
-        try checkSize(stride, minimum: minimum, of: "\(what)[0]")
+        try checkSize(stride, minimum: minimum, of: "\(what())[0]")
         guard stride <= DescriptorReader.maximumStride else {
             throw DescriptorProblem(
-                "\(what)[0].struct_size is \(stride), larger than the \(DescriptorReader.maximumStride) bytes this host accepts for an array element; set it to sizeof and rebuild against formwork.h"
+                "\(what())[0].struct_size is \(stride), larger than the \(DescriptorReader.maximumStride) bytes this host accepts for an array element; set it to sizeof and rebuild against formwork.h"
             )
         }
         var out: [T] = []
@@ -502,7 +510,7 @@ struct DescriptorValidator {
             let size = Int(element.loadUnaligned(as: UInt32.self))
             guard size == stride else {
                 throw DescriptorProblem(
-                    "\(what)[\(i)].struct_size is \(size) but element 0 says \(stride); every element of an array must have the same struct_size"
+                    "\(what())[\(i)].struct_size is \(size) but element 0 says \(stride); every element of an array must have the same struct_size"
                 )
             }
             out.append(try read(element, size))
@@ -511,40 +519,40 @@ struct DescriptorValidator {
     }
 
     /// Fields documented "Must be 0": refused otherwise, so that a later minor can give them a meaning.
-    func checkReserved(_ value: UInt32, _ what: String) throws(DescriptorProblem) {
+    func checkReserved(_ value: UInt32, _ what: @autoclosure () -> String) throws(DescriptorProblem) {
         guard value == 0 else {
-            throw DescriptorProblem("\(what) is \(value) but must be 0 (reserved for a later ABI version); zero-initialise the struct")
+            throw DescriptorProblem("\(what()) is \(value) but must be 0 (reserved for a later ABI version); zero-initialise the struct")
         }
     }
 
-    func checkSize(_ size: Int, minimum: Int, of what: String) throws(DescriptorProblem) {
+    func checkSize(_ size: Int, minimum: Int, of what: @autoclosure () -> String) throws(DescriptorProblem) {
         guard size >= minimum else {
             throw DescriptorProblem(
-                "\(what).struct_size is \(size), smaller than the \(minimum) bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"
+                "\(what()).struct_size is \(size), smaller than the \(minimum) bytes of ABI 1.0; set it to sizeof and rebuild against formwork.h"
             )
         }
     }
 
-    func requiredString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(DescriptorProblem) -> String {
-        guard let text = try optionalString(pointer, what) else {
-            throw DescriptorProblem("\(what) is NULL; it is required")
+    func requiredString(_ pointer: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(DescriptorProblem) -> String {
+        guard let text = try optionalString(pointer, what()) else {
+            throw DescriptorProblem("\(what()) is NULL; it is required")
         }
         return text
     }
 
-    func optionalString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(DescriptorProblem) -> String? {
+    func optionalString(_ pointer: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(DescriptorProblem) -> String? {
         do { return try DescriptorReader.string(pointer) } catch {
             switch error {
-            case .tooLong: throw DescriptorProblem("\(what) is not NUL-terminated within \(DescriptorReader.maxStringLength) bytes")
-            case .invalidUTF8: throw DescriptorProblem("\(what) is not valid UTF-8")
+            case .tooLong: throw DescriptorProblem("\(what()) is not NUL-terminated within \(DescriptorReader.maxStringLength) bytes")
+            case .invalidUTF8: throw DescriptorProblem("\(what()) is not valid UTF-8")
             }
         }
     }
 
-    func checkIdentifier(_ id: String, what: String) throws(DescriptorProblem) {
+    func checkIdentifier(_ id: String, what: @autoclosure () -> String) throws(DescriptorProblem) {
         guard Self.isReverseDNS(id) else {
             throw DescriptorProblem(
-                "\(what) '\(id)' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'")
+                "\(what()) '\(id)' is not in reverse-DNS form; use lowercase dot-separated labels such as 'com.example.rating'")
         }
     }
 
