@@ -55,10 +55,14 @@ func spawn(_ arguments: [String]) -> Run {
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
 /// Runs `a` and `b` alternately `times` times; medians of wall time, and the peak memory of each.
-func interleaved(_ a: [String], _ b: [String], times: Int) -> (a: Double, b: Double, rssA: Int, rssB: Int) {
+/// `beforeA` runs before each run of `a`, untimed.
+func interleaved(
+    _ a: [String], _ b: [String], times: Int, beforeA: () -> Void = {}
+) -> (a: Double, b: Double, rssA: Int, rssB: Int) {
     var ta: [Double] = [], tb: [Double] = []
     var ra = 0, rb = 0
     for _ in 0..<times {
+        beforeA()
         let x = spawn(a)
         let y = spawn(b)
         if x.status != 0 { print("  warning: \(a.joined(separator: " ")) exited with \(x.status)") }
@@ -137,6 +141,12 @@ _ = spawn([formwork, "list", "--pack-path", "\(work)/packs"])  // warms the cach
 let listRuns = smoke ? 3 : 21
 let warm = interleaved([formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns)
 rows.append(("list, 200 packs, warm cache", ms(warm.a), ms(warm.b), warm.a / warm.b, "≤ 0.5×"))
+// The same with the stored listing removed before each run: what a listing after a change costs
+// (fingerprint, registry from its cache, formatting).
+let rebuilt = interleaved(
+    [formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns,
+    beforeA: { unlink("\(work)/cache/formwork/list-v1.bin") })
+rows.append(("list, 200 packs, warm registry cache, listing rebuilt", ms(rebuilt.a), ms(rebuilt.b), rebuilt.a / rebuilt.b, ""))
 let cold = interleaved(
     [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], ["\(work)/list_packs", "\(work)/packs"], times: smoke ? 1 : 7)
 rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.a / cold.b, "≤ 1.25×"))

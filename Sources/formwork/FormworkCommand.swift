@@ -117,7 +117,11 @@ struct PackOptions: ParsableArguments {
     }
 
     /// The registry these options describe (also built without ArgumentParser: `Listing`).
-    static func registry(packPaths: [String], isolation: IsolationMode, timeout: Double, noCache: Bool, rescan: Bool) -> Registry {
+    /// `fingerprint`: the discovery to build it from, when the caller has just taken one (`Listing`).
+    static func registry(
+        packPaths: [String], isolation: IsolationMode, timeout: Double, noCache: Bool, rescan: Bool,
+        fingerprint: Registry.Fingerprint? = nil
+    ) -> Registry {
         let environment = ProcessEnvironment.values(of: PackOptions.environmentKeys)
         let scan =
             isolation == .inProcess
@@ -125,7 +129,9 @@ struct PackOptions: ParsableArguments {
             : ScanOptions(
                 launcher: .currentExecutable(timeout: timeout),
                 cacheFile: noCache ? nil : RegistryCache.file(environment: environment), rescan: rescan)
-        let registry = Registry.discover(packPaths: packPaths, environment: environment, scan: scan)
+        let registry =
+            fingerprint.map { Registry($0, scan: scan) }
+            ?? Registry.discover(packPaths: packPaths, environment: environment, scan: scan)
         for warning in registry.warnings { Console.warning(warning) }
         return registry
     }

@@ -68,8 +68,29 @@ struct Listing {
     }
 
     func run() {
+        // Unchanged packs list as they did last time (`ListingCache`); the fingerprint is taken before
+        // the registry is read, so a pack that changes meanwhile is listed afresh next time.
+        var memo = noCache || isolation == .inProcess ? nil : ListingCache(environment: environment)
+        var fingerprint: Registry.Fingerprint?
+        if let memo {
+            let now = Registry.fingerprint(
+                of: Discovery.locations(
+                    packPaths: packPaths, environment: environment, executableDirectory: Discovery.executableDirectory))
+            if !rescan, let output = memo.output(json: json, fingerprint: now) {
+                for warning in now.warnings { Console.warning(warning) }
+                Console.out(output)
+                return
+            }
+            fingerprint = now
+        }
         let registry = PackOptions.registry(
-            packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: rescan)
-        Console.out(json ? Reports.listJSON(registry).serialized() + "\n" : TerminalText.safe(Reports.listText(registry), keepLayout: true))
+            packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: rescan,
+            fingerprint: fingerprint)
+        let output = json ? Reports.listJSON(registry).serialized() + "\n" : TerminalText.safe(Reports.listText(registry), keepLayout: true)
+        Console.out(output)
+        if let fingerprint { memo?.store(output, json: json, fingerprint: fingerprint) }
     }
+
+    /// The variables discovery and the caches read.
+    private var environment: [String: String] { ProcessEnvironment.values(of: PackOptions.environmentKeys) }
 }

@@ -162,40 +162,8 @@ public struct RegistryCache {
         }
     }
 
-    /// Writes the cache atomically; failures are not errors (the cache is only an optimisation).
-    /// The corresponding C functions are `mkdir`, `mkstemp`, `write`, `fsync` and `rename`.
-    func save() {
-        guard let slash = file.lastIndex(of: "/") else { return }
-        let directory = String(file[..<slash])
-        Self.makeDirectories(directory)
-        var template = Array("\(file).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let bytes = encode()
-        var offset = 0
-        var ok = true
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                ok = false
-                break
-            }
-            offset += n
-        }
-        if ok && fsync(fd) != 0 { ok = false }
-        close(fd)
-        if !ok || rename(temporary, file) != 0 { unlink(temporary) }
-    }
-
-    static func makeDirectories(_ path: String) {
-        var current = ""
-        for part in path.split(separator: "/") {
-            current += "/\(part)"
-            mkdir(current, 0o700)
-        }
-    }
+    /// Writes the cache atomically (`AtomicFile`); failures are not errors (the cache is only an optimisation).
+    func save() { AtomicFile.write(encode(), to: file) }
 
     static func read(_ path: String) -> [UInt8]? { try? FileBytes.read(path, limit: 256 << 20) }
 }

@@ -37,7 +37,19 @@ public struct Registry: Sendable, CellTypeCatalog {
     /// loaded when first driven); without it, by loading every pack here (the 1.0 behaviour,
     /// for tests and embedders that trust their packs).
     public init(locations: [SearchLocation], scan: ScanOptions? = nil) {
-        let (candidates, errors, warnings) = Discovery.candidates(in: locations)
+        self.init(locations: locations, discovered: Discovery.candidates(in: locations), scan: scan)
+    }
+
+    /// The registry of the locations `fingerprint` was taken of, from that discovery (not a second one).
+    public init(_ fingerprint: Fingerprint, scan: ScanOptions? = nil) {
+        self.init(locations: fingerprint.locations, discovered: fingerprint.discovered, scan: scan)
+    }
+
+    init(
+        locations: [SearchLocation], discovered: (files: [Discovery.Candidate], errors: [PackError], warnings: [String]),
+        scan: ScanOptions?
+    ) {
+        let (candidates, errors, warnings) = discovered
         var packs: [Pack] = []
         var entries: [CellKey: CellEntry] = [:]
         var failures = errors
@@ -174,4 +186,51 @@ public struct ScanOptions: Sendable {
 public struct ScanSummary: Sendable, Equatable {
     public var cacheHits = 0
     public var scanned = 0
+}
+
+extension Registry {
+    /// What a registry read through the cache is built from: the search locations, every
+    /// candidate pack's path, real path and file key (device, inode, size, modification time),
+    /// and discovery's own problems (missing or untrusted paths) and warnings. With the same
+    /// cache records, equal fingerprints give the same registry, so a program can keep what it
+    /// derived from a registry (the command keeps `list`'s output) under the fingerprint and
+    /// skip the cache when nothing changed. Costs what discovery costs: one `fstatat` per pack.
+    public struct Fingerprint: Sendable {
+        /// The fingerprint, to compare and store.
+        public let bytes: [UInt8]
+        /// Search-path entries that are ignored, and why (as `Registry.warnings` would say).
+        public let warnings: [String]
+        let locations: [SearchLocation]
+        let discovered: (files: [Discovery.Candidate], errors: [PackError], warnings: [String])
+    }
+
+    /// The fingerprint of `locations` as they are now.
+    public static func fingerprint(of locations: [SearchLocation]) -> Fingerprint {
+        let discovered = Discovery.candidates(in: locations)
+        let (candidates, errors, warnings) = discovered
+        var w = WireWriter(capacity: 64 + candidates.count * 128)
+        w.u32(UInt32(locations.count))
+        for location in locations {
+            w.string(location.path)
+            w.string(location.origin.rawValue)
+        }
+        w.u32(UInt32(candidates.count))
+        for candidate in candidates {
+            w.string(candidate.path)
+            w.string(candidate.realPath)
+            if let key = candidate.key ?? FileKey(realPath: candidate.realPath) {
+                w.u8(1)
+                w.u64(key.device)
+                w.u64(key.inode)
+                w.i64(key.size)
+                w.i64(key.modifiedSeconds)
+                w.i64(key.modifiedNanoseconds)
+            } else {
+                w.u8(0)
+            }
+        }
+        w.strings(errors.map(\.description))
+        w.strings(warnings)
+        return Fingerprint(bytes: w.bytes, warnings: warnings, locations: locations, discovered: discovered)
+    }
 }

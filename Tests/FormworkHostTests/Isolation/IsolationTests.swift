@@ -106,7 +106,10 @@ struct RegistryCacheTests {
         #expect(result.status == 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
         #expect(RegistryCache.decode(bytes) != nil, "the cache file is not whole")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home).filter { $0 != "registry-v1.bin" }
+        // `list` also keeps its listing beside the cache (its own tests: formworkTests/ListingCacheTests).
+        let listing = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: "\(home)/list-v1.bin"))) ?? Data())
+        #expect(listing.starts(with: Array("FWLS".utf8)), "no listing beside the cache")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home).filter { $0 != "registry-v1.bin" && $0 != "list-v1.bin" }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 
