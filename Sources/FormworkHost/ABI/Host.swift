@@ -11,11 +11,12 @@ import Synchronization
 /// pack that asks, and every logged message is attributed to its pack.
 enum Host {
     /// The `fw_host` of the pack at `path` with identifier `id`.
-    static func forPack(path: String, id: String) -> UnsafeMutablePointer<fw_host> {
+    /// `realPath`: the file's real path when the caller has resolved it already (one `realpath` less).
+    static func forPack(path: String, realPath: String? = nil, id: String) -> UnsafeMutablePointer<fw_host> {
         hosts.withLock { hosts in
             let key = path + "\u{0}" + id
             if let host = hosts[key] { return host.pointer }
-            let host = PackHost(make(path: path, id: id))
+            let host = PackHost(make(real: realPath ?? FileSystem.realPath(path) ?? path, id: id))
             hosts[key] = host
             return host.pointer
         }
@@ -27,8 +28,7 @@ enum Host {
     }
     private static let hosts = Mutex<[String: PackHost]>([:])
 
-    private static func make(path: String, id: String) -> UnsafeMutablePointer<fw_host> {
-        let real = FileSystem.realPath(path) ?? path
+    private static func make(real: String, id: String) -> UnsafeMutablePointer<fw_host> {
         let directory = real.contains("/") ? String(real[..<real.lastIndex(of: "/")!]) : "."
         let context = UnsafeMutablePointer<fw_pack_context>.allocate(capacity: 1)
         context.initialize(to: fw_pack_context())

@@ -25,7 +25,8 @@ enum PackLoader {
 
         let library: DynamicLibrary
         // An absolute path: a bare "libx.so" would make dlopen search the library path instead.
-        do { library = try DynamicLibrary.open(FileSystem.realPath(path) ?? path) } catch { throw fail(.openFailed(error.message)) }
+        let realPath = FileSystem.realPath(path)
+        do { library = try DynamicLibrary.open(realPath ?? path) } catch { throw fail(.openFailed(error.message)) }
 
         guard let entry = library.symbol(FW_PACK_ENTRY_SYMBOL) else {
             // A C++ definition without C linkage exports the Itanium-mangled name instead.
@@ -43,7 +44,7 @@ enum PackLoader {
             throw fail(.incompatibleABI(pack: abi, host: .host))
         }
         do {
-            return try DescriptorValidator(path: path, abi: abi).pack(at: raw)
+            return try DescriptorValidator(path: path, realPath: realPath, abi: abi).pack(at: raw)
         } catch {
             throw fail(.invalidDescriptor(error.text))
         }
@@ -59,6 +60,8 @@ struct DescriptorProblem: Error {
 /// Reads and validates descriptors into plain Swift values.
 struct DescriptorValidator {
     let path: String
+    /// `path` with its links resolved, when the loader has it (nil: resolved when needed).
+    var realPath: String? = nil
     let abi: ABIVersion
 
     func pack(at raw: UnsafeRawPointer) throws(DescriptorProblem) -> LoadedPack {
@@ -81,7 +84,8 @@ struct DescriptorValidator {
         guard d.cell_type_count <= 10_000 else {
             throw DescriptorProblem("pack '\(id)' declares \(d.cell_type_count) cell types; the limit is 10000")
         }
-        let lifecycle = PackLifecycle(host: Host.forPack(path: path, id: id), initialize: d.`init`, deinitialize: d.deinit)
+        let lifecycle = PackLifecycle(
+            host: Host.forPack(path: path, realPath: realPath, id: id), initialize: d.`init`, deinitialize: d.deinit)
         let loaded = try array(
             UnsafeRawPointer(cells), count: Int(d.cell_type_count),
             minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types"
