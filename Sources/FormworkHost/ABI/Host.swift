@@ -109,6 +109,40 @@ enum PackLog {
         return (result, capture.messages)
     }
 
+    /// A capture in progress: `begin()`, the call, `end(_:)` — `capture` without a closure (and its
+    /// context) around the call, for the calls made per field.
+    struct Session {
+        fileprivate let previous: UnsafeMutableRawPointer?
+        fileprivate let capture: Unmanaged<Capture>
+    }
+
+    /// Starts capturing what the packs log on this thread (nests like `capture`).
+    @inline(__always)
+    static func begin() -> Session {
+        let previous = pthread_getspecific(key)
+        let capture: Unmanaged<Capture>
+        if previous == nil, let spare = pthread_getspecific(spareKey) {
+            capture = Unmanaged<Capture>.fromOpaque(spare)
+            if !capture.takeUnretainedValue().messages.isEmpty { capture.takeUnretainedValue().messages.removeAll(keepingCapacity: true) }
+        } else if previous == nil {
+            capture = Unmanaged.passRetained(Capture())
+            pthread_setspecific(spareKey, capture.toOpaque())  // kept for the thread's life
+        } else {
+            capture = Unmanaged.passRetained(Capture())  // released by `end`
+        }
+        pthread_setspecific(key, capture.toOpaque())
+        return Session(previous: previous, capture: capture)
+    }
+
+    /// Ends `session` and returns what was logged during it.
+    @inline(__always)
+    static func end(_ session: Session) -> [String] {
+        pthread_setspecific(key, session.previous)
+        let messages = session.capture.takeUnretainedValue().messages
+        if session.previous != nil { session.capture.release() }
+        return messages.isEmpty ? [] : messages
+    }
+
     static func record(level: UInt32, text: String, host: UnsafePointer<fw_host>?) {
         if let current = pthread_getspecific(key) {
             let capture = Unmanaged<Capture>.fromOpaque(current).takeUnretainedValue()

@@ -49,15 +49,17 @@ final class CellInstance {
     /// Configures with `values` (schema order): through the typed entry when the cell
     /// type declares one, unless `forceGeneric` (conformance compares the two paths).
     func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
+        // `PackLog.begin`/`end` rather than `capture { }`: no closure context per call (a configure is per field).
         if !forceGeneric, let typed = entry.typed {
-            let (result, log) = PackLog.capture { () -> Result<fw_status, TypedModelLayout.LayoutError> in
-                defer { marshaller.reset() }
-                do throws(TypedModelLayout.LayoutError) {
-                    return .success(
-                        try typed.layout.call(
-                            typed.function, convention: typed.convention, cell: handle, values: values, marshaller: marshaller))
-                } catch { return .failure(error) }
-            }
+            let session = PackLog.begin()
+            let result: Result<fw_status, TypedModelLayout.LayoutError>
+            do throws(TypedModelLayout.LayoutError) {
+                result = .success(
+                    try typed.layout.call(
+                        typed.function, convention: typed.convention, cell: handle, values: values, marshaller: marshaller))
+            } catch { result = .failure(error) }
+            marshaller.reset()
+            let log = PackLog.end(session)
             switch result {
             case .failure(let error):
                 throw RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath, message: "libffi: \(error)")
@@ -65,11 +67,11 @@ final class CellInstance {
                 if status != FW_OK { throw failure("typed configure", status: status, field: field, log: log) }
             }
         } else {
-            let (status, log) = PackLog.capture {
-                defer { marshaller.reset() }
-                let array = marshaller.values(values, types: fieldTypes)
-                return array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
-            }
+            let session = PackLog.begin()
+            let array = marshaller.values(values, types: fieldTypes)
+            let status = array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
+            marshaller.reset()
+            let log = PackLog.end(session)
             if status != FW_OK { throw failure("configure", status: status, field: field, log: log) }
         }
     }
