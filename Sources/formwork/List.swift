@@ -19,7 +19,8 @@ struct List: ParsableCommand {
     }
 }
 
-/// What `formwork list` does once its arguments are known.
+/// What `formwork list` does once its arguments are known: read the registry (or print the
+/// stored listing when nothing changed, `ListingCache`) and print it as text or JSON.
 ///
 /// Scripts and shell completions run `list` in loops, and building ArgumentParser's command
 /// tree (reflection over every subcommand's options) is a millisecond of each run, more than the
@@ -70,6 +71,7 @@ struct Listing {
     func run() {
         // Unchanged packs list as they did last time (`ListingCache`); the fingerprint is taken before
         // the registry is read, so a pack that changes meanwhile is listed afresh next time.
+        let environment = ProcessEnvironment.values(of: PackOptions.environmentKeys)
         var memo = noCache || isolation == .inProcess ? nil : ListingCache(environment: environment)
         var fingerprint: Registry.Fingerprint?
         if let memo {
@@ -90,7 +92,4 @@ struct Listing {
         Console.out(output)
         if let fingerprint { memo?.store(output, json: json, fingerprint: fingerprint) }
     }
-
-    /// The variables discovery and the caches read.
-    private var environment: [String: String] { ProcessEnvironment.values(of: PackOptions.environmentKeys) }
 }
