@@ -20,13 +20,16 @@ enum PackLoader {
         case .directory, .other: throw fail(.notARegularFile)
         case .regular: break
         }
-        guard let magic = FileSystem.prefix(of: path, count: 4) else { throw fail(.unreadable) }
-        guard magic == [0x7F, 0x45, 0x4C, 0x46] else { throw fail(.notELF) }
-
         let library: DynamicLibrary
         // An absolute path: a bare "libx.so" would make dlopen search the library path instead.
         let realPath = FileSystem.realPath(path)
-        do { library = try DynamicLibrary.open(realPath ?? path) } catch { throw fail(.openFailed(error.message)) }
+        do { library = try DynamicLibrary.open(realPath ?? path) } catch {
+            // Why, in the words of the usual cases, read only when dlopen refused the file (one open and
+            // read less per pack on the way that succeeds).
+            guard let magic = FileSystem.prefix(of: path, count: 4) else { throw fail(.unreadable) }
+            guard magic == [0x7F, 0x45, 0x4C, 0x46] else { throw fail(.notELF) }
+            throw fail(.openFailed(error.message))
+        }
 
         guard let entry = library.symbol(FW_PACK_ENTRY_SYMBOL) else {
             // A C++ definition without C linkage exports the Itanium-mangled name instead.
