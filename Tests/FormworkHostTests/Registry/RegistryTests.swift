@@ -22,6 +22,39 @@ struct RegistryTests {
         #expect(home.first?.path == "/home/u/.local/share/formwork/packs")
     }
 
+    @Test("a fingerprint stays while nothing changes and moves with a touched, added, removed or group-writable pack")
+    func fingerprint() throws {
+        let directory = Scratch.directory + "/fingerprint-packs"
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let pack = try CCompiler.pack("fingerprint", source: Source.root + "/Examples/Packs/phone-c/phone.c", include: Source.include)
+        try FileManager.default.copyItem(atPath: pack, toPath: directory + "/liba.so")
+        let locations = [SearchLocation(path: directory, origin: .option)]
+        let first = Registry.fingerprint(of: locations)
+        #expect(Registry.fingerprint(of: locations).bytes == first.bytes)
+        // The registry built from the fingerprint's discovery is the one built from the locations.
+        let registry = Registry(first)
+        #expect(registry.cellTypes.map(\.id) == Registry(locations: locations).cellTypes.map(\.id))
+        #expect(registry.cellTypes.map(\.id) == ["com.example.phone"])
+        var previous = first.bytes
+        func changed(_ what: String) -> [UInt8] {
+            let now = Registry.fingerprint(of: locations).bytes
+            #expect(now != previous, "\(what) left the fingerprint as it was")
+            previous = now
+            return now
+        }
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, directory + "/liba.so", &times, 0)
+        let touched = changed("touching a pack")
+        try FileManager.default.copyItem(atPath: pack, toPath: directory + "/libb.so")
+        _ = changed("adding a pack")
+        chmod(directory + "/libb.so", 0o775)
+        _ = changed("a group-writable pack")
+        try FileManager.default.removeItem(atPath: directory + "/libb.so")
+        #expect(changed("removing a pack") == touched, "the same files give the same fingerprint")
+        #expect(Registry.fingerprint(of: [SearchLocation(path: directory, origin: .environment)]).bytes != touched)
+    }
+
     @Test("an unknown identifier names near matches, the searched paths and what to do")
     func unknownCell() {
         let registry = firstPartyRegistry()
