@@ -12,6 +12,12 @@ let isRootPackage = !Context.packageDirectory.contains("/checkouts/")
 /// C packs are built like third-party packs: hidden visibility (a pragma in the source), one exported entry.
 let cPackSettings: [CSetting] = isRootPackage ? [.unsafeFlags(["-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"])] : []
 
+/// Release builds of the host and the command skip the run-time exclusivity checks (`swift_beginAccess` on every
+/// class property access: 5–7% of a configure or a render, docs/performance.md). Debug builds, and so the tests,
+/// keep them: a violation is caught there.
+let releaseSwiftSettings: [SwiftSetting] =
+    isRootPackage ? [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] : []
+
 let package = Package(
     name: "Formwork",
     products: [
@@ -48,9 +54,9 @@ let package = Package(
         .target(name: "CSystem", path: "Sources/CSystem"),
         // 3. Everything that needs no dlopen: schema, documents, validation, view tree, renderers.
         //    It never imports CFormwork or CFFI; the compiler enforces the boundary.
-        .target(name: "FormworkCore", dependencies: ["CLibYAML"]),
+        .target(name: "FormworkCore", dependencies: ["CLibYAML"], swiftSettings: releaseSwiftSettings),
         // 4. Loading, registry, runtime through the ABI, conformance. Implements the core's CellDriver.
-        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI", "CSystem"]),
+        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI", "CSystem"], swiftSettings: releaseSwiftSettings),
         // The umbrella: `import Formwork` re-exports both.
         .target(name: "Formwork", dependencies: ["FormworkCore", "FormworkHost"]),
         // 5. The Swift SDK for pack authors (never links the host).
@@ -59,6 +65,7 @@ let package = Package(
         .executableTarget(
             name: "formwork",
             dependencies: ["FormworkCore", "FormworkHost", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: releaseSwiftSettings,
             // Release builds link the Swift runtime in: 1.1 ms less start-up per run (docs/performance.md); packs keep
             // the shared runtime (none of its symbols are exported from here). Debug stays dynamic: the test bundle
             // links this target beside XCTest.

@@ -10,6 +10,11 @@ import Foundation
 import Formwork
 
 let smoke = CommandLine.arguments.contains("--smoke")
+/// `--only list|configure|render|fill|start-up`: one part of the suite (for profiling it); all by default.
+let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
+func runs(_ part: String) -> Bool { only == nil || only == part }
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 let bin = Discovery.executableDirectory ?? "."
 let formwork = "\(bin)/formwork"
@@ -84,6 +89,7 @@ func build(_ source: String, _ output: String, _ flags: [String]) -> Bool {
 }
 guard build("list_packs.c", "list_packs", ["-ldl"]), build("render_json.c", "render_json", ["-lcjson"]),
     build("render_yaml.c", "render_yaml", ["-lyaml"]), build("ffi_floor.c", "ffi_floor", ["-lffi"]),
+    build("pack_configure.c", "pack_configure", ["-ldl", "-lffi", "-lm"]),
     spawn([
         cc, "-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", include, "\(root)/Examples/Packs/phone-c/phone.c", "-o",
         "\(work)/phone.so",
@@ -136,25 +142,27 @@ func ns(_ s: Double) -> String { String(format: "%.0f ns", s) }
 
 // MARK: list
 
-for i in 0..<200 { try? FileManager.default.copyItem(atPath: "\(work)/phone.so", toPath: "\(work)/packs/libphone\(i).so") }
-_ = spawn([formwork, "list", "--pack-path", "\(work)/packs"])  // warms the cache
-let listRuns = smoke ? 3 : 21
-let warm = interleaved([formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns)
-rows.append(("list, 200 packs, warm cache", ms(warm.a), ms(warm.b), warm.a / warm.b, "≤ 0.5×"))
-// The same with the stored listing removed before each run: what a listing after a change costs
-// (fingerprint, registry from its cache, formatting).
-let rebuilt = interleaved(
-    [formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns,
-    beforeA: { unlink("\(work)/cache/formwork/list-v1.bin") })
-rows.append(("list, 200 packs, warm registry cache, listing rebuilt", ms(rebuilt.a), ms(rebuilt.b), rebuilt.a / rebuilt.b, ""))
-let cold = interleaved(
-    [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], ["\(work)/list_packs", "\(work)/packs"], times: smoke ? 1 : 7)
-rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.a / cold.b, "≤ 1.25×"))
+if runs("list") {
+    for i in 0..<200 { try? FileManager.default.copyItem(atPath: "\(work)/phone.so", toPath: "\(work)/packs/libphone\(i).so") }
+    _ = spawn([formwork, "list", "--pack-path", "\(work)/packs"])  // warms the cache
+    let listRuns = smoke ? 3 : 21
+    let warm = interleaved([formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns)
+    rows.append(("list, 200 packs, warm cache", ms(warm.a), ms(warm.b), warm.a / warm.b, "≤ 0.5×"))
+    // The same with the stored listing removed before each run: what a listing after a change costs
+    // (fingerprint, registry from its cache, formatting).
+    let rebuilt = interleaved(
+        [formwork, "list", "--pack-path", "\(work)/packs"], ["\(work)/list_packs", "\(work)/packs"], times: listRuns,
+        beforeA: { unlink("\(work)/cache/formwork/list-v1.bin") })
+    rows.append(("list, 200 packs, warm registry cache, listing rebuilt", ms(rebuilt.a), ms(rebuilt.b), rebuilt.a / rebuilt.b, ""))
+    let cold = interleaved(
+        [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], ["\(work)/list_packs", "\(work)/packs"], times: smoke ? 1 : 7)
+    rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.a / cold.b, "≤ 1.25×"))
+}
 
 // MARK: configure
 
 var ffiNs = 0.0, directNs = 0.0
-do {
+if runs("configure") {
     let pipe = Pipe()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(work)/ffi_floor")
@@ -167,16 +175,25 @@ do {
         if parts.count == 2, let v = Double(parts[1]) { if parts[0] == "ffi" { ffiNs = v } else { directNs = v } }
     }
 }
-let registry = Registry.discover(environment: [:], executableDirectory: bin)
+// The first-party packs beside the suite, and the example C pack (a generic configure written in C).
+try FileManager.default.createDirectory(atPath: "\(work)/phone-pack", withIntermediateDirectories: true)
+chmod("\(work)/phone-pack", 0o755)
+try? FileManager.default.copyItem(atPath: "\(work)/phone.so", toPath: "\(work)/phone-pack/libphone.so")
+let registry = Registry.discover(environment: ["FORMWORK_PACK_PATH": "\(work)/phone-pack"], executableDirectory: bin)
 let cells = InProcessCells(registry: registry)
 @MainActor func configureNs(_ cellID: String, model: [String: Value]) -> Double {
     guard let cell = try? registry.cellType(cellID) else { return .nan }
     let field = FormField(id: "f", cell: cell, model: model)
+    // Absent values take their defaults, as the decoder fills them in a document.
     let request = CellRequest(
-        cell: cell, fieldID: "f", model: cell.fields.map { field.model[$0.name] }, render: false, accessibilityId: "f",
-        valueField: field.valueField)
+        cell: cell, fieldID: "f", model: cell.fields.map { field.model[$0.name] ?? $0.defaultValue }, render: false,
+        accessibilityId: "f", valueField: field.valueField)
     let batch = Array(repeating: request, count: 1000)
-    _ = try? cells.perform(batch)
+    // Every configure must succeed: a failing one measures the error path (the message, the pack's log).
+    if let failure = (try? cells.perform(batch))?.first?.failure ?? nil {
+        print("configure \(cellID): \(failure)")
+        return .nan
+    }
     let rounds = smoke ? 20 : 200
     var samples: [Double] = []
     for _ in 0..<5 {
@@ -186,17 +203,82 @@ let cells = InProcessCells(registry: registry)
     }
     return median(samples)
 }
-let byValue = configureNs("org.formwork.c.rating", model: ["title": .string("Rating"), "value": .integer(3)])
-let byPointer = configureNs("org.formwork.c.money", model: ["title": .string("Amount"), "amount": .number(3.5)])
-let generic = configureNs("org.formwork.text-field", model: ["title": .string("Name"), "value": .string("Ada")])
-rows.append(("configure, typed by value (rating)", ns(byValue), "ffi_call \(ns(ffiNs))", byValue / ffiNs, "≤ 2×"))
-rows.append(("configure, typed by pointer (money)", ns(byPointer), "ffi_call \(ns(ffiNs))", byPointer / ffiNs, "≤ 1×"))
-rows.append(("configure, generic (text field)", ns(generic), "ffi_call \(ns(ffiNs)); direct \(ns(directNs))", generic / ffiNs, "≤ 1×"))
+/// One configure of a `LiveCell`: an instance held by the caller, the values checked against the schema,
+/// laid out in the instance's C memory, one call into the pack (what the ffi floor measures, plus that).
+@MainActor func liveConfigureNs(_ cellID: String, model: [String: Value]) -> Double {
+    guard let cell = try? registry.cellType(cellID), let live = try? cells.liveCell(cell) else { return .nan }
+    let values = cell.fields.map { model[$0.name] }
+    do { try live.configure(values) } catch {
+        print("configure \(cellID): \(error)")
+        return .nan
+    }
+    let rounds = smoke ? 20_000 : 200_000
+    var samples: [Double] = []
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<rounds { try? live.configure(values) }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds))
+    }
+    return median(samples)
+}
+/// The same pack's configure called by a C host that knows the model struct (Baselines/pack_configure.c).
+func packConfigureNs(_ pack: String, _ cellID: String) -> Double {
+    let pipe = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "\(work)/pack_configure")
+    process.arguments = [pack, cellID]
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return .nan }
+    process.waitUntilExit()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return text.split(separator: " ").last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? .nan
+}
+if runs("configure") {
+    let measures: [(name: String, id: String, pack: String?, model: [String: Value], goal: String)] = [
+        (
+            "typed by value (rating)", "org.formwork.c.rating", "\(bin)/libRatingCells.so",
+            ["title": .string("Rating"), "value": .integer(3)], "≤ 2×"
+        ),
+        (
+            "typed by pointer (money)", "org.formwork.c.money", "\(bin)/libRatingCells.so",
+            ["title": .string("Amount"), "amount": .number(3.5)], "≤ 1×"
+        ),
+        (
+            "generic (C phone field)", "com.example.phone", "\(work)/phone.so",
+            ["title": .string("Phone"), "number": .string("20 7946 0000")], "≤ 1×"
+        ),
+        ("generic (Swift text field)", "org.formwork.text-field", nil, ["title": .string("Name"), "value": .string("Ada")], "≤ 1×"),
+    ]
+    var request: [Double] = []
+    for m in measures {
+        // Interleaved: the C host with the same pack, then the LiveCell, three times; medians.
+        var c: [Double] = [], live: [Double] = []
+        for _ in 0..<(smoke ? 1 : 3) {
+            if let pack = m.pack { c.append(packConfigureNs(pack, m.id)) }
+            live.append(liveConfigureNs(m.id, model: m.model))
+        }
+        request.append(configureNs(m.id, model: m.model))
+        let floor = "ffi_call \(ns(ffiNs)), direct \(ns(directNs))"
+        if c.isEmpty {
+            rows.append(("configure, \(m.name), LiveCell", ns(median(live)), floor, median(live) / ffiNs, m.goal))
+        } else {
+            let same = median(c)
+            rows.append(
+                (
+                    "configure, \(m.name), LiveCell", ns(median(live)), "C host, same pack \(ns(same)) (\(floor))",
+                    median(live) / same, m.goal
+                ))
+        }
+    }
+    for (m, r) in zip(measures, request) {
+        rows.append(("configure request, \(m.name), InProcessCells.perform", ns(r), "", r / ffiNs, ""))
+    }
+}
 
 // MARK: render
 
 var scaling: [String: [Int: Double]] = [:]
-let sizes = smoke ? [1000] : [10_000, 100_000]
+let sizes = !runs("render") ? [] : smoke ? [1000] : [10_000, 100_000]
 for size in sizes {
     let json = "\(work)/bench-\(size).json", yaml = "\(work)/bench-\(size).yaml"
     try document(fields: size, yaml: false).write(toFile: json, atomically: true, encoding: .utf8)
@@ -268,36 +350,40 @@ func keystrokes(driver: any CellDriver) throws -> (median: Double, p99: Double, 
         Double(rows) / Double(times.count), Double(terminal.bytes - before) / Double(times.count)
     )
 }
-do {
-    let local = try keystrokes(driver: InProcessCells(registry: registry))
-    rows.append(
-        (
-            "fill: keystroke → redraw, 1,000 fields, in process (median / p99)", "\(ms(local.median)) / \(ms(local.p99))",
-            "budget 16 ms", local.p99 / 0.016, "≤ 1 (16 ms)"
-        ))
-    print(
-        String(
-            format: "fill keystrokes in process: worst %.2f ms, %.1f rows and %.0f bytes written per key", local.worst * 1000, local.rows,
-            local.bytes))
-    if FileManager.default.isExecutableFile(atPath: formwork) {
-        let driver = IsolatedCells(launcher: IsolationLauncher(executable: formwork, timeout: 60), mode: .shared)
-        let isolated = try keystrokes(driver: driver)
-        driver.finish()
+if runs("fill") {
+    do {
+        let local = try keystrokes(driver: InProcessCells(registry: registry))
         rows.append(
             (
-                "fill: keystroke → redraw, 1,000 fields, cells in the child (median / p99)", "\(ms(isolated.median)) / \(ms(isolated.p99))",
-                "budget 16 ms", isolated.p99 / 0.016, "≤ 1 (16 ms)"
+                "fill: keystroke → redraw, 1,000 fields, in process (median / p99)", "\(ms(local.median)) / \(ms(local.p99))",
+                "budget 16 ms", local.p99 / 0.016, "≤ 1 (16 ms)"
             ))
-        print(String(format: "fill keystrokes, cells in the child: worst %.2f ms", isolated.worst * 1000))
+        print(
+            String(
+                format: "fill keystrokes in process: worst %.2f ms, %.1f rows and %.0f bytes written per key", local.worst * 1000,
+                local.rows,
+                local.bytes))
+        if FileManager.default.isExecutableFile(atPath: formwork) {
+            let driver = IsolatedCells(launcher: IsolationLauncher(executable: formwork, timeout: 60), mode: .shared)
+            let isolated = try keystrokes(driver: driver)
+            driver.finish()
+            rows.append(
+                (
+                    "fill: keystroke → redraw, 1,000 fields, cells in the child (median / p99)",
+                    "\(ms(isolated.median)) / \(ms(isolated.p99))",
+                    "budget 16 ms", isolated.p99 / 0.016, "≤ 1 (16 ms)"
+                ))
+            print(String(format: "fill keystrokes, cells in the child: worst %.2f ms", isolated.worst * 1000))
+        }
+    } catch {
+        print("fill keystrokes: skipped (\(error))")
     }
-} catch {
-    print("fill keystrokes: skipped (\(error))")
 }
 
 // MARK: start-up
 
 let swiftc = ["/usr/bin/swiftc", "/opt/swift/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-if let swiftc {
+if let swiftc, runs("start-up") {
     try "print(\"hello\")\n".write(toFile: "\(work)/hello.swift", atomically: true, encoding: .utf8)
     if spawn([swiftc, "-O", "\(work)/hello.swift", "-o", "\(work)/hello"]).status == 0 {
         let help = interleaved([formwork, "--help"], ["\(work)/hello"], times: smoke ? 3 : 21)

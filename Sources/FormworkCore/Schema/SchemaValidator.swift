@@ -7,7 +7,12 @@ package enum SchemaValidator {
             if field.type == .string, s.utf8.contains(0x0A) {  // bytes: Foundation's contains(String) was 5% of decoding
                 return "contains a line break but '\(field.name)' is single-line (use a text field)"
             }
-            if let problem = lengthProblem(s.unicodeScalars.count, field, unit: "characters") { return problem }
+            // A string has at most as many scalars as UTF-8 bytes: under a maximum alone, the bytes tell.
+            if field.minLength != nil || field.maxLength.map({ s.utf8.count > $0 }) == true,
+                let problem = lengthProblem(s.unicodeScalars.count, field, unit: "characters")
+            {
+                return problem
+            }
             if let options = field.optionsField, case .stringList(let allowed)? = model[options], !allowed.contains(s) {
                 return "'\(truncated(s))' is not one of \(options): \(list(allowed))"
             }
@@ -42,13 +47,17 @@ package enum SchemaValidator {
         }
     }
 
-    private static func rangeProblem(_ value: Double, _ field: FieldSchema, shown: String) -> String? {
-        if let minimum = field.minimum, value < minimum { return "is \(shown), below the minimum \(field.boundText(minimum))" }
-        if let maximum = field.maximum, value > maximum { return "is \(shown), above the maximum \(field.boundText(maximum))" }
+    /// `shown` (the value as the message quotes it) is made only for a value out of range.
+    private static func rangeProblem(_ value: Double, _ field: FieldSchema, shown: @autoclosure () -> String) -> String? {
+        if let minimum = field.minimum, value < minimum { return "is \(shown()), below the minimum \(field.boundText(minimum))" }
+        if let maximum = field.maximum, value > maximum { return "is \(shown()), above the maximum \(field.boundText(maximum))" }
         return nil
     }
 
-    private static func lengthProblem(_ count: Int, _ field: FieldSchema, unit: String) -> String? {
+    /// `count` is counted only when the field has a length limit (a string's scalars are a walk of its bytes).
+    private static func lengthProblem(_ count: @autoclosure () -> Int, _ field: FieldSchema, unit: String) -> String? {
+        guard field.minLength != nil || field.maxLength != nil else { return nil }
+        let count = count()
         if let minimum = field.minLength, count < minimum { return "has \(count) \(unit), fewer than the minimum \(minimum)" }
         if let maximum = field.maxLength, count > maximum { return "has \(count) \(unit), more than the maximum \(maximum)" }
         return nil

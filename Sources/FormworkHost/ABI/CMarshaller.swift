@@ -69,18 +69,19 @@ final class CMarshaller {
         return fw_string_list(items: UnsafePointer(array), count: items.count)
     }
 
-    /// A tagged `fw_value` (type `FW_FIELD_NONE` when absent).
+    /// A tagged `fw_value` (type `FW_FIELD_NONE` when absent, or when `value` is not of a kind
+    /// `type` can hold: a pack must never read a string's pointer out of an integer).
     func value(_ value: Value?, as type: FieldType) -> fw_value {
         var v = fw_value()
         guard let value else { return v }
-        v.type = type.abiValue
-        switch value {
-        case .string(let s): v.as.string = cString(s)
-        case .bool(let b): v.as.boolean = b
-        case .integer(let n):
-            if type == .integer { v.as.integer = n } else { v.as.number = Double(n) }
-        case .number(let d): v.as.number = d
-        case .stringList(let items):
+        switch (value, type) {
+        case (.string(let s), .string), (.string(let s), .text), (.string(let s), .choice):
+            v.as.string = cString(s)
+        case (.bool(let b), .bool): v.as.boolean = b
+        case (.integer(let n), .integer): v.as.integer = n
+        case (.integer(let n), .number), (.integer(let n), .date): v.as.number = Double(n)
+        case (.number(let d), .number), (.number(let d), .date): v.as.number = d
+        case (.stringList(let items), .stringList), (.stringList(let items), .choiceList):
             // Generic lists keep a non-NULL items pointer even when empty (1.0 behaviour).
             if items.isEmpty {
                 let raw = allocate(MemoryLayout<UnsafePointer<CChar>?>.stride, alignment: MemoryLayout<UnsafePointer<CChar>?>.alignment)
@@ -88,15 +89,11 @@ final class CMarshaller {
             } else {
                 v.as.list = list(items)
             }
+        default:
+            return v  // a kind the field cannot hold: absent
         }
+        v.type = type.abiValue
         return v
-    }
-
-    /// `fw_value`s in schema order for the generic configure.
-    func values(_ values: [Value?], types: [FieldType]) -> [fw_value] {
-        var array = [fw_value](repeating: fw_value(), count: values.count)
-        for i in values.indices { array[i] = value(values[i], as: types[i]) }
-        return array
     }
 
     /// Stores `value` as the C member of a typed model at `at` (absent: zero, or NaN for a date).

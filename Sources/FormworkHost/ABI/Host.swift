@@ -134,13 +134,14 @@ enum PackLog {
         return Session(previous: previous, capture: capture)
     }
 
-    /// Ends `session` and returns what was logged during it.
-    @inline(__always)
-    static func end(_ session: Session) -> [String] {
+    /// Ends `session` and returns what was logged during it when `keepingMessages` (a failed call
+    /// quotes them); a call that succeeded copies nothing.
+    @inline(__always) @discardableResult
+    static func end(_ session: Session, keepingMessages: Bool = false) -> [String] {
         pthread_setspecific(key, session.previous)
-        let messages = session.capture.takeUnretainedValue().messages
+        let messages = keepingMessages ? session.capture.takeUnretainedValue().messages : []
         if session.previous != nil { session.capture.release() }
-        return messages.isEmpty ? [] : messages
+        return messages
     }
 
     static func record(level: UInt32, text: String, host: UnsafePointer<fw_host>?) {

@@ -304,9 +304,7 @@ struct ChildEndpoint {
 
     /// Records that call `tag` begins (the host reads it when the child dies or hangs).
     func mark(_ tag: UInt64) {
-        guard let progress else { return }
-        progress[1] = tag
-        progress[0] &+= 1
+        if let progress { ProgressPage.mark(progress, tag) }
     }
 
     /// The next frame, or nil at end of input (the host is done).

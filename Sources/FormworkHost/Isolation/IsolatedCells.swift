@@ -257,7 +257,7 @@ public final class IsolatedCells: CellDriver {
 
     private static func serve(_ endpoint: ChildEndpoint) -> Int32 {
         let cells = InProcessCells(entries: [:])
-        cells.progress = { endpoint.mark($0) }
+        cells.progressPage = endpoint.progress
         var out = WireWriter(capacity: 1 << 16)
         func flush(force: Bool) -> Bool {
             guard force || out.bytes.count >= 1 << 16 else { return true }

@@ -8,7 +8,13 @@ final class CellInstance {
     let entry: CellEntry
     let handle: UnsafeMutableRawPointer
     /// The schema's field types, collected once (not per configure).
-    private lazy var fieldTypes: [FieldType] = cell.fields.map(\.type)
+    private let fieldTypes: [FieldType]
+    /// The typed configure, when the cell type declares one: held here rather than read through
+    /// `entry.typed` (an optional struct, copied and retained) on every call.
+    private let typedLayout: TypedModelLayout?
+    private let typedFunction: fw_typed_configure_fn?
+    private let typedConvention: TypedConvention
+    private let genericConfigure: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fw_value>?, UInt32) -> fw_status
     /// C memory for the values of one call, reused call after call (freed between calls).
     private let marshaller = CMarshaller()
 
@@ -32,6 +38,11 @@ final class CellInstance {
         self.cell = cell
         self.entry = entry
         self.handle = handle
+        fieldTypes = cell.fields.map(\.type)
+        typedLayout = entry.typed?.layout
+        typedFunction = entry.typed?.function
+        typedConvention = entry.typed?.convention ?? .byValue
+        genericConfigure = entry.configure
     }
 
     deinit {
@@ -48,32 +59,34 @@ final class CellInstance {
 
     /// Configures with `values` (schema order): through the typed entry when the cell
     /// type declares one, unless `forceGeneric` (conformance compares the two paths).
+    ///
+    /// The pack's log is captured around the call (`PackLog.begin`/`end`, no closure) and read only
+    /// when the call fails; the model's C memory comes from the instance's marshaller, kept between calls.
     func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
-        // `PackLog.begin`/`end` rather than `capture { }`: no closure context per call (a configure is per field).
-        if !forceGeneric, let typed = entry.typed {
-            let session = PackLog.begin()
-            let result: Result<fw_status, TypedModelLayout.LayoutError>
+        let session = PackLog.begin()
+        let status: fw_status
+        if !forceGeneric, let layout = typedLayout, let function = typedFunction {
             do throws(TypedModelLayout.LayoutError) {
-                result = .success(
-                    try typed.layout.call(
-                        typed.function, convention: typed.convention, cell: handle, values: values, marshaller: marshaller))
-            } catch { result = .failure(error) }
-            marshaller.reset()
-            let log = PackLog.end(session)
-            switch result {
-            case .failure(let error):
+                status = try layout.call(function, convention: typedConvention, cell: handle, values: values, marshaller: marshaller)
+            } catch {
+                marshaller.reset()
+                PackLog.end(session)
                 throw RuntimeError(cellID: cell.id, fieldID: field, packPath: cell.packPath, message: "libffi: \(error)")
-            case .success(let status):
-                if status != FW_OK { throw failure("typed configure", status: status, field: field, log: log) }
             }
         } else {
-            let session = PackLog.begin()
-            let array = marshaller.values(values, types: fieldTypes)
-            let status = array.withUnsafeBufferPointer { entry.configure(handle, $0.baseAddress, UInt32($0.count)) }
-            marshaller.reset()
-            let log = PackLog.end(session)
-            if status != FW_OK { throw failure("configure", status: status, field: field, log: log) }
+            // The fw_value array lives on the stack; its strings and lists in the marshaller's chunk.
+            let count = min(values.count, fieldTypes.count)
+            status = withUnsafeTemporaryAllocation(of: fw_value.self, capacity: max(count, 1)) { array in
+                for i in 0..<count { array.initializeElement(at: i, to: marshaller.value(values[i], as: fieldTypes[i])) }
+                return genericConfigure(handle, array.baseAddress, UInt32(count))
+            }
         }
+        marshaller.reset()
+        guard status == FW_OK else {
+            let what = !forceGeneric && typedLayout != nil ? "typed configure" : "configure"
+            throw failure(what, status: status, field: field, log: PackLog.end(session, keepingMessages: true))
+        }
+        PackLog.end(session)
     }
 
     /// Asks the cell whether `field` may become `value`; nil when accepted, else the reason.

@@ -12,8 +12,13 @@ public final class InProcessCells: CellDriver {
     private var loadedCells: [String: [String: CellType]] = [:]
     private var loadFailures: [String: PackError] = [:]
     private let pool = InstancePool()
-    /// Set in the cell-host child: records each call (`index << 8 | phase`) before it starts.
-    var progress: ((UInt64) -> Void)?
+    /// Set in the cell-host child: the shared page where each call (`index << 8 | phase`) is recorded
+    /// before it starts (`ProgressPage`). A pointer, not a closure: it is read several times per request.
+    var progressPage: UnsafeMutablePointer<UInt64>?
+
+    @inline(__always) private func mark(_ tag: UInt64) {
+        if let progressPage { ProgressPage.mark(progressPage, tag) }
+    }
 
     /// Drives the cell types of `registry`.
     public init(registry: Registry) {
@@ -30,7 +35,7 @@ public final class InProcessCells: CellDriver {
     public var peakLiveInstances: Int { pool.peakLive }
 
     deinit {
-        progress?(Phase.destroy.rawValue)
+        mark(Phase.destroy.rawValue)
         PackOutput.redirect { pool.drain() }
     }
 
@@ -103,9 +108,9 @@ public final class InProcessCells: CellDriver {
         }
     }
 
-    func entry(for cell: CellType, index: UInt64, field: String) throws(RuntimeError) -> CellEntry {
+    func entry(for cell: CellType, index: UInt64, field: String?) throws(RuntimeError) -> CellEntry {
         if let entry = entries[CellKey(cell)] { return entry }
-        progress?(index << 8 | Phase.load.rawValue)
+        mark(index << 8 | Phase.load.rawValue)
         let loaded = try loadedCell(path: cell.packPath, id: cell.id)
         // What was read by the scanner must still be what the file holds.
         guard loaded.fields.map(\.name) == cell.fields.map(\.name), loaded.fields.map(\.type) == cell.fields.map(\.type),
@@ -119,30 +124,35 @@ public final class InProcessCells: CellDriver {
     }
 
     func perform(_ request: CellRequest, index: UInt64 = 0) throws(RuntimeError) -> CellResponse {
-        let cell = request.cell
-        let fieldID = request.fieldID  // the closure captures the id, not a copy of the whole request
-        let slot = try pool.slot(for: cell) { () throws(RuntimeError) in
-            try self.entry(for: cell, index: index, field: fieldID)
+        let slot = try pool.slot(for: request.cell) { () throws(RuntimeError) in
+            try self.entry(for: request.cell, index: index, field: request.fieldID)
         }
-        let entry = slot.entry
         // In the cell host, init (on the pack's first instance) and create are told apart for the report.
         var initialized = false
-        if let progress, entry.lifecycle.retainCount == 0 {
-            progress(index << 8 | Phase.initialize.rawValue)
-            initialized = entry.lifecycle.retain() == nil
+        if progressPage != nil, slot.entry.lifecycle.retainCount == 0 {
+            mark(index << 8 | Phase.initialize.rawValue)
+            initialized = slot.entry.lifecycle.retain() == nil
         }
-        defer { if initialized { entry.lifecycle.release() } }
-        progress?(index << 8 | Phase.create.rawValue)
-        let instance = try pool.dequeue(cell, from: slot)
+        defer { if initialized { slot.entry.lifecycle.release() } }
+        mark(index << 8 | Phase.create.rawValue)
+        let instance = try pool.dequeue(request.cell, from: slot)
         defer { pool.enqueue(instance, to: slot) }
-        progress?(index << 8 | Phase.configure.rawValue)
+        mark(index << 8 | Phase.configure.rawValue)
         try instance.configure(request.model, field: request.fieldID)
+        // The common request (configure, then render) takes no other branch below.
+        if request.offers.isEmpty && request.highlighted == nil && request.selected == nil {
+            guard request.render else { return CellResponse(nodes: [], rejections: []) }
+            mark(index << 8 | Phase.render.rawValue)
+            let nodes = try instance.render(
+                accessibilityId: request.accessibilityId, valueField: request.valueField, field: request.fieldID)
+            return CellResponse(nodes: nodes, rejections: [])
+        }
         var rejections: [CellResponse.Rejection] = []
         if !request.offers.isEmpty {
             var model = request.model
-            progress?(index << 8 | Phase.valueChanged.rawValue)
+            mark(index << 8 | Phase.valueChanged.rawValue)
             for offer in request.offers {
-                let schema = cell.fields[offer.index]
+                let schema = request.cell.fields[offer.index]
                 if let reason = instance.valueChanged(field: schema.name, to: offer.value, type: schema.type) {
                     rejections.append(CellResponse.Rejection(index: offer.index, reason: reason))
                 } else {
@@ -150,12 +160,12 @@ public final class InProcessCells: CellDriver {
                 }
             }
             if request.render {
-                progress?(index << 8 | Phase.configure.rawValue)
+                mark(index << 8 | Phase.configure.rawValue)
                 try instance.configure(model, field: request.fieldID)
             }
         }
         if request.highlighted != nil || request.selected != nil {
-            progress?(index << 8 | Phase.selection.rawValue)
+            mark(index << 8 | Phase.selection.rawValue)
             if let highlighted = request.highlighted { instance.setHighlighted(highlighted) }
             if let selected = request.selected { instance.setSelected(selected) }
         }
@@ -165,7 +175,7 @@ public final class InProcessCells: CellDriver {
             if request.selected == true { instance.setSelected(false) }
         }
         guard request.render else { return CellResponse(nodes: [], rejections: rejections) }
-        progress?(index << 8 | Phase.render.rawValue)
+        mark(index << 8 | Phase.render.rawValue)
         let nodes = try instance.render(
             accessibilityId: request.accessibilityId, valueField: request.valueField,
             field: request.fieldID)
@@ -173,7 +183,7 @@ public final class InProcessCells: CellDriver {
     }
 
     public func drain() {
-        progress?(Phase.destroy.rawValue)
+        mark(Phase.destroy.rawValue)
         PackOutput.redirect { pool.drain() }
     }
 }
