@@ -292,12 +292,12 @@ for size in sizes {
             [formwork, "render", input, "--format", format, "--output", "/dev/null"], ["\(work)/\(baseline)", input], times: times)
         rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.a / r.b, "≤ 3×"))
         scaling[name, default: [:]][size] = r.a
-        if name == "JSON → text" || name == "YAML → text" {
+        do {
             let empty = spawn([formwork, "render", "\(root)/Examples/Forms/login.yaml", "--format", "text", "--output", "/dev/null"])
             let perField = Double(r.rssA - empty.maxRSSKiB) / Double(size)
             rows.append(
                 (
-                    "memory above an empty run, \(name.prefix(4))", String(format: "%.2f KiB/field (peak %d MiB)", perField, r.rssA / 1024),
+                    "memory above an empty run, \(name)", String(format: "%.2f KiB/field (peak %d MiB)", perField, r.rssA / 1024),
                     "",
                     nil, "≤ 1 KiB/field"
                 ))

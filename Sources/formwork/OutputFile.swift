@@ -16,48 +16,94 @@ enum OutputFile {
         var description: String { "\(path): cannot write: \(reason)" }
     }
 
-    /// The corresponding C functions are `stat`, `lstat`, `readlink`, `mkstemp`, `write`, `fsync`, `fchmod`, `fchown` and `rename`.
+    /// Writes `text` as the whole of `path` (see ``Writer``).
     static func write(_ text: String, to path: String) throws(WriteError) {
-        func fail(_ create: Bool, _ code: Int32 = errno) -> WriteError {
-            WriteError(path: path, reason: String(cString: strerror(code)), cannotCreate: create)
-        }
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            if info.st_mode & S_IFMT == S_IFDIR {
-                throw WriteError(path: path, reason: "is a directory; name a file", cannotCreate: true)
+        let writer = try Writer(path)
+        var text = text
+        text.withUTF8 { writer.write(UnsafeRawBufferPointer($0)) }
+        try writer.commit()
+    }
+
+    /// An output being written in chunks: to a temporary file beside a regular file (new or existing),
+    /// which `commit` syncs and renames over it, or straight to something that is not a regular file.
+    /// A writer released without `commit` (an error on the way) removes its temporary file: the
+    /// output is left as it was.
+    ///
+    /// The corresponding C functions are `stat`, `lstat`, `readlink`, `mkstemp`, `write`, `fsync`, `fchmod`, `fchown`,
+    /// `rename` and `unlink`.
+    final class Writer {
+        let path: String
+        private let fd: Int32
+        /// The temporary file and the target it replaces; nil when writing straight to a non-regular file.
+        private let temporary: (path: String, target: String, existing: stat?)?
+        /// The errno of the first failed write (later chunks are skipped).
+        private var failure: Int32?
+        private var done = false
+
+        init(_ path: String) throws(WriteError) {
+            self.path = path
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    throw WriteError(path: path, reason: "is a directory; name a file", cannotCreate: true)
+                }
+                fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno)), cannotCreate: true) }
+                temporary = nil
+                return
             }
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw fail(true) }
-            defer { close(fd) }
-            if let code = writeAll(fd, text) { throw fail(false, code) }
-            return
+            let target = OutputFile.resolveLinks(path)
+            let existing: stat? = stat(target, &info) == 0 ? info : nil
+            let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
+            let base = target.split(separator: "/").last.map(String.init) ?? target
+            var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).XXXXXX".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno)), cannotCreate: true) }
+            temporary = (template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, target, existing)
         }
-        let target = resolveLinks(path)
-        let existing: stat? = stat(target, &info) == 0 ? info : nil
-        let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
-        let base = target.split(separator: "/").last.map(String.init) ?? target
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw fail(true) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var failure = writeAll(fd, text)
-        if failure == nil && fsync(fd) != 0 { failure = errno }
-        if let existing {
-            fchmod(fd, existing.st_mode & 0o7777)
-            if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-                _ = fchown(fd, existing.st_uid, existing.st_gid)  // allowed for root, or a group the user is in
-                fchmod(fd, existing.st_mode & 0o7777)  // fchown may clear set-id bits
+
+        deinit {
+            guard !done else { return }
+            close(fd)
+            if let temporary { unlink(temporary.path) }
+        }
+
+        /// Appends `bytes` (a failure is remembered and reported by `commit`).
+        func write(_ bytes: UnsafeRawBufferPointer) {
+            guard failure == nil, let base = bytes.baseAddress else { return }
+            failure = OutputFile.writeAll(fd, base, bytes.count)
+        }
+
+        /// Makes what was written the output: sync, the old file's permissions and owner, rename.
+        func commit() throws(WriteError) {
+            done = true
+            guard let temporary else {
+                close(fd)
+                if let failure { throw fail(failure) }
+                return
             }
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            if failure == nil && fsync(fd) != 0 { failure = errno }
+            if let existing = temporary.existing {
+                fchmod(fd, existing.st_mode & 0o7777)
+                if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                    _ = fchown(fd, existing.st_uid, existing.st_gid)  // allowed for root, or a group the user is in
+                    fchmod(fd, existing.st_mode & 0o7777)  // fchown may clear set-id bits
+                }
+            } else {
+                let mask = umask(0)
+                umask(mask)
+                fchmod(fd, 0o666 & ~mask)
+            }
+            close(fd)
+            if failure == nil && rename(temporary.path, temporary.target) != 0 { failure = errno }
+            if let failure {
+                unlink(temporary.path)
+                throw fail(failure)
+            }
         }
-        close(fd)
-        if failure == nil && rename(temporary, target) != 0 { failure = errno }
-        if let failure {
-            unlink(temporary)
-            throw fail(false, failure)
+
+        private func fail(_ code: Int32) -> WriteError {
+            WriteError(path: path, reason: String(cString: strerror(code)), cannotCreate: false)
         }
     }
 
@@ -65,16 +111,22 @@ enum OutputFile {
     static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
         return text.withUTF8 { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { return errno }
-                if n == 0 { return EIO }
-                offset += n
-            }
-            return nil
+            guard let base = buffer.baseAddress else { return nil }
+            return writeAll(fd, UnsafeRawPointer(base), buffer.count)
         }
+    }
+
+    /// Writes all `count` bytes at `bytes`; returns the errno of a failure. The corresponding C function is `write`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int32? {
+        var offset = 0
+        while offset < count {
+            let n = Glibc.write(fd, bytes + offset, count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return errno }
+            if n == 0 { return EIO }
+            offset += n
+        }
+        return nil
     }
 
     /// Follows symbolic links (at most 40, as the kernel does) to the path they name,

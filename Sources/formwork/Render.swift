@@ -30,12 +30,15 @@ struct OutputOptions: ParsableArguments {
 
     var resolvedWidth: Int { width ?? (output == nil ? Terminal.columns(1) : nil) ?? 80 }
 
+    /// Renders `tree` straight to the output as the renderer produces it (a few sections at a
+    /// time; the whole output is never held): to `--output` atomically, or to standard output.
     func emit(_ tree: ViewTree) throws {
-        let text = Renderer.render(tree, as: resolvedFormat, width: resolvedWidth)
         if let output {
-            try OutputFile.write(text, to: output)
+            let writer = try OutputFile.Writer(output)
+            Renderer.write(tree, as: resolvedFormat, width: resolvedWidth) { writer.write($0) }
+            try writer.commit()
         } else {
-            Console.out(text)
+            Renderer.write(tree, as: resolvedFormat, width: resolvedWidth) { Console.out($0) }
         }
     }
 }

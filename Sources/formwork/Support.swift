@@ -84,6 +84,12 @@ enum Console {
         if let code = OutputFile.writeAll(1, text), outputFailure == nil { outputFailure = code }
     }
 
+    /// Writes `bytes` to standard output (after a failure, nothing more).
+    static func out(_ bytes: UnsafeRawBufferPointer) {
+        guard outputFailure == nil, let base = bytes.baseAddress else { return }
+        outputFailure = OutputFile.writeAll(1, base, bytes.count)
+    }
+
     /// Writes all of `text` to a file descriptor, ignoring failures (standard error).
     static func write(_ fd: Int32, _ text: String) {
         _ = OutputFile.writeAll(fd, text)

@@ -8,6 +8,13 @@ struct HTMLRenderer {
     private var live = false
 
     mutating func render(_ tree: ViewTree) -> String {
+        var out = ""
+        write(tree) { out += String(decoding: $0, as: UTF8.self) }
+        return out
+    }
+
+    /// `render`, written to `sink` in chunks (a few sections at a time): the whole page is never held.
+    mutating func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
         live = Self.hasConditions(tree)
         var out = """
             <!DOCTYPE html>
@@ -38,16 +45,20 @@ struct HTMLRenderer {
         // The sections' fields are written independently (on several cores for a large form), then put together in order.
         let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
         let renderer = self
-        let bodies = Parallel.map(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
+        func flush() {
+            guard !out.isEmpty else { return }
+            out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            out.removeAll(keepingCapacity: true)
+        }
+        Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
             var r = renderer
             let section = tree.sections[index]
             if let group = section.repeatGroup { return r.renderItems(section, group) }
             var body = ""
             for field in section.fields { body += r.render(field) }
             return body
-        }
-        out.reserveCapacity(out.utf8.count + bodies.reduce(0) { $0 + $1.utf8.count } + 64 * tree.sections.count + 4096)
-        for (index, section) in tree.sections.enumerated() {
+        } consume: { index, body in
+            let section = tree.sections[index]
             if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
                 let page = tree.pages[p]
                 let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
@@ -63,7 +74,9 @@ struct HTMLRenderer {
             out +=
                 "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
-            out += bodies[index]
+            flush()
+            var body = body
+            body.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
@@ -81,7 +94,7 @@ struct HTMLRenderer {
         if tree.pages.count > 1 { out += "<script>\(Self.pageScript)</script>\n" }
         if tree.sections.contains(where: { $0.repeatGroup != nil }) { out += "<script>\(Self.repeatScript)</script>\n" }
         out += "</body>\n</html>\n"
-        return out
+        out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
     }
 
     static func hasConditions(_ tree: ViewTree) -> Bool {

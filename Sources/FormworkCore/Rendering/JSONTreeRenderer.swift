@@ -29,10 +29,16 @@ package enum JSONTreeRenderer {
     /// The tree as JSON text with a final newline. Each section is built and written on its own (on several
     /// cores for a large form) and only its bytes are kept: the whole tree is never held as JSON values.
     static func text(_ tree: ViewTree) -> String {
+        var out = JSONBytes(capacity: 1 << 16)
+        write(tree) { out.append($0) }
+        return out.string
+    }
+
+    /// `text`, written to `sink` a section at a time.
+    static func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
         let parallel = tree.sections.count > 1 && tree.sections.reduce(0) { $0 + $1.fields.count } >= 2000
-        return render(tree, sections: false).serializedLine(
-            appending: "sections", count: tree.sections.count, parallel: parallel
-        ) { section(tree.sections[$0]) }
+        render(tree, sections: false).writeLine(
+            appending: "sections", count: tree.sections.count, parallel: parallel, item: { section(tree.sections[$0]) }, to: sink)
     }
 
     static func section(_ section: SectionView) -> JSON {

@@ -16,4 +16,20 @@ public enum Renderer {
         case .json: JSONTreeRenderer.text(tree)
         }
     }
+
+    /// Writes what `render` returns to `sink`, in chunks of UTF-8 bytes in order (each valid only
+    /// during the call), a few sections at a time: a large form's output is never held whole
+    /// (`formwork render` writes the chunks to its output file or standard output as they come).
+    public static func write(
+        _ tree: ViewTree, as format: OutputFormat, width: Int = 80, to sink: (UnsafeRawBufferPointer) -> Void
+    ) {
+        switch format {
+        case .text: TextRenderer(width: width, ansi: false).write(tree, to: sink)
+        case .ansi: TextRenderer(width: width, ansi: true).write(tree, to: sink)
+        case .html:
+            var renderer = HTMLRenderer()
+            renderer.write(tree, to: sink)
+        case .json: JSONTreeRenderer.write(tree, to: sink)
+        }
+    }
 }

@@ -22,6 +22,13 @@ struct TextRenderer {
     typealias Line = [Segment]
 
     func render(_ tree: ViewTree) -> String {
+        var out = ""
+        write(tree) { out += String(decoding: $0, as: UTF8.self) }
+        return out
+    }
+
+    /// `render`, written to `sink` in chunks (a few sections at a time): the whole text is never held.
+    func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
         var lines: [Line] = []
         if let title = tree.title, !title.isEmpty {
             for line in wrap(title, width) { lines.append([Segment(text: line, style: .title)]) }
@@ -33,6 +40,7 @@ struct TextRenderer {
             }
         }
         var out = ""
+        out.reserveCapacity(1 << 16)
         var count = 0
         func emit(_ lines: [Line]) {
             for line in lines {
@@ -41,15 +49,18 @@ struct TextRenderer {
             }
             count += lines.count
         }
-        emit(lines)
-        // Sections are laid out independently (on several cores for a large form), then put together in order.
-        let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
-        let bodies = Parallel.map(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
-            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: "", lines: 0)
+        func flush() {
+            guard !out.isEmpty else { return }
+            out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            out.removeAll(keepingCapacity: true)
         }
-        out.reserveCapacity(out.utf8.count + bodies.reduce(0) { $0 + $1.text.utf8.count + 1 })
-        // Text shows the form for the values rendered: hidden sections and fields are left out.
-        for (index, section) in tree.sections.enumerated() {
+        emit(lines)
+        // Sections are laid out independently (on several cores for a large form) and written in order.
+        let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
+        Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
+            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: "", lines: 0)
+        } consume: { index, body in
+            let section = tree.sections[index]
             // A page heading before the first section of each page.
             if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
                 let page = tree.pages[p]
@@ -59,12 +70,16 @@ struct TextRenderer {
                 lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
                 emit(lines)
             }
-            guard section.visible else { continue }
+            // Text shows the form for the values rendered: hidden sections and fields are left out.
+            guard section.visible else { return }
             if count > 0 { emit([[]]) }
-            out += bodies[index].text
-            count += bodies[index].lines
+            flush()
+            var text = body.text
+            text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            count += body.lines
         }
-        return count == 0 ? "\n" : out
+        if count == 0 { out = "\n" }
+        flush()
     }
 
     /// A section's header, fields and footer, as finished text (each line ends in a newline) and its line count.

@@ -37,43 +37,55 @@ package enum JSON: Sendable, Equatable {
     /// This object serialized with a final newline and one more member at its end: `key`, a list of
     /// `count` items made by `item` and written one at a time (on several cores when `parallel`), so that
     /// only their bytes are held. The bytes are the same as `serialized(pretty:)` of the whole object.
-    package func serializedLine(
-        pretty: Bool = true, appending key: String, count: Int, parallel: Bool, item: (Int) -> JSON
-    ) -> String {
-        guard case .object(let members) = self else { return serialized(pretty: pretty) + "\n" }
+    /// The object with `key` appended, its value an array of `count` items, as JSON text with a final newline,
+    /// written to `sink` in chunks: the members, then each item as it is made (a window
+    /// of items at a time, on several cores when `parallel`), then the end — never the whole text at once.
+    package func writeLine(
+        pretty: Bool = true, appending key: String, count: Int, parallel: Bool, item: (Int) -> JSON,
+        to sink: (UnsafeRawBufferPointer) -> Void
+    ) {
+        guard case .object(let members) = self else {
+            var whole = JSONBytes()
+            whole.append(serialized(pretty: pretty) + "\n")
+            whole.flush(to: sink)
+            return
+        }
         let indent = pretty ? 0 : nil
         let inner = indent.map { $0 + 1 }
-        let pieces = Parallel.map(count, worthIt: parallel) { k in
-            var piece = JSONBytes(capacity: 1 << 12)
-            item(k).write(to: &piece, indent: inner.map { $0 + 1 })
-            return piece
-        }
-        var out = JSONBytes(capacity: pieces.reduce(4096) { $0 + $1.count + 8 })
+        var out = JSONBytes(capacity: 1 << 16)
         out.byte(0x7B)
-        for i in 0...members.count {
+        for i in 0..<members.count {
             if i > 0 { out.byte(0x2C) }
             if let indent { out.newline(indent + 1) }
-            JSON.writeString(i < members.count ? members[i].0 : key, to: &out)
+            JSON.writeString(members[i].0, to: &out)
             if indent == nil { out.byte(0x3A) } else { out.append(": ") }
-            if i < members.count {
-                members[i].1.write(to: &out, indent: inner)
-            } else if pieces.isEmpty {
-                out.append("[]")
-            } else {
-                out.byte(0x5B)
-                for k in pieces.indices {
-                    if k > 0 { out.byte(0x2C) }
-                    if let inner { out.newline(inner + 1) }
-                    out.append(pieces[k])
-                }
-                if let inner { out.newline(inner) }
-                out.byte(0x5D)
+            members[i].1.write(to: &out, indent: inner)
+        }
+        if !members.isEmpty { out.byte(0x2C) }
+        if let indent { out.newline(indent + 1) }
+        JSON.writeString(key, to: &out)
+        if indent == nil { out.byte(0x3A) } else { out.append(": ") }
+        if count == 0 {
+            out.append("[]")
+        } else {
+            out.byte(0x5B)
+            Parallel.stream(count, worthIt: parallel) { k in
+                var piece = JSONBytes(capacity: 1 << 12)
+                item(k).write(to: &piece, indent: inner.map { $0 + 1 })
+                return piece
+            } consume: { k, piece in
+                if k > 0 { out.byte(0x2C) }
+                if let inner { out.newline(inner + 1) }
+                out.flush(to: sink)
+                piece.write(to: sink)
             }
+            if let inner { out.newline(inner) }
+            out.byte(0x5D)
         }
         if let indent { out.newline(indent) }
         out.byte(0x7D)
         out.byte(0x0A)
-        return out.string
+        out.flush(to: sink)
     }
 
     /// Written as UTF-8 bytes into one buffer: appending a string's bytes is a copy, where appending
@@ -178,6 +190,18 @@ struct JSONBytes {
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Hands the bytes to `sink` and empties the buffer (keeping its capacity).
+    mutating func flush(to sink: (UnsafeRawBufferPointer) -> Void) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { sink($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the bytes to `sink`, keeping them.
+    func write(to sink: (UnsafeRawBufferPointer) -> Void) { bytes.withUnsafeBytes { sink($0) } }
+
+    mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
 }
 
 extension JSON {

@@ -50,6 +50,24 @@ package enum Parallel {
         }
     }
 
+    /// `body(i)` for every `i` in `0..<count`, each result handed to `consume` in order as soon as its
+    /// window is done: windows of a few items per thread, so only a window's results are held at once
+    /// (a renderer streams its output this way instead of keeping every section's text).
+    package static func stream<T>(_ count: Int, worthIt: Bool, _ body: (Int) -> T, consume: (Int, T) -> Void) {
+        let window = worthIt && threads > 1 ? threads * 4 : 1
+        var start = 0
+        while start < count {
+            let end = min(count, start + window)
+            if end - start == 1 {
+                consume(start, body(start))
+            } else {
+                let results = map(end - start, worthIt: worthIt) { body(start + $0) }
+                for k in results.indices { consume(start + k, results[k]) }
+            }
+            start = end
+        }
+    }
+
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
