@@ -259,6 +259,21 @@ struct RenderCommandTests {
         let denied = try run(Build.formwork, ["render", login, "--output", "/nonexistent/dir/x.html"], environment: environment)
         #expect(denied.status == 73)  // EX_CANTCREAT: the output cannot be created
         #expect(denied.stderr.hasPrefix("formwork: error: /nonexistent/dir/x.html: cannot write:"))
+        // The output is streamed: a write that fails on the way is still reported (EX_IOERR), and an
+        // existing file is left as it was.
+        let full = try run(Build.formwork, ["render", login, "--format", "json", "--output", "/dev/full"], environment: environment)
+        #expect(full.status == 74)
+        #expect(full.stderr == "formwork: error: /dev/full: cannot write: No space left on device\n")
+        try FileManager.default.createDirectory(atPath: "\(directory)/locked", withIntermediateDirectories: true)
+        let kept = "\(directory)/locked/kept.html"
+        try "old\n".write(toFile: kept, atomically: false, encoding: .utf8)
+        chmod("\(directory)/locked", 0o555)  // the temporary file cannot be made beside it
+        defer { chmod("\(directory)/locked", 0o755) }
+        if geteuid() != 0 {
+            let refused = try run(Build.formwork, ["render", login, "--output", kept], environment: environment)
+            #expect(refused.status == 73)
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == "old\n")
+        }
     }
 
     @Test("validate: 0 for a good form, 65 with every error, 69 for a missing cell, 66 for a missing file")

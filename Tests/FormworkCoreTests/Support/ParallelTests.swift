@@ -19,4 +19,31 @@ struct ParallelTests {
         #expect(once == Array(0..<500))
         #expect(calls.load(ordering: .relaxed) == 500)
     }
+
+    @Test("stream hands every result over in order, a window at a time, on one thread or several")
+    func streamed() {
+        for worthIt in [true, false] {
+            var seen: [Int] = []
+            var most = 0
+            var made = 0
+            let lock = Mutex(0)
+            Parallel.stream(1_000, worthIt: worthIt) { i -> String in
+                lock.withLock { $0 += 1 }
+                return String(i * 7)
+            } consume: { i, text in
+                seen.append(i)
+                #expect(text == String(i * 7))
+                made = lock.withLock { $0 }
+                most = max(most, made - seen.count)
+            }
+            #expect(seen == Array(0..<1_000))
+            // Results made but not yet consumed never exceed a window (4 per thread).
+            #expect(most < max(1, Parallel.threads * 4), "worthIt \(worthIt): \(most) results held")
+        }
+        Parallel.stream(0, worthIt: true) {
+            $0
+        } consume: { _, _ in
+            Issue.record("nothing to consume")
+        }
+    }
 }
