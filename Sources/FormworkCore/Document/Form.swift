@@ -72,8 +72,9 @@ public struct FormSection: Sendable {
 public struct FormField: Sendable {
     public var id: String
     public var cell: CellType
-    /// Model values by field name, defaults filled in, the values file applied.
-    public var model: [String: Value]
+    /// Model values (read and written by field name, stored in schema order), defaults filled in,
+    /// the values file applied.
+    public var model: FieldModel
     /// The cell's text-input configuration with the document's overrides applied.
     public var textInput: TextInputConfiguration
     /// Stable id carried to every renderer (HTML `id`, JSON path, terminal label).
@@ -114,9 +115,8 @@ public struct FormField: Sendable {
         id: String, cell: CellType, model: [String: Value] = [:], textInput: TextInputConfiguration? = nil,
         accessibilityId: String? = nil, required: Bool = false
     ) {
-        var filled: [String: Value] = [:]
-        for f in cell.fields { if let d = f.defaultValue { filled[f.name] = d } }
-        filled.merge(model) { $1 }
+        var filled = FieldModel(cell: cell, values: cell.fields.map(\.defaultValue))
+        for (name, value) in model { filled[name] = value }
         if required, let role = cell.roles.required, model[role] == nil { filled[role] = .bool(true) }
         self.init(
             id: id, cell: cell, model: filled, textInput: textInput ?? cell.textInput,
@@ -126,7 +126,7 @@ public struct FormField: Sendable {
     }
 
     init(
-        id: String, cell: CellType, model: [String: Value], textInput: TextInputConfiguration, accessibilityId: String,
+        id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
         required: Bool, valueField: String?, pointer: String
     ) {
         self.id = id

@@ -691,8 +691,8 @@ public struct FormDecoder {
         return id
     }
 
-    mutating func model(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode) -> [String: Value] {
-        // Values are gathered in schema order (no hashing per schema field); the dictionary is built once.
+    mutating func model(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode) -> FieldModel {
+        // Values are gathered in schema order (no hashing per schema field), as the model keeps them.
         let fields = cell.fields
         var values = [Value?](repeating: nil, count: fields.count)
         if let node {
@@ -739,12 +739,10 @@ public struct FormDecoder {
                 }
             }
         }
-        var model: [String: Value] = [:]
-        model.reserveCapacity(fields.count)
-        for i in fields.indices {
-            if values[i] == nil, let value = fields[i].defaultValue { values[i] = value }
-            if let value = values[i] { model[fields[i].name] = value }
+        for i in fields.indices where values[i] == nil {
+            if let value = fields[i].defaultValue { values[i] = value }
         }
+        var model = FieldModel(cell: cell, values: values)
         for i in fields.indices {
             let field = fields[i]
             func at() -> String { "\(pointer())/\(Pointer.escape(field.name))" }
@@ -758,17 +756,14 @@ public struct FormDecoder {
             }
             if let problem = SchemaValidator.problem(with: value, for: field, model: model) {
                 report(at(), node?[field.name] ?? node, "\(field.name) \(problem)")
-                model[field.name] = nil
-                values[i] = nil
+                model[i] = nil
             }
         }
         return model
     }
 
-    func defaults(_ cell: CellType) -> [String: Value] {
-        var model: [String: Value] = [:]
-        for field in cell.fields { if let v = field.defaultValue { model[field.name] = v } }
-        return model
+    func defaults(_ cell: CellType) -> FieldModel {
+        FieldModel(cell: cell, values: cell.fields.map(\.defaultValue))
     }
 
     mutating func textInput(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType) -> TextInputConfiguration {
@@ -854,9 +849,9 @@ enum ValueCoercion {
 
 /// A date picker's value must lie within its model's minimum / maximum dates.
 package enum DateBounds {
-    package static func problem(model: [String: Value], traits: TextInputTraits, field: String?) -> (field: String, message: String)? {
+    package static func problem(model: some ModelLookup, traits: TextInputTraits, field: String?) -> (field: String, message: String)? {
         func date(_ name: String?) -> Double? {
-            guard let name, case .number(let d)? = model[name] else { return nil }
+            guard let name, case .number(let d)? = model.value(named: name) else { return nil }
             return d
         }
         let minimum = date(traits.minimumField), maximum = date(traits.maximumField)

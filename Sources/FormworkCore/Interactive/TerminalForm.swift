@@ -313,7 +313,7 @@ public final class TerminalFormSession {
     /// Configures and renders fields through the driver in one batch, with focus (highlight) and selection.
     func renderFields(_ list: [(section: Int, field: Int, highlighted: Bool, selected: Bool)]) {
         guard !list.isEmpty else { return }
-        var prepared: [(request: CellRequest, model: [String: Value])] = []
+        var prepared: [(request: CellRequest, model: FieldModel)] = []
         prepared.reserveCapacity(list.count)
         for item in list {
             var (request, model) = FormRuntime.prepare(form.sections[item.section].fields[item.field])

@@ -31,7 +31,7 @@ public final class FormRuntime {
         // batches of `batchSize` (one round trip each to a child process): only one batch of requests, with
         // their schema-ordered models, is held at a time.
         var requests: [CellRequest] = []
-        var models: [[String: Value]] = []
+        var models: [FieldModel] = []
         var responses: [CellResponse] = []
         var offerLists: [[CellRequest.Offer]] = []
         var anyOffers = false
@@ -151,7 +151,7 @@ public final class FormRuntime {
     }
 
     /// The request for one field: values from a values file are offered to the cell first.
-    static func prepare(_ field: FormField) -> (request: CellRequest, model: [String: Value]) {
+    static func prepare(_ field: FormField) -> (request: CellRequest, model: FieldModel) {
         let cell = field.cell
         var model = field.model
         var offers: [CellRequest.Offer] = []
@@ -162,12 +162,9 @@ public final class FormRuntime {
                 offers.append(CellRequest.Offer(index: index, value: field.model[name]))
             }
         }
-        // The model in schema order: each present value placed by its name's position (a few string
-        // comparisons) rather than a hash look-up for every schema field.
-        var ordered = [Value?](repeating: nil, count: cell.fields.count)
-        for (name, value) in model { if let index = cell.index(of: name) { ordered[index] = value } }
+        // The model is kept in schema order: the request takes its values as they are (no copy).
         let request = CellRequest(
-            cell: cell, fieldID: field.id, model: ordered, offers: offers,
+            cell: cell, fieldID: field.id, model: model.values, offers: offers,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
         return (request, model)
     }
@@ -181,7 +178,7 @@ public final class FormRuntime {
         return finish(field, model: model, offers: request.offers, response: response)
     }
 
-    func finish(_ field: FormField, model: [String: Value], offers: [CellRequest.Offer], response: CellResponse) -> FieldView {
+    func finish(_ field: FormField, model: FieldModel, offers: [CellRequest.Offer], response: CellResponse) -> FieldView {
         let cell = field.cell
         var model = model
         if let failure = response.failure {
@@ -194,7 +191,7 @@ public final class FormRuntime {
         }
         if !offers.isEmpty {
             let rejected = Set(response.rejections.map(\.index))
-            for offer in offers where !rejected.contains(offer.index) { model[cell.fields[offer.index].name] = offer.value }
+            for offer in offers where !rejected.contains(offer.index) { model[offer.index] = offer.value }
         }
         var nodes = response.nodes
         // A secure entry's value never reaches rendered output (HTML, text, the JSON tree): a
@@ -266,7 +263,7 @@ public final class FormRuntime {
     public func offer(_ value: Value?, to field: FormField) throws(RuntimeError) -> String? {
         guard let name = field.valueField, let index = field.cell.index(of: name) else { return nil }
         let request = CellRequest(
-            cell: field.cell, fieldID: field.id, model: field.cell.fields.map { field.model[$0.name] },
+            cell: field.cell, fieldID: field.id, model: field.model.values,
             offers: [CellRequest.Offer(index: index, value: value)], render: false,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
         let response = try driver.perform([request])[0]

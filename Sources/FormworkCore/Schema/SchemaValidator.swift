@@ -1,7 +1,7 @@
 /// Checks values against field schemas. Problems are phrases meant to follow the
 /// thing they describe ("the default is 12, above the maximum 10").
 package enum SchemaValidator {
-    package static func problem(with value: Value, for field: FieldSchema, model: [String: Value]) -> String? {
+    package static func problem(with value: Value, for field: FieldSchema, model: some ModelLookup) -> String? {
         switch (field.type, value) {
         case (.string, .string(let s)), (.text, .string(let s)):
             if field.type == .string, s.utf8.contains(0x0A) {  // bytes: Foundation's contains(String) was 5% of decoding
@@ -13,7 +13,7 @@ package enum SchemaValidator {
             {
                 return problem
             }
-            if let options = field.optionsField, case .stringList(let allowed)? = model[options], !allowed.contains(s) {
+            if let options = field.optionsField, case .stringList(let allowed)? = model.value(named: options), !allowed.contains(s) {
                 return "'\(truncated(s))' is not one of \(options): \(list(allowed))"
             }
             return nil
@@ -30,7 +30,7 @@ package enum SchemaValidator {
             guard d.isFinite else { return "is not a finite number" }
             return rangeProblem(d, field, shown: field.boundText(d))
         case (.stringList, .stringList(let items)):
-            if let options = field.optionsField, case .stringList(let allowed)? = model[options],
+            if let options = field.optionsField, case .stringList(let allowed)? = model.value(named: options),
                 let unknown = items.first(where: { !allowed.contains($0) })
             {
                 return "has '\(truncated(unknown))', which is not one of \(options): \(list(allowed))"

@@ -368,7 +368,7 @@ public enum Conformance {
 
     /// Value sets derived from the schema: defaults, then each boundary and each choice.
     static func valueSets(_ cell: CellType) -> [(String, [String: Value])] {
-        let base = Samples.field(for: cell, id: "check").model
+        let base = Samples.field(for: cell, id: "check").model.dictionary
         var sets: [(String, [String: Value])] = [("defaults", base)]
         func add(_ name: String, _ field: FieldSchema, _ value: Value) {
             var values = base
