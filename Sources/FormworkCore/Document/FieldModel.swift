@@ -81,15 +81,6 @@ public struct FieldModel: Sendable, Equatable, CustomStringConvertible {
     public static func == (a: FieldModel, b: [String: Value]) -> Bool { a.dictionary == b }
 }
 
-/// Reading a model's values by name, from a `FieldModel` or a dictionary (the schema checks take either).
-package protocol ModelLookup {
-    func value(named name: String) -> Value?
-}
-
 extension FieldModel: ModelLookup {
     package func value(named name: String) -> Value? { self[name] }
-}
-
-extension Dictionary: ModelLookup where Key == String, Value == FormworkCore.Value {
-    package func value(named name: String) -> FormworkCore.Value? { self[name] }
 }

@@ -68,3 +68,12 @@ package enum SchemaValidator {
         items.prefix(12).joined(separator: ", ") + (items.count > 12 ? ", …" : "")
     }
 }
+
+/// Reading a model's values by name, from a `FieldModel` or a dictionary (the schema checks take either).
+package protocol ModelLookup {
+    func value(named name: String) -> Value?
+}
+
+extension [String: Value]: ModelLookup {
+    package func value(named name: String) -> Value? { self[name] }
+}
