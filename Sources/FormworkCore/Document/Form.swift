@@ -69,31 +69,173 @@ public struct FormSection: Sendable {
     }
 }
 
+/// A field of a form. A value type whose properties live in one shared, copy-on-write box: a copy
+/// (a field passed along, read out of an array) is one retain, not one per property (a dozen, which
+/// was a fifth of driving a large form's cells).
 public struct FormField: Sendable {
-    public var id: String
-    public var cell: CellType
+    /// The properties; mutated only when this field is its only owner (`storage` below).
+    final class Storage: @unchecked Sendable {
+        var id: String
+        var cell: CellType
+        var model: FieldModel
+        var textInput: TextInputConfiguration
+        var accessibilityId: String
+        var required: Bool
+        var valueField: String?
+        var pointer: String
+        var rules: FieldRules
+        var conditions: FieldConditions
+        var crossRules: [CrossFieldRule]
+        var item: ItemPosition?
+        var labelledChoices: [String: LabelledChoice]
+        var valuesFromFile: Set<String>
+        var documentModel: [String: Value?]
+
+        init(
+            id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
+            required: Bool, valueField: String?, pointer: String
+        ) {
+            self.id = id
+            self.cell = cell
+            self.model = model
+            self.textInput = textInput
+            self.accessibilityId = accessibilityId
+            self.required = required
+            self.valueField = valueField
+            self.pointer = pointer
+            self.rules = FieldRules()
+            self.conditions = FieldConditions()
+            self.crossRules = []
+            self.item = nil
+            self.labelledChoices = [:]
+            self.valuesFromFile = []
+            self.documentModel = [:]
+        }
+
+        init(copying other: Storage) {
+            id = other.id
+            cell = other.cell
+            model = other.model
+            textInput = other.textInput
+            accessibilityId = other.accessibilityId
+            required = other.required
+            valueField = other.valueField
+            pointer = other.pointer
+            rules = other.rules
+            conditions = other.conditions
+            crossRules = other.crossRules
+            item = other.item
+            labelledChoices = other.labelledChoices
+            valuesFromFile = other.valuesFromFile
+            documentModel = other.documentModel
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first when another field shares it.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+    }
+
+    public var id: String {
+        get { storage.id }
+        _modify {
+            let box = unique
+            yield &box.id
+        }
+    }
+    public var cell: CellType {
+        get { storage.cell }
+        _modify {
+            let box = unique
+            yield &box.cell
+        }
+    }
     /// Model values (read and written by field name, stored in schema order), defaults filled in,
     /// the values file applied.
-    public var model: FieldModel
+    public var model: FieldModel {
+        get { storage.model }
+        _modify {
+            let box = unique
+            yield &box.model
+        }
+    }
     /// The cell's text-input configuration with the document's overrides applied.
-    public var textInput: TextInputConfiguration
+    public var textInput: TextInputConfiguration {
+        get { storage.textInput }
+        _modify {
+            let box = unique
+            yield &box.textInput
+        }
+    }
     /// Stable id carried to every renderer (HTML `id`, JSON path, terminal label).
-    public var accessibilityId: String
-    public var required: Bool
+    public var accessibilityId: String {
+        get { storage.accessibilityId }
+        _modify {
+            let box = unique
+            yield &box.accessibilityId
+        }
+    }
+    public var required: Bool {
+        get { storage.required }
+        _modify {
+            let box = unique
+            yield &box.required
+        }
+    }
     /// The model field that holds the field's value (the text-input field, else `value`), if any.
-    public var valueField: String?
+    public var valueField: String? {
+        get { storage.valueField }
+        _modify {
+            let box = unique
+            yield &box.valueField
+        }
+    }
     /// JSON pointer of the field in the document.
-    public var pointer: String
+    public var pointer: String {
+        get { storage.pointer }
+        _modify {
+            let box = unique
+            yield &box.pointer
+        }
+    }
     /// Validation rules the document declares for the value.
-    public var rules = FieldRules()
+    public var rules: FieldRules {
+        get { storage.rules }
+        _modify {
+            let box = unique
+            yield &box.rules
+        }
+    }
     /// `visibleIf`, `enabledIf`, `requiredIf`.
-    public var conditions = FieldConditions()
+    public var conditions: FieldConditions {
+        get { storage.conditions }
+        _modify {
+            let box = unique
+            yield &box.conditions
+        }
+    }
     /// Rules across fields (`rules.equals`, `rules.expression`).
-    public var crossRules: [CrossFieldRule] = []
+    public var crossRules: [CrossFieldRule] {
+        get { storage.crossRules }
+        _modify {
+            let box = unique
+            yield &box.crossRules
+        }
+    }
     /// For a field of a repeatable group's item: the group (its section id), the item's index and the
     /// template field's id — the value's place in a values file, `{"tasks": [{"title": …}]}`.
-    public var item: ItemPosition?
-
+    public var item: ItemPosition? {
+        get { storage.item }
+        _modify {
+            let box = unique
+            yield &box.item
+        }
+    }
     /// The JSON pointer of the field's value in a values file: `/email`, or `/tasks/2/title`.
     public var valuePointer: String {
         if let item { return "/\(Pointer.escape(item.group))/\(item.index)/\(Pointer.escape(item.name))" }
@@ -102,11 +244,29 @@ public struct FormField: Sendable {
     /// Choices the document wrote as `{ value, label }` (a picker's, segments' or multi-select's
     /// options), by the value's text: renderers show the label, values files hold the value
     /// with its JSON type (a string, an integer or a boolean).
-    public var labelledChoices: [String: LabelledChoice] = [:]
+    public var labelledChoices: [String: LabelledChoice] {
+        get { storage.labelledChoices }
+        _modify {
+            let box = unique
+            yield &box.labelledChoices
+        }
+    }
     /// Model fields whose value came from a values file (they go through `value_changed`).
-    var valuesFromFile: Set<String> = []
+    var valuesFromFile: Set<String> {
+        get { storage.valuesFromFile }
+        _modify {
+            let box = unique
+            yield &box.valuesFromFile
+        }
+    }
     /// The document's values of those fields, before the values file replaced them.
-    var documentModel: [String: Value?] = [:]
+    var documentModel: [String: Value?] {
+        get { storage.documentModel }
+        _modify {
+            let box = unique
+            yield &box.documentModel
+        }
+    }
 
     /// A field of `cell`: its model is the schema defaults overlaid with `model`; its
     /// value field and required flag follow the cell's roles. The model is not checked here: decode a
@@ -129,14 +289,9 @@ public struct FormField: Sendable {
         id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
         required: Bool, valueField: String?, pointer: String
     ) {
-        self.id = id
-        self.cell = cell
-        self.model = model
-        self.textInput = textInput
-        self.accessibilityId = accessibilityId
-        self.required = required
-        self.valueField = valueField
-        self.pointer = pointer
+        storage = Storage(
+            id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId, required: required,
+            valueField: valueField, pointer: pointer)
     }
 }
 

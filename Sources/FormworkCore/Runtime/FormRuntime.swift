@@ -50,7 +50,7 @@ public final class FormRuntime {
             if anyOffers { offerLists += requests.map(\.offers) }
             requests.removeAll(keepingCapacity: true)
         }
-        func add(_ field: FormField) throws(RuntimeError) {
+        func add(_ field: borrowing FormField) throws(RuntimeError) {
             let (request, model) = Self.prepare(field)
             requests.append(request)
             models.append(model)
@@ -58,8 +58,12 @@ public final class FormRuntime {
         }
         // Index loops: a `for field in` loop copies every field (a dozen retains each); an element passed straight
         // from the array is borrowed.
+        // Through the fields' buffer: an element read by index from a nested array was copied (a dozen retains and
+        // releases per field, a fifth of this pass).
         for s in form.sections.indices {
-            for f in form.sections[s].fields.indices { try add(form.sections[s].fields[f]) }
+            try form.sections[s].fields.withUnsafeBufferPointer { (fields) throws(RuntimeError) in
+                for f in fields.indices { try add(fields.baseAddress.unsafelyUnwrapped[f]) }
+            }
         }
         for s in spares.keys.sorted() { for field in spares[s]! { try add(field) } }
         try flush()
@@ -75,20 +79,24 @@ public final class FormRuntime {
         for section in form.sections {
             var fieldViews: [FieldView] = []
             fieldViews.reserveCapacity(section.fields.count)
-            for f in section.fields.indices {
-                var view = finish(
-                    section.fields[f], model: models[next], offers: offers.isEmpty ? [] : offers[next], response: responses[next])
-                responses[next] = CellResponse(nodes: [], rejections: [])  // its nodes now belong to the view
-                next += 1
-                let id = section.fields[f].id
-                if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
-                if !section.fields[f].conditions.isEmpty { view.conditions = section.fields[f].conditions }
-                if !section.fields[f].crossRules.isEmpty { view.crossRules = section.fields[f].crossRules }
-                if let item = section.fields[f].item { view.item = item }
-                if !crossProblems.isEmpty {
-                    for message in crossProblems[id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+            section.fields.withUnsafeBufferPointer { fields in
+                for f in fields.indices {
+                    // The response is moved out (its nodes now belong to the view), not copied.
+                    var response = CellResponse(nodes: [], rejections: [])
+                    swap(&response, &responses[next])
+                    let field = fields.baseAddress.unsafelyUnwrapped + f  // `pointee` borrows the field (a subscript copied it)
+                    var view = finish(field.pointee, model: models[next], offers: offers.isEmpty ? [] : offers[next], response: response)
+                    next += 1
+                    let id = fields[f].id
+                    if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
+                    if !fields[f].conditions.isEmpty { view.conditions = fields[f].conditions }
+                    if !fields[f].crossRules.isEmpty { view.crossRules = fields[f].crossRules }
+                    if let item = fields[f].item { view.item = item }
+                    if !crossProblems.isEmpty {
+                        for message in crossProblems[id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+                    }
+                    fieldViews.append(view)
                 }
-                fieldViews.append(view)
             }
             var sectionView = SectionView(
                 id: section.id, header: section.header, footer: section.footer,
@@ -151,7 +159,7 @@ public final class FormRuntime {
     }
 
     /// The request for one field: values from a values file are offered to the cell first.
-    static func prepare(_ field: FormField) -> (request: CellRequest, model: FieldModel) {
+    static func prepare(_ field: borrowing FormField) -> (request: CellRequest, model: FieldModel) {
         let cell = field.cell
         var model = field.model
         var offers: [CellRequest.Offer] = []
@@ -178,7 +186,7 @@ public final class FormRuntime {
         return finish(field, model: model, offers: request.offers, response: response)
     }
 
-    func finish(_ field: FormField, model: FieldModel, offers: [CellRequest.Offer], response: CellResponse) -> FieldView {
+    func finish(_ field: borrowing FormField, model: FieldModel, offers: [CellRequest.Offer], response: CellResponse) -> FieldView {
         let cell = field.cell
         var model = model
         if let failure = response.failure {

@@ -84,14 +84,15 @@ public final class IsolatedCells: CellDriver {
             _ = try? child(for: "")
             _ = try? child(for: "#2")
             let half = requests.count / 2
-            let parts = Parallel.map(2, worthIt: true) { k -> [CellResponse?] in
+            var parts = Parallel.map(2, worthIt: true) { k -> [CellResponse?] in
                 let range = k == 0 ? 0..<half : half..<requests.count
                 var part: [CellResponse?] = Array(repeating: nil, count: requests.count)
                 self.run(Array(range), of: requests, key: k == 0 ? "" : "#2", into: &part, mayStart: false)
                 return part
             }
-            for i in 0..<half { responses[i] = parts[0][i] }
-            for i in half..<requests.count { responses[i] = parts[1][i] }
+            // Moved, not copied (a copy retains every response's views).
+            for i in 0..<half { responses[i] = parts[0][i].take() }
+            for i in half..<requests.count { responses[i] = parts[1][i].take() }
             // What a child that crashed (or could not start) left unanswered: here, restarting as needed.
             let unanswered = responses.indices.filter { responses[$0] == nil }
             if !unanswered.isEmpty { run(unanswered, of: requests, key: "", into: &responses) }
@@ -106,9 +107,12 @@ public final class IsolatedCells: CellDriver {
             }
             for key in order { run(groups[key]!, of: requests, key: key, into: &responses) }
         }
-        return responses.enumerated().map { i, response in
-            response ?? CellResponse(failure: failure(requests[i], "the cell host gave no answer"))
+        var out: [CellResponse] = []
+        out.reserveCapacity(responses.count)
+        for i in responses.indices {
+            out.append(responses[i].take() ?? CellResponse(failure: failure(requests[i], "the cell host gave no answer")))
         }
+        return out
     }
 
     private func failure(_ request: CellRequest, _ message: String) -> RuntimeError {
