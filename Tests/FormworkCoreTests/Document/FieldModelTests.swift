@@ -35,4 +35,21 @@ struct FieldModelTests {
         // The public initialiser fills defaults the same way.
         #expect(FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")]).model == field.model)
     }
+
+    @Test("a field is a value: changing a copy (its model, id, rules) leaves the original as it was")
+    func valueSemantics() {
+        let original = FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")])
+        var copy = original
+        copy.model["value"] = .string("Ada")
+        copy.id = "m"
+        copy.labelledChoices["x"] = LabelledChoice(json: .string("x"), label: "X")
+        #expect(original.model == ["title": .string("Name"), "required": .bool(false)])
+        #expect(original.id == "n" && original.labelledChoices.isEmpty)
+        #expect(copy.model["value"] == .string("Ada") && copy.id == "m")
+        var form = Form(id: "f", sections: [FormSection(id: "s", fields: [original])])
+        let before = form
+        form.sections[0].fields[0].model["title"] = .string("Changed")
+        #expect(before.sections[0].fields[0].model["title"] == .string("Name"))
+        #expect(form.sections[0].fields[0].model["title"] == .string("Changed"))
+    }
 }
