@@ -116,12 +116,89 @@ struct JSONParser {
 
     /// Parses UTF-8 that is known to be well formed (`UTF8Validation`), read in place.
     static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(ParseError) -> SourceNode {
+        if bytes.count >= parallelThreshold && Parallel.threads > 1, let node = parseSectionsInParallel(bytes) { return node }
+        return try parseSequentially(bytes: bytes)
+    }
+
+    /// The parse on this thread alone (what `parse` does below the threshold, and after a parallel parse gave up).
+    static func parseSequentially(bytes: UnsafeBufferPointer<UInt8>) throws(ParseError) -> SourceNode {
         var parser = JSONParser(bytes: bytes)
         parser.skipSpace()
         let node = try parser.value(depth: 0)
         parser.skipSpace()
         guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the end of the document") }
         return node
+    }
+
+    /// Documents from this size up have their sections parsed on several cores.
+    static let parallelThreshold = 1 << 20
+
+    /// A large form document's `sections` items parsed on several cores: the document is read once with
+    /// each item only skipped over (its bounds and first line noted), then the items are parsed from their
+    /// bytes in parallel, each by a parser of its own that starts at the item's line and pointer, so nodes,
+    /// lines and messages are those of the sequential parse. Nil when anything is not as expected (an error
+    /// anywhere, another shape): the caller then parses sequentially and reports exactly as it always does.
+    static func parseSectionsInParallel(_ bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
+        var parser = JSONParser(bytes: bytes)
+        parser.deferSections = true
+        parser.skipSpace()
+        guard let root = try? parser.value(depth: 0) else { return nil }
+        parser.skipSpace()
+        guard parser.index == bytes.count, !parser.deferred.isEmpty, case .object(var members) = root.kind,
+            let at = members.firstIndex(where: { $0.key == "sections" }), case .array(var items) = members[at].value.kind
+        else { return nil }
+        let deferred = parser.deferred
+        let parsed = Parallel.map(deferred.count, worthIt: true) { k -> SourceNode? in
+            let item = deferred[k]
+            var p = JSONParser(bytes: bytes)
+            p.index = item.start
+            p.line = item.line
+            p.path = [.key("sections"), .index(item.position)]
+            guard let node = try? p.value(depth: 2), p.index == item.end else { return nil }
+            return node
+        }
+        for k in deferred.indices {
+            guard let node = parsed[k] else { return nil }
+            items[deferred[k].position] = node
+        }
+        members[at].value = SourceNode(kind: .array(items), line: members[at].value.line)
+        return SourceNode(kind: .object(members), line: root.line)
+    }
+
+    /// Set for `parseSectionsInParallel`: the items of the root's `sections` list are skipped, not parsed.
+    private var deferSections = false
+    /// The skipped items: their place in the list, their bytes and first line.
+    private var deferred: [(position: Int, start: Int, end: Int, line: Int)] = []
+
+    /// Skips the object or list at `index` (the parse of its bytes will check it), counting lines;
+    /// false when it ends before closing.
+    private mutating func skipComposite() -> Bool {
+        var depth = 0
+        var inString = false
+        while index < bytes.count {
+            let b = bytes[index]
+            index += 1
+            if inString {
+                if b == 0x5C {
+                    index += 1
+                } else if b == 0x22 {
+                    inString = false
+                } else if b == 0x0A {
+                    line += 1
+                }
+                continue
+            }
+            switch b {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth == 0 { return true }
+            case 0x0A: line += 1
+            default: break
+            }
+        }
+        return false
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -192,10 +269,19 @@ struct JSONParser {
             var items: [SourceNode] = []
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array(items), line: start) }
+            let deferItems =
+                deferSections && depth == 1 && path.count == 1 && { if case .key("sections") = path[0] { true } else { false } }()
             while true {
                 skipSpace()
                 path.append(.index(items.count))
-                items.append(try value(depth: depth + 1))
+                if deferItems, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    let (itemStart, itemLine) = (index, line)
+                    guard skipComposite() else { throw error("unterminated object (missing '}')") }
+                    deferred.append((items.count, itemStart, index, itemLine))
+                    items.append(SourceNode(kind: .null, line: itemLine))
+                } else {
+                    items.append(try value(depth: depth + 1))
+                }
                 path.removeLast()
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated list (missing ']')") }

@@ -1,0 +1,72 @@
+import Testing
+
+@testable import FormworkCore
+
+@Suite("Parsing: a large JSON document's sections on several cores")
+struct ParallelJSONTests {
+    enum Fault { case none, badNumber, duplicateKey, unbalanced, textAfterList, unterminated }
+
+    /// A document past the parallel threshold: sections of fields, with escapes, braces in strings and blank
+    /// lines; `fault` breaks it in one place.
+    func document(_ fault: Fault = .none) -> String {
+        var out = "{\n  \"formwork\": 1,\n  \"id\": \"big\",\n  \"sections\": [\n"
+        for s in 0..<60 {
+            out += s > 0 ? ",\n" : ""
+            out += "    {\"id\": \"s\(s)\", \"header\": \"Section \\\"\(s)\\\" {[\""
+            if fault == .duplicateKey && s == 31 { out += ", \"id\": 2" }
+            out += ", \"fields\": [\n"
+            for f in 0..<250 {
+                out += f > 0 ? ",\n" : ""
+                let n = fault == .badNumber && s == 44 && f == 7 ? "07x" : "\(f)"
+                let labels = fault == .unbalanced && s == 12 && f == 3 ? "[\"a\", \"b}\"" : "[\"a\", \"b}\"]"
+                out += "      {\"id\": \"f\(s)_\(f)\", \"cell\": \"org.example.cell\", \"model\": {\"title\": \"Name \\u00e9 \(f)\", "
+                out += "\"labels\": \(labels), \"n\": \(n), \"x\": \(f).5}}"
+            }
+            out += "\n\n    ]}"
+        }
+        out += "\n  ]"
+        if fault == .textAfterList { out += ", \"sections\": []" }
+        out += "\n}\n"
+        return fault == .unterminated ? String(out.dropLast(3)) : out
+    }
+
+    func sequential(_ text: String) -> Result<SourceNode, ParseError> {
+        var text = text
+        return text.withUTF8 { bytes in Result { () throws(ParseError) in try JSONParser.parseSequentially(bytes: bytes) } }
+    }
+
+    /// Lines of every node, in document order.
+    func lines(_ node: SourceNode) -> [Int?] {
+        switch node.kind {
+        case .array(let items): [node.line] + items.flatMap(lines)
+        case .object(let members): [node.line] + members.flatMap { lines($0.value) }
+        default: [node.line]
+        }
+    }
+
+    @Test("the nodes and their lines are those of the sequential parse")
+    func same() throws {
+        var text = document()
+        #expect(text.utf8.count > JSONParser.parallelThreshold)
+        let parallel = try #require(text.withUTF8 { JSONParser.parseSectionsInParallel($0) })
+        let expected = try sequential(text).get()
+        #expect(parallel.json == expected.json)
+        #expect(lines(parallel) == lines(expected))
+        // The entry point takes the parallel path at this size (with more than one thread) and gives the same tree.
+        let entry = try JSONParser.parse(text)
+        #expect(entry.json == expected.json && lines(entry) == lines(expected))
+    }
+
+    @Test("a document with an error anywhere gives up the parallel parse and is reported as by the sequential one")
+    func errors() throws {
+        for fault in [Fault.badNumber, .duplicateKey, .unbalanced, .textAfterList, .unterminated] {
+            var text = document(fault)
+            #expect(text.withUTF8 { JSONParser.parseSectionsInParallel($0) } == nil, "\(fault)")
+            guard case .failure(let expected) = sequential(text) else {
+                Issue.record("\(fault): the sequential parse accepted it")
+                continue
+            }
+            #expect(throws: expected, "\(fault)") { try JSONParser.parse(text) }
+        }
+    }
+}
