@@ -75,6 +75,8 @@ struct Render: ParsableCommand {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }
         try outputOptions.emit(tree)
+        // Freed object by object, a 100,000-field form and its views took longer than writing them.
         ExitArena.keep(tree)
+        ExitArena.keep(loaded)
     }
 }

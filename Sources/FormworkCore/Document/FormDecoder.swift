@@ -207,9 +207,12 @@ public struct FormDecoder {
             }
         }
         // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
+        // Only a field with an accessibility id of its own (not its field id, which is unique) can be reported: without
+        // one, the whole table (a hash per field, a twentieth of decoding a large form) is not built.
         var accessibilityIDs: [String: (section: Int, field: Int)] = [:]
-        accessibilityIDs.reserveCapacity(max(fieldIDs.count, fieldCount))
-        for s in sections.indices {
+        let anyOwnAccessibilityID = sections.contains { $0.fields.contains { $0.accessibilityId != $0.id } }
+        if anyOwnAccessibilityID { accessibilityIDs.reserveCapacity(max(fieldIDs.count, fieldCount)) }
+        for s in sections.indices where anyOwnAccessibilityID {
             for f in sections[s].fields.indices {
                 let accessibilityId = sections[s].fields[f].accessibilityId
                 if let first = accessibilityIDs[accessibilityId], accessibilityId != sections[s].fields[f].id {
