@@ -272,6 +272,7 @@ public struct FormDecoder {
                 var decoder = FormDecoder(registry: registry, file: file)
                 var sectionIDs: [String: String] = [:]
                 var fieldIDs: [String: String] = [:]
+                if case .array(let fields)? = node["fields"]?.kind { fieldIDs.reserveCapacity(fields.count) }  // no rehashing as it fills
                 let section = decoder.section(
                     node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID)
                 return Part(section: section, diagnostics: decoder.diagnostics, pending: decoder.pending, fields: fieldIDs.count)
@@ -746,10 +747,11 @@ public struct FormDecoder {
             if let value = fields[i].defaultValue { values[i] = value }
         }
         var model = FieldModel(cell: cell, values: values)
+        values = []  // the model's array is its own from here (a second reference made every model a copy)
         for i in fields.indices {
             let field = fields[i]
             func at() -> String { "\(pointer())/\(Pointer.escape(field.name))" }
-            guard let value = values[i] else {
+            guard let value = model[i] else {
                 if field.required {
                     report(
                         node == nil ? pointer().dropLastComponent : pointer(), node ?? parent,
