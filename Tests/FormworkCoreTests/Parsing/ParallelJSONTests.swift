@@ -69,4 +69,13 @@ struct ParallelJSONTests {
             #expect(throws: expected, "\(fault)") { try JSONParser.parse(text) }
         }
     }
+
+    @Test("a parsed node is 24 bytes (a large document holds millions of them), YAML's plain-scalar text included")
+    func nodeSize() throws {
+        #expect(MemoryLayout<SourceNode>.stride == 24)
+        let node = try YAMLReader.parse("a: yes\nb: 1.0\nc: 'yes'\n")
+        #expect(node["a"]?.plainText == "yes" && node["b"]?.plainText == "1.0" && node["c"]?.plainText == nil)
+        if case .bool(true)? = node["a"]?.kind {} else { Issue.record("a plain yes is a boolean") }
+        if case .number(1.0)? = node["b"]?.kind {} else { Issue.record("a plain 1.0 is a number") }
+    }
 }
