@@ -38,25 +38,54 @@ struct SourceNode: Sendable {
             case .plain(let plain): plain.kind
             }
         }
-        set { storage = .kind(newValue) }
+        set {
+            storage = .kind(newValue)
+            storedLine &= ~Self.plainFlag
+        }
     }
 
     /// The text of a YAML plain scalar that was read as a boolean or a number
     /// (`On`, `Yes`, `1.0`): used where the schema wants a string.
     var plainText: String? {
         if case .plain(let plain) = storage { return plain.text }
-        return nil
+        guard storedLine & Self.plainFlag != 0 else { return nil }
+        return Self.canonicalText(kind)
+    }
+
+    /// Set in `storedLine` for a plain scalar whose text is its value's canonical text (`3`, `true`, `2.5`): the
+    /// text is made again when asked for, and only other texts (`On`, `1e3`, `0x1F`) take a box.
+    private static let plainFlag: UInt32 = 1 << 31
+
+    private static func canonicalText(_ kind: Kind) -> String? {
+        switch kind {
+        case .bool(let b): b ? "true" : "false"
+        case .integer(let i): String(i)
+        case .number(let d): "\(d)"
+        default: nil
+        }
     }
 
     init(kind: Kind, line: Int?, plainText: String? = nil) {
-        storage = plainText.map { .plain(PlainScalar(kind: kind, text: $0)) } ?? .kind(kind)
-        self.storedLine = line.map { UInt32(clamping: $0) } ?? 0
+        self.storedLine = line.map { UInt32(clamping: min($0, Int(Self.plainFlag - 1))) } ?? 0
+        if let plainText {
+            if plainText == Self.canonicalText(kind) {
+                storage = .kind(kind)
+                storedLine |= Self.plainFlag
+            } else {
+                storage = .plain(PlainScalar(kind: kind, text: plainText))
+            }
+        } else {
+            storage = .kind(kind)
+        }
     }
 
     /// 1-based line, when the parser knows it.
     var line: Int? {
-        get { storedLine == 0 ? nil : Int(storedLine) }
-        set { storedLine = newValue.map { UInt32(clamping: $0) } ?? 0 }
+        get { storedLine & ~Self.plainFlag == 0 ? nil : Int(storedLine & ~Self.plainFlag) }
+        set {
+            storedLine =
+                (storedLine & Self.plainFlag) | (newValue.map { UInt32(clamping: min($0, Int(Self.plainFlag - 1))) } ?? 0)
+        }
     }
 
     var typeName: String {

@@ -73,8 +73,11 @@ struct ParallelJSONTests {
     @Test("a parsed node is 24 bytes (a large document holds millions of them), YAML's plain-scalar text included")
     func nodeSize() throws {
         #expect(MemoryLayout<SourceNode>.stride == 24)
-        let node = try YAMLReader.parse("a: yes\nb: 1.0\nc: 'yes'\n")
+        let node = try YAMLReader.parse("a: yes\nb: 1.0\nc: 'yes'\nd: 3\ne: 1e3\nf: 0x1F\ng: true\nh: 4\n")
         #expect(node["a"]?.plainText == "yes" && node["b"]?.plainText == "1.0" && node["c"]?.plainText == nil)
+        #expect(node["d"]?.plainText == "3" && node["e"]?.plainText == "1e3" && node["f"]?.plainText == "0x1F")
+        #expect(node["g"]?.plainText == "true" && node["h"]?.line == 8)
+        #expect(try JSONParser.parse("{\"a\": 3}")["a"]?.plainText == nil)  // JSON numbers never read as text
         if case .bool(true)? = node["a"]?.kind {} else { Issue.record("a plain yes is a boolean") }
         if case .number(1.0)? = node["b"]?.kind {} else { Issue.record("a plain 1.0 is a number") }
     }
