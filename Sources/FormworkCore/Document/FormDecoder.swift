@@ -8,6 +8,9 @@ public struct FormDecoder {
     private var labelledChoices: [String: LabelledChoice] = [:]
     /// Conditions and cross-field rules, parsed once every field id is known (`resolveConditions`).
     var pending: [PendingCondition] = []
+    /// The cell types met last: a form's fields use a few, and comparing an id with theirs is cheaper than
+    /// hashing it into the catalog for every field.
+    private var recentCells: [CellType] = []
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
@@ -463,9 +466,15 @@ public struct FormDecoder {
         }
         guard let cellID = string(cellNode, "\(pointer)/cell", what: "'cell'") else { return nil }
         let cell: CellType
-        do { cell = try registry.cellType(cellID) } catch {
-            report("\(pointer)/cell", cellNode, error.summary, kind: .unavailable, hint: error.hint)
-            return nil
+        if let recent = recentCells.first(where: { $0.id == cellID }) {
+            cell = recent
+        } else {
+            do { cell = try registry.cellType(cellID) } catch {
+                report("\(pointer)/cell", cellNode, error.summary, kind: .unavailable, hint: error.hint)
+                return nil
+            }
+            if recentCells.count == 8 { recentCells.removeFirst() }
+            recentCells.append(cell)
         }
 
         labelledChoices = [:]
