@@ -49,45 +49,48 @@ enum PackScanner {
     /// `scan` in one child at a time: a fresh child after each crash or hang.
     static func scanInOneChild(_ paths: [String], launcher: IsolationLauncher) -> [Result<LoadedPackInfo, PackError>] {
         var results: [Result<LoadedPackInfo, PackError>?] = Array(repeating: nil, count: paths.count)
-        var next = 0
-        while next < paths.count {
-            let batch = Array(paths[next...])
+        // The packs still without a result, in order: after a crash, those the child read but had not sent yet
+        // are read again by the next child (it sends its results in chunks), the culprit is not.
+        var pending = Array(paths.indices)
+        while !pending.isEmpty {
             let child: ChildChannel
             do { child = try ChildChannel.start(launcher.executable, launcher.arguments + ["scan"]) } catch {
-                for i in next..<paths.count {
+                for i in pending {
                     results[i] = .failure(PackError(path: paths[i], reason: .quarantined("could not start the scanner: \(error)")))
                 }
                 break
             }
             var writer = WireWriter()
-            writer.strings(batch)
+            writer.strings(pending.map { paths[$0] })
             var received = 0
             do {
                 try child.send(kind: Frame.paths.rawValue, writer.bytes)
-                while received < batch.count {
+                while received < pending.count {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
                     var reader = WireReader(payload)
                     switch Frame(rawValue: kind) {
                     case .pack?:
                         guard let pack = try? reader.pack() else { throw ChildFailure.malformed("pack record") }
-                        results[next + received] = .success(LoadedPackInfo(pack: pack))
+                        results[pending[received]] = .success(LoadedPackInfo(pack: pack))
                     case .failure?:
                         guard let error = try? reader.packError() else { throw ChildFailure.malformed("error record") }
-                        results[next + received] = .failure(error)
+                        results[pending[received]] = .failure(error)
                     default:
                         throw ChildFailure.malformed("frame kind \(kind)")
                     }
                     received += 1
                 }
                 child.terminate(grace: 2)
-                next += received
+                pending = []
             } catch {
-                // The pack being read when the child died is the one it was marked on.
-                let culprit = next + received
+                // The pack being read when the child died or hung is the one it last marked in the progress page
+                // (it marks each pack before reading it); never one whose result already arrived.
+                let marked = Int(clamping: child.progressMark.tag)
+                let culprit = pending[min(max(marked, received), pending.count - 1)]
                 var reason = "\(error)"
                 if let line = child.lastOutputLine { reason += "; its last output: \"\(line)\"" }
                 results[culprit] = .failure(PackError(path: paths[culprit], reason: .quarantined(reason)))
-                next = culprit + 1
+                pending = pending[received...].filter { $0 != culprit }
             }
         }
         return results.enumerated().map { i, r in
@@ -106,17 +109,29 @@ enum PackScanner {
         guard let paths = try? reader.strings() else { return 2 }
         // Standard output is already the report's pipe here; redirected once for the whole share (the
         // loader's own redirect then nests for free instead of four system calls per pack).
+        // Results go out in chunks of about 64 KB, not a write (and a wake-up of the host) per pack; the host
+        // finds the pack a crash or hang happened on through the progress page, not through what arrived.
         return PackOutput.redirect { () -> Int32 in
+            var out = WireWriter(capacity: 1 << 16)
             for (i, path) in paths.enumerated() {
                 endpoint.mark(UInt64(i))
-                var writer = WireWriter(capacity: 4096)
+                let start = out.bytes.count
+                out.u8(0)
+                out.u32(0)
+                let kind: Frame
                 do throws(PackError) {
-                    let loaded = try PackLoader.load(path: path)
-                    writer.pack(loaded.pack)
-                    guard endpoint.send(kind: Frame.pack.rawValue, writer.bytes) else { return 3 }
+                    out.pack(try PackLoader.load(path: path).pack)
+                    kind = .pack
                 } catch {
-                    writer.packError(error)
-                    guard endpoint.send(kind: Frame.failure.rawValue, writer.bytes) else { return 3 }
+                    out.packError(error)
+                    kind = .failure
+                }
+                out.bytes[start] = kind.rawValue
+                let length = UInt32(out.bytes.count - start - 5).littleEndian
+                withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[start + 1 + k] = b } }
+                if out.bytes.count >= 1 << 16 || i == paths.count - 1 {
+                    guard endpoint.sendRaw(out.bytes) else { return 3 }
+                    out.bytes.removeAll(keepingCapacity: true)
                 }
             }
             return 0
