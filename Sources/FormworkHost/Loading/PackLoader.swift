@@ -282,9 +282,9 @@ struct DescriptorValidator {
             traits = try readTraits(t, at: at)
         }
         // A default a document could not set for this kind is a mistake in the pack (secure entry on a text view).
-        for key in TraitKey.all where key.json(in: traits) != nil {
-            let applies = key.isDocumentKey ? key.kinds.contains(kind) : kind == .datePicker
-            guard applies else {
+        // Whether a key applies is asked first: reading a trait's value (a key path and its JSON) only for those that do not.
+        for key in TraitKey.all where !(key.isDocumentKey ? key.kinds.contains(kind) : kind == .datePicker) {
+            guard key.json(in: traits) == nil else {
                 let fits = key.isDocumentKey ? key.kinds.map(\.rawValue).joined(separator: " and ") : "datePicker"
                 throw DescriptorProblem(
                     "\(at()): fw_text_traits sets '\(key.name)', which does not apply to a \(kind.rawValue) (it applies to \(fits)); leave it at its default"
