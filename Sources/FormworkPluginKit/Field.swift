@@ -158,7 +158,10 @@ public struct ModelValues: Sendable {
     }
 
     public subscript(name: String) -> ModelValue? {
-        for i in names.indices where names[i] == name { return ordered[i] }
+        // Lengths first: a model's names are ASCII (the host checks them), and an ASCII string equals no string
+        // of another length, so most names are passed over without a full string comparison.
+        let length = name.utf8.count
+        for i in names.indices where names[i].utf8.count == length && names[i] == name { return ordered[i] }
         return nil
     }
 

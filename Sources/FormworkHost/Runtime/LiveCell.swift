@@ -49,8 +49,9 @@ public final class LiveCell {
             throw error("has \(model.count) model values but its schema has \(cell.fields.count) fields")
         }
         var needsDefaults = false
-        for i in cell.fields.indices {
-            let schema = cell.fields[i]
+        let fields = cell.fields  // once: each `cell.fields[i]` retained the array
+        for i in fields.indices {
+            let schema = fields[i]
             guard let value = i < model.count ? model[i] : nil else {
                 if schema.defaultValue != nil {
                     needsDefaults = true
@@ -65,7 +66,7 @@ public final class LiveCell {
         }
         guard needsDefaults else { return try instance.configure(model, field: nil) }
         // The model with its defaults, in an array kept for the next call (no allocation per configure).
-        for i in cell.fields.indices { filled[i] = (i < model.count ? model[i] : nil) ?? cell.fields[i].defaultValue }
+        for i in fields.indices { filled[i] = (i < model.count ? model[i] : nil) ?? fields[i].defaultValue }
         try instance.configure(filled, field: nil)
     }
 
