@@ -66,12 +66,15 @@ public final class InProcessCells: CellDriver {
         PackOutput.redirect { () -> [CellResponse] in
             var responses: [CellResponse] = []
             responses.reserveCapacity(requests.count)
-            // By index: a `for request in` loop copies each request (half a dozen retains).
-            for i in requests.indices {
-                do throws(RuntimeError) {
-                    responses.append(try perform(requests[i], index: UInt64(i)))
-                } catch {
-                    responses.append(CellResponse(failure: error))
+            // Through the buffer's `pointee`: a request read by index was copied (half a dozen retains).
+            requests.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for i in buffer.indices {
+                    do throws(RuntimeError) {
+                        responses.append(try perform((base + i).pointee, index: UInt64(i)))
+                    } catch {
+                        responses.append(CellResponse(failure: error))
+                    }
                 }
             }
             return responses

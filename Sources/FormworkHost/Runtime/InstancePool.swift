@@ -11,6 +11,8 @@ final class InstancePool {
         let key: CellKey
         let entry: CellEntry
         var idle: [CellInstance] = []
+        /// The `CellType` object last found here: the same object again needs no string comparison.
+        var lastCell: CellType?
         init(key: CellKey, entry: CellEntry) {
             self.key = key
             self.entry = entry
@@ -26,7 +28,11 @@ final class InstancePool {
 
     /// The slot of `cell`; `entry` is asked only the first time.
     func slot(for cell: CellType, entry: () throws(RuntimeError) -> CellEntry) throws(RuntimeError) -> Slot {
-        for slot in recent where slot.key.id == cell.id && slot.key.packPath == cell.packPath { return slot }
+        for slot in recent where slot.lastCell === cell { return slot }
+        for slot in recent where slot.key.id == cell.id && slot.key.packPath == cell.packPath {
+            slot.lastCell = cell
+            return slot
+        }
         let key = CellKey(cell)
         let slot: Slot
         if let known = slots[key] {
@@ -37,6 +43,7 @@ final class InstancePool {
         }
         if recent.count == 8 { recent.removeFirst() }
         recent.append(slot)
+        slot.lastCell = cell
         return slot
     }
 
