@@ -104,14 +104,21 @@ package enum CCompiler {
         let directory = "\(Scratch.directory)/\(name)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = "\(directory)/lib\(name).so"
+        // Built beside it and renamed into place: tests running at once may build the same fixture while another
+        // test's process reads it, which must never see a half-written library.
+        let temporary = "\(output).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let arguments =
             [
                 "-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-Wno-unused-function",
                 "-Wno-unused-const-variable",
                 "-I", include,
-            ] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", output]
+            ] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", temporary]
         let result = try run(compiler, arguments)
-        guard result.status == 0 else { throw CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)") }
+        guard result.status == 0 else {
+            unlink(temporary)
+            throw CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)")
+        }
+        guard rename(temporary, output) == 0 else { throw CompileError(message: "rename \(temporary) to \(output) failed") }
         return output
     }
 
