@@ -194,12 +194,16 @@ let cells = InProcessCells(registry: registry)
         print("configure \(cellID): \(failure)")
         return .nan
     }
-    let rounds = smoke ? 20 : 200
+    return nanosecondsPerCall(rounds: smoke ? 20 : 200, callsPerRound: batch.count) { _ = try? cells.perform(batch) }
+}
+
+/// The median over five samples of `rounds` rounds of `body`, in nanoseconds per call (`callsPerRound` calls a round).
+func nanosecondsPerCall(rounds: Int, callsPerRound: Int = 1, _ body: () -> Void) -> Double {
     var samples: [Double] = []
     for _ in 0..<5 {
         let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<rounds { _ = try? cells.perform(batch) }
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds * 1000))
+        for _ in 0..<rounds { body() }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds * callsPerRound))
     }
     return median(samples)
 }
@@ -212,14 +216,7 @@ let cells = InProcessCells(registry: registry)
         print("configure \(cellID): \(error)")
         return .nan
     }
-    let rounds = smoke ? 20_000 : 200_000
-    var samples: [Double] = []
-    for _ in 0..<5 {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<rounds { try? live.configure(values) }
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds))
-    }
-    return median(samples)
+    return nanosecondsPerCall(rounds: smoke ? 20_000 : 200_000) { try? live.configure(values) }
 }
 /// The same pack's configure called by a C host that knows the model struct (Baselines/pack_configure.c).
 func packConfigureNs(_ pack: String, _ cellID: String) -> Double {
