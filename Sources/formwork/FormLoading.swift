@@ -1,6 +1,7 @@
 import ArgumentParser
 import FormworkCore
 import FormworkHost
+import Glibc
 
 /// Loading a document and its values; errors are reported by `Exit.report`.
 enum FormLoading {
@@ -13,6 +14,14 @@ enum FormLoading {
         var form = try decode(path, registry: registry)
         if let values { try ValuesFile.apply(path: values, to: &form, requireComplete: requireComplete) }
         return form
+    }
+
+    /// About how many fields the document at `path` has, from its size (a field takes at least about 100 bytes
+    /// in JSON or YAML): 0 for standard input or a file that cannot be read (the load reports it).
+    static func estimatedFields(_ path: String) -> Int {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        return Int(info.st_size) / 100
     }
 
     /// The document alone; a document error is preceded by notes on packs that could not be read.

@@ -59,8 +59,8 @@ struct Render: ParsableCommand {
         let registry = packs.registry()
         let driver = packs.driver(registry)
         defer { packs.finish(driver) }
-        // The cell host starts while the document is read.
-        (driver as? IsolatedCells)?.start()
+        // The cell host starts while the document is read (and a second one for a large document).
+        (driver as? IsolatedCells)?.start(expectedRequests: FormLoading.estimatedFields(form))
         let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
         let runtime = FormRuntime(driver: driver)
         let tree: ViewTree

@@ -82,7 +82,7 @@ public struct FormField: Sendable {
         var accessibilityId: String
         var required: Bool
         var valueField: String?
-        var pointer: String
+        var location: FieldLocation
         var rules: FieldRules
         var conditions: FieldConditions
         var crossRules: [CrossFieldRule]
@@ -93,7 +93,7 @@ public struct FormField: Sendable {
 
         init(
             id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
-            required: Bool, valueField: String?, pointer: String
+            required: Bool, valueField: String?, location: FieldLocation
         ) {
             self.id = id
             self.cell = cell
@@ -102,7 +102,7 @@ public struct FormField: Sendable {
             self.accessibilityId = accessibilityId
             self.required = required
             self.valueField = valueField
-            self.pointer = pointer
+            self.location = location
             self.rules = FieldRules()
             self.conditions = FieldConditions()
             self.crossRules = []
@@ -120,7 +120,7 @@ public struct FormField: Sendable {
             accessibilityId = other.accessibilityId
             required = other.required
             valueField = other.valueField
-            pointer = other.pointer
+            location = other.location
             rules = other.rules
             conditions = other.conditions
             crossRules = other.crossRules
@@ -195,13 +195,11 @@ public struct FormField: Sendable {
             yield &box.valueField
         }
     }
-    /// JSON pointer of the field in the document.
+    /// JSON pointer of the field in the document (made when asked for: a decoded field keeps its place,
+    /// not the text).
     public var pointer: String {
-        get { storage.pointer }
-        _modify {
-            let box = unique
-            yield &box.pointer
-        }
+        get { storage.location.pointer }
+        set { unique.location = FieldLocation(newValue) }
     }
     /// Validation rules the document declares for the value.
     public var rules: FieldRules {
@@ -282,17 +280,38 @@ public struct FormField: Sendable {
             id: id, cell: cell, model: filled, textInput: textInput ?? cell.textInput,
             accessibilityId: accessibilityId ?? id,
             required: required || (cell.roles.required.map { filled[$0] == .bool(true) } ?? false),
-            valueField: cell.roles.value, pointer: "")
+            valueField: cell.roles.value, location: FieldLocation(""))
     }
 
     init(
         id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
-        required: Bool, valueField: String?, pointer: String
+        required: Bool, valueField: String?, location: FieldLocation
     ) {
         storage = Storage(
             id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId, required: required,
-            valueField: valueField, pointer: pointer)
+            valueField: valueField, location: location)
     }
+}
+
+/// Where a field stands in its document: its section's JSON pointer and its row. The field's own pointer
+/// (`/sections/3/fields/17`) is made from them only when a diagnostic needs it, not for every field decoded.
+struct FieldLocation: Sendable {
+    /// The section's pointer (shared by its fields), or the whole pointer when `row` is negative.
+    var section: String
+    var row: Int
+
+    init(section: String, row: Int) {
+        self.section = section
+        self.row = row
+    }
+
+    /// A pointer given whole.
+    init(_ pointer: String) {
+        section = pointer
+        row = -1
+    }
+
+    var pointer: String { row < 0 ? section : "\(section)/fields/\(row)" }
 }
 
 extension FormSection {

@@ -118,7 +118,7 @@ public struct FormDecoder {
         var sections: [FormSection] = []
         var pages: [FormPage] = []
         var sectionIDs: [String: String] = [:]
-        var fieldIDs: [String: String] = [:]
+        var fieldIDs: [String: FieldLocation] = [:]
         var fieldCount = 0
         // Sized once for every field of the document (a 100k-field form otherwise regrows it seventeen times).
         var estimate = 0
@@ -274,7 +274,7 @@ public struct FormDecoder {
                 nodes[i] = SourceNode(kind: .null, line: nil)  // each index is touched by one thread only
                 var decoder = FormDecoder(registry: registry, file: file)
                 var sectionIDs: [String: String] = [:]
-                var fieldIDs: [String: String] = [:]
+                var fieldIDs: [String: FieldLocation] = [:]
                 if case .array(let fields)? = node["fields"]?.kind { fieldIDs.reserveCapacity(fields.count) }  // no rehashing as it fills
                 let section = decoder.section(
                     node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID)
@@ -295,7 +295,7 @@ public struct FormDecoder {
 
     mutating func section(
         _ node: SourceNode, index: Int, pointer: String, sectionIDs: inout [String: String],
-        fieldIDs: inout [String: String], formID: String
+        fieldIDs: inout [String: FieldLocation], formID: String
     ) -> FormSection? {
         guard node.members != nil else {
             report(pointer, node, "a section must be an object with 'id' and 'fields', not \(node.typeName)")
@@ -332,7 +332,8 @@ public struct FormDecoder {
         case .array(let items)?:
             fields.reserveCapacity(items.count)
             for (row, item) in items.enumerated() {
-                if let field = field(item, pointer: "\(pointer)/fields/\(row)", section: index, row: row, fieldIDs: &fieldIDs) {
+                let location = FieldLocation(section: pointer, row: row)
+                if let field = field(item, location: location, section: index, row: row, fieldIDs: &fieldIDs) {
                     fields.append(field)
                 }
             }
@@ -436,9 +437,11 @@ public struct FormDecoder {
     // MARK: fields
 
     mutating func field(
-        _ node: SourceNode, pointer: String, section: Int, row: Int,
-        fieldIDs: inout [String: String]
+        _ node: SourceNode, location: FieldLocation, section: Int, row: Int,
+        fieldIDs: inout [String: FieldLocation]
     ) -> FormField? {
+        // Made only where it is used: in a diagnostic (the autoclosures below) or for a condition.
+        var pointer: String { location.pointer }
         guard node.members != nil else {
             report(pointer, node, "a field must be an object with 'id' and 'cell', not \(node.typeName)")
             return nil
@@ -449,9 +452,9 @@ public struct FormDecoder {
             if let first = fieldIDs[id] {
                 report(
                     "\(pointer)/id", node["id"],
-                    "duplicate field id '\(id)' (first used at \(first)); field ids must be unique across the form")
+                    "duplicate field id '\(id)' (first used at \(first.pointer)); field ids must be unique across the form")
             } else {
-                fieldIDs[id] = pointer
+                fieldIDs[id] = location
             }
         }
         var required = false
@@ -507,7 +510,7 @@ public struct FormDecoder {
         guard let id else { labelledChoices = [:]; return nil }
         var field = FormField(
             id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId ?? id,
-            required: required || requiredByModel, valueField: cell.roles.value, pointer: pointer)
+            required: required || requiredByModel, valueField: cell.roles.value, location: location)
         field.rules = rules
         field.labelledChoices = labelledChoices
         labelledChoices = [:]

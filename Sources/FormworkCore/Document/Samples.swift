@@ -30,7 +30,7 @@ package enum Samples {
         let required = cell.roles.required.map { model[$0] == .bool(true) } ?? false
         return FormField(
             id: id, cell: cell, model: model, textInput: cell.textInput, accessibilityId: id,
-            required: required, valueField: cell.roles.value, pointer: "")
+            required: required, valueField: cell.roles.value, location: FieldLocation(""))
     }
 
     static func sample(_ f: FieldSchema, cell: CellType) -> Value {

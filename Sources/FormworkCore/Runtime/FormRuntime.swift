@@ -11,11 +11,17 @@ public final class FormRuntime {
     /// Fields whose cell failed (a failed call, or a crash or hang in a child process), found by the last `render`.
     public private(set) var failures: [RuntimeError] = []
 
-    /// Fields per `perform` call: large enough that round trips do not matter, small enough that a
-    /// 100,000-field form does not hold every request at once.
+    /// Fields per `perform` call at most: large enough that round trips do not matter, small enough that a
+    /// 100,000-field form does not hold every request at once. A form is cut into batches of equal size.
     static let batchSize = 8192
 
-    /// Configures and renders every field, in batches of `batchSize` (one round trip each to a child process).
+    /// Configures and renders every field, in equal batches of at most `batchSize` (one round trip each to a
+    /// child process).
+    ///
+    /// The batches are pipelined: while the driver performs one batch on this thread, another thread
+    /// prepares the next batch's requests and finishes the views of the one before, so the cores are not
+    /// left idle while the cells work (a child process mostly waits for its requests, the host for its
+    /// answers).
     ///
     /// A field whose cell fails is shown as an error message and recorded in `failures`;
     /// unless `keepGoing`, the first failure is then thrown (after every field was tried).
@@ -27,77 +33,115 @@ public final class FormRuntime {
         for (s, section) in form.sections.enumerated() {
             if let group = section.repeatGroup, section.itemCount < group.maxItems { spares[s] = section.item(section.itemCount) }
         }
-        // Requests are built straight from the sections (no copy of every field into one array) and sent in
-        // batches of `batchSize` (one round trip each to a child process): only one batch of requests, with
-        // their schema-ordered models, is held at a time.
-        var requests: [CellRequest] = []
-        var models: [FieldModel] = []
-        var responses: [CellResponse] = []
-        var offerLists: [[CellRequest.Offer]] = []
-        var anyOffers = false
-        let total = form.sections.reduce(0) { $0 + $1.fields.count }
-        models.reserveCapacity(total)
-        responses.reserveCapacity(total)
-        requests.reserveCapacity(min(total, Self.batchSize))
-        func flush() throws(RuntimeError) {
-            guard !requests.isEmpty else { return }
-            responses += try driver.perform(requests)
-            // Only the offers are needed from here on: let the requests (every model, again) go.
-            if !anyOffers && requests.contains(where: { !$0.offers.isEmpty }) {
-                anyOffers = true
-                offerLists = Array(repeating: [], count: responses.count - requests.count)
-            }
-            if anyOffers { offerLists += requests.map(\.offers) }
-            requests.removeAll(keepingCapacity: true)
-        }
-        func add(_ field: borrowing FormField) throws(RuntimeError) {
-            let (request, model) = Self.prepare(field)
-            requests.append(request)
-            models.append(model)
-            if requests.count == Self.batchSize { try flush() }
-        }
-        // Index loops: a `for field in` loop copies every field (a dozen retains each); an element passed straight
-        // from the array is borrowed.
-        // Through the fields' buffer: an element read by index from a nested array was copied (a dozen retains and
-        // releases per field, a fifth of this pass).
-        for s in form.sections.indices {
-            try form.sections[s].fields.withUnsafeBufferPointer { (fields) throws(RuntimeError) in
-                for f in fields.indices { try add(fields.baseAddress.unsafelyUnwrapped[f]) }
-            }
-        }
-        for s in spares.keys.sorted() { for field in spares[s]! { try add(field) } }
-        try flush()
-        let offers = anyOffers ? offerLists : []
-        // States and rules across fields only cost something for forms that have them.
+        let spareSections = spares.keys.sorted()
+        // The fields in the order they are driven: every section's, then the spare items'.
+        var groups: [[FormField]] = form.sections.map(\.fields)
+        for s in spareSections { groups.append(spares[s]!) }
+        let sectionCount = form.sections.count
+        let total = groups.reduce(0) { $0 + $1.count }
+        // States and rules across fields depend on the document alone: known before any cell is driven.
         let states = form.hasConditions ? form.states() : [:]
         var crossProblems: [String: [String]] = [:]
         if form.hasCrossRules {
             for (id, message) in form.crossFieldProblems(states) { crossProblems[id, default: []].append(message) }
         }
-        var next = 0
-        var sections: [SectionView] = []
-        for section in form.sections {
-            var fieldViews: [FieldView] = []
-            fieldViews.reserveCapacity(section.fields.count)
-            section.fields.withUnsafeBufferPointer { fields in
-                for f in fields.indices {
-                    // The response is moved out (its nodes now belong to the view), not copied.
-                    var response = CellResponse(nodes: [], rejections: [])
-                    swap(&response, &responses[next])
-                    let field = fields.baseAddress.unsafelyUnwrapped + f  // `pointee` borrows the field (a subscript copied it)
-                    var view = finish(field.pointee, model: models[next], offers: offers.isEmpty ? [] : offers[next], response: response)
-                    next += 1
-                    let id = fields[f].id
+        var views: [[FieldView]] = groups.map { fields in
+            var views: [FieldView] = []
+            views.reserveCapacity(fields.count)
+            return views
+        }
+
+        // Where a pass (preparing, finishing) is in `groups`: both go through the fields in order.
+        struct Cursor {
+            var group = 0, offset = 0
+        }
+        /// `body` for the next `count` fields from `cursor`, each borrowed through its array's buffer (an
+        /// element read by index from a nested array, or a `for field in` loop, copies the field).
+        func walk(_ count: Int, _ cursor: inout Cursor, _ body: (UnsafePointer<FormField>, Int) -> Void) {
+            var left = count
+            while left > 0 {
+                while cursor.offset == groups[cursor.group].count {
+                    cursor.group += 1
+                    cursor.offset = 0
+                }
+                let group = cursor.group, start = cursor.offset
+                let n = min(left, groups[group].count - start)
+                groups[group].withUnsafeBufferPointer { fields in
+                    let base = fields.baseAddress.unsafelyUnwrapped
+                    for f in start..<start + n { body(base + f, group) }
+                }
+                cursor.offset += n
+                left -= n
+            }
+        }
+        struct Batch {
+            var requests: [CellRequest] = []
+            var models: [FieldModel] = []
+            var responses: [CellResponse] = []
+        }
+        func prepare(_ count: Int, _ cursor: inout Cursor) -> Batch {
+            var batch = Batch()
+            batch.requests.reserveCapacity(count)
+            batch.models.reserveCapacity(count)
+            walk(count, &cursor) { field, _ in
+                let (request, model) = Self.prepare(field.pointee)
+                batch.requests.append(request)
+                batch.models.append(model)
+            }
+            return batch
+        }
+        func finish(_ batch: inout Batch, _ cursor: inout Cursor) {
+            var next = 0
+            walk(batch.requests.count, &cursor) { field, group in
+                // The response is moved out (its nodes now belong to the view), not copied.
+                var response = CellResponse(nodes: [], rejections: [])
+                swap(&response, &batch.responses[next])
+                var view = self.finish(field.pointee, model: batch.models[next], offers: batch.requests[next].offers, response: response)
+                next += 1
+                if group < sectionCount {
+                    let id = field.pointee.id
                     if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
-                    if !fields[f].conditions.isEmpty { view.conditions = fields[f].conditions }
-                    if !fields[f].crossRules.isEmpty { view.crossRules = fields[f].crossRules }
-                    if let item = fields[f].item { view.item = item }
+                    if !field.pointee.conditions.isEmpty { view.conditions = field.pointee.conditions }
+                    if !field.pointee.crossRules.isEmpty { view.crossRules = field.pointee.crossRules }
+                    if let item = field.pointee.item { view.item = item }
                     if !crossProblems.isEmpty {
                         for message in crossProblems[id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
                     }
-                    fieldViews.append(view)
+                } else {
+                    view.item = field.pointee.item
+                    // Optional: an empty spare item must not block a submission.
+                    view.required = false
+                    view.nodes = view.nodes.map { Self.mapControls($0) { $0.required = false } }
                 }
+                views[group].append(view)
             }
+        }
+
+        let batchCount = total == 0 ? 0 : (total + Self.batchSize - 1) / Self.batchSize
+        func size(_ k: Int) -> Int { (k + 1) * total / batchCount - k * total / batchCount }
+        var preparing = Cursor(), finishing = Cursor()
+        var current = batchCount > 0 ? prepare(size(0), &preparing) : Batch()
+        var performed: Batch?
+        for k in 0..<batchCount {
+            var upcoming: Batch?
+            var previous = performed.take()
+            let requests = current.requests
+            current.responses = try Parallel.alongside(
+                { () throws(RuntimeError) -> [CellResponse] in try driver.perform(requests) },
+                beside: {
+                    if previous != nil { finish(&previous!, &finishing) }
+                    if k + 1 < batchCount { upcoming = prepare(size(k + 1), &preparing) }
+                })
+            performed = current
+            current = upcoming ?? Batch()
+        }
+        if performed != nil { finish(&performed!, &finishing) }
+
+        var sections: [SectionView] = []
+        sections.reserveCapacity(sectionCount)
+        for (s, section) in form.sections.enumerated() {
+            var fieldViews: [FieldView] = []
+            swap(&fieldViews, &views[s])
             var sectionView = SectionView(
                 id: section.id, header: section.header, footer: section.footer,
                 insets: section.insets, spacing: section.spacing, fields: fieldViews)
@@ -106,17 +150,7 @@ public final class FormRuntime {
             sectionView.visible = section.conditions.visibleIf == nil || fieldViews.contains { $0.visible }
             sections.append(sectionView)
         }
-        for s in spares.keys.sorted() {
-            sections[s].spare = spares[s]!.map { field in
-                var view = finish(field, model: models[next], offers: offers.isEmpty ? [] : offers[next], response: responses[next])
-                next += 1
-                view.item = field.item
-                // Optional: an empty spare item must not block a submission.
-                view.required = false
-                view.nodes = view.nodes.map { Self.mapControls($0) { $0.required = false } }
-                return view
-            }
-        }
+        for (j, s) in spareSections.enumerated() { sections[s].spare = views[sectionCount + j] }
         if !keepGoing, let first = failures.first { throw first }
         var tree = ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
         tree.pages = form.pages.map { PageView(id: $0.id, title: $0.title, sections: $0.sections) }

@@ -68,6 +68,35 @@ package enum Parallel {
         }
     }
 
+    /// `work` on this thread while `beside` runs on a thread of its own; returns when both are done.
+    /// With one core (`threads` is 1) `beside` runs after `work`, here. The two must not touch the same
+    /// mutable state: a pipeline runs a stage this way while the next one's input is being prepared.
+    package static func alongside<T, E: Error>(_ work: () throws(E) -> T, beside: () -> Void) throws(E) -> T {
+        guard threads > 1 else {
+            defer { beside() }
+            return try work()
+        }
+        return try withoutActuallyEscaping(beside) { (beside) throws(E) -> T in
+            let job = Job(beside)
+            let context = Unmanaged.passRetained(job).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, context)
+            if status != 0 {
+                // No thread to be had: the work is done here, one after the other.
+                Unmanaged<Job>.fromOpaque(context).release()
+                defer { beside() }
+                return try work()
+            }
+            defer { pthread_join(thread, nil) }
+            return try work()
+        }
+    }
+
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }

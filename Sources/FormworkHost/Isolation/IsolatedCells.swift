@@ -56,6 +56,16 @@ public final class IsolatedCells: CellDriver {
         _ = try? child(for: "")
     }
 
+    /// `start()`, and when about `expectedRequests` will come in one `perform` (a large document), the second
+    /// shared child too: a batch of `splitThreshold` requests or more is shared by two children, and the second
+    /// one's start-up (loading the packs and the Swift runtime) then overlaps the caller's own work instead of
+    /// delaying the first batch. An estimate is enough: a child started for nothing is ended by `finish`.
+    public func start(expectedRequests: Int) {
+        start()
+        guard mode == .shared, expectedRequests >= Self.splitThreshold, Parallel.threads > 1 else { return }
+        _ = try? child(for: "#2")
+    }
+
     /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
     public func finish() {
         let all = lock.run { children.sorted(by: { $0.key < $1.key }) }

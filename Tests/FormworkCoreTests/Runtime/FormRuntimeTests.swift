@@ -65,7 +65,9 @@ struct FormRuntimeTests {
         let driver = InMemory.Driver()
         let runtime = FormRuntime(driver: driver)
         let tree = try runtime.render(form)
-        #expect(driver.batches == [FormRuntime.batchSize, 900])
+        // Cut into equal batches (a small last batch would leave the second cell host idle).
+        #expect(driver.batches == [count / 2, count - count / 2])
+        #expect(driver.requests.map(\.fieldID) == (0..<count).map { "c\($0)" })
         let views = tree.sections[0].fields
         #expect(views.count == count)
         #expect(views[3].nodes == [.value(label: "Count", text: "4")])
@@ -74,6 +76,57 @@ struct FormRuntimeTests {
             views[count - 1].nodes == [.value(label: "Count", text: "2"), .message(kind: .error, text: "7 is odd; choose an even number")])
         #expect(views[count - 2].nodes == [.value(label: "Count", text: "2")])
         #expect(runtime.rejections.map(\.pointer) == ["/c\(count - 1)"])
+    }
+
+    @Test("batches are equal and at most batchSize; every field is driven once, in order")
+    func batchSizes() throws {
+        for count in [1, FormRuntime.batchSize, FormRuntime.batchSize + 1, 3 * FormRuntime.batchSize - 7] {
+            let fields = (0..<count).map { "{ id: c\($0), cell: test.counter }" }.joined(separator: ", ")
+            let form = try form("formwork: 1\nid: f\nsections: [{ id: s, fields: [\(fields)] }, { id: empty, fields: [] }]")
+            let driver = InMemory.Driver()
+            let tree = try FormRuntime(driver: driver).render(form)
+            #expect(driver.batches.reduce(0, +) == count)
+            #expect(driver.batches.allSatisfy { $0 <= FormRuntime.batchSize })
+            #expect((driver.batches.max() ?? 0) - (driver.batches.min() ?? 0) <= 1, "batches of \(count): \(driver.batches)")
+            #expect(tree.sections[0].fields.map(\.id) == (0..<count).map { "c\($0)" })
+            #expect(tree.sections[1].fields.isEmpty)
+        }
+    }
+
+    @Test("a form of several batches keeps conditions, rules across fields, failures and the spare item of a repeatable group")
+    func pipelinedBatches() throws {
+        let count = 2 * FormRuntime.batchSize + 100
+        let fields = (0..<count).map { "{ id: c\($0), cell: test.counter, model: { value: 2 } }" }.joined(separator: ", ")
+        let form = try form(
+            """
+            formwork: 1
+            id: f
+            sections:
+              - { id: big, fields: [\(fields)] }
+              - id: after
+                fields:
+                  - { id: hidden, cell: test.counter, visibleIf: "c5 > 10" }
+                  - { id: shown, cell: test.counter, visibleIf: "c\(count - 1) == 2" }
+              - id: tasks
+                repeat: { minItems: 0, maxItems: 3, itemLabel: Task }
+                fields:
+                  - { id: title, cell: test.text-field, required: true, model: { title: Title } }
+            """)
+        let driver = InMemory.Driver()
+        let runtime = FormRuntime(driver: driver)
+        let tree = try runtime.render(form)
+        #expect(driver.batches.count == 3)
+        #expect(tree.sections[0].fields.count == count)
+        #expect(tree.sections[0].fields.map(\.id) == (0..<count).map { "c\($0)" })
+        #expect(tree.sections[1].fields.map(\.visible) == [false, true])
+        // The spare item (after the items shown) is driven in the last batch and shown as optional.
+        let items = form.sections[2].itemCount
+        let spare = tree.sections[2].spare
+        #expect(spare.map(\.id) == ["tasks/\(items)/title"])
+        #expect(spare.first?.required == false && spare.first?.item?.index == items)
+        #expect(driver.requests.last?.fieldID == "tasks/\(items)/title")
+        #expect(tree.sections[2].fields.map(\.id) == (0..<items).map { "tasks/\($0)/title" })
+        #expect(runtime.failures.isEmpty && runtime.rejections.isEmpty)
     }
 
     @Test("values from memory get the same checks as a values file")
