@@ -442,28 +442,46 @@ public struct FormDecoder {
     ) -> FormField? {
         // Made only where it is used: in a diagnostic (the autoclosures below) or for a condition.
         var pointer: String { location.pointer }
-        guard node.members != nil else {
+        guard let members = node.members else {
             report(pointer, node, "a field must be an object with 'id' and 'cell', not \(node.typeName)")
             return nil
         }
-        checkKeys(node, allowed: Self.fieldKeys, at: pointer, what: "a field")
-        let id = identifier(node["id"], "\(pointer)/id", parent: node, what: "field")
+        // One pass over the field's keys (a look-up per key compared every key with each of the field's, and
+        // checking for unknown keys did it again); the first of a repeated key counts, as with `node[key]`.
+        var idNode: SourceNode?, cellNode: SourceNode?, modelNode: SourceNode?, textInputNode: SourceNode?
+        var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?
+        var unknownKeys = false, conditionKeys = false
+        for (key, value) in members {
+            switch key {
+            case "id": if idNode == nil { idNode = value }
+            case "cell": if cellNode == nil { cellNode = value }
+            case "model": if modelNode == nil { modelNode = value }
+            case "textInput": if textInputNode == nil { textInputNode = value }
+            case "accessibilityId": if accessibilityNode == nil { accessibilityNode = value }
+            case "required": if requiredNode == nil { requiredNode = value }
+            case "rules": if rulesNode == nil { rulesNode = value }
+            default:
+                if FieldConditions.keys.contains(key) { conditionKeys = true } else { unknownKeys = true }
+            }
+        }
+        if unknownKeys { checkKeys(node, allowed: Self.fieldKeys, at: pointer, what: "a field") }
+        let id = identifier(idNode, "\(pointer)/id", parent: node, what: "field")
         if let id {
             if let first = fieldIDs[id] {
                 report(
-                    "\(pointer)/id", node["id"],
+                    "\(pointer)/id", idNode,
                     "duplicate field id '\(id)' (first used at \(first.pointer)); field ids must be unique across the form")
             } else {
                 fieldIDs[id] = location
             }
         }
         var required = false
-        if let r = node["required"] {
+        if let r = requiredNode {
             if case .bool(let b) = r.kind { required = b } else { report("\(pointer)/required", r, "'required' must be true or false") }
         }
-        let accessibilityId = accessibility(node["accessibilityId"], "\(pointer)/accessibilityId", fieldID: id, section: section, row: row)
+        let accessibilityId = accessibility(accessibilityNode, "\(pointer)/accessibilityId", fieldID: id, section: section, row: row)
 
-        guard let cellNode = node["cell"] else {
+        guard let cellNode else {
             report(pointer, node, "missing 'cell': name the cell type, e.g. org.formwork.text-field")
             return nil
         }
@@ -481,28 +499,28 @@ public struct FormDecoder {
         }
 
         labelledChoices = [:]
-        var model = model(node["model"], "\(pointer)/model", cell: cell, parent: node)
-        if required, let role = cell.roles.required, node["model"]?[role] == nil {
+        var model = model(modelNode, "\(pointer)/model", cell: cell, parent: node)
+        if required, let role = cell.roles.required, modelNode?[role] == nil {
             model[role] = .bool(true)
         }
-        let textInput = textInput(node["textInput"], "\(pointer)/textInput", cell: cell)
+        let textInput = textInput(textInputNode, "\(pointer)/textInput", cell: cell)
         if let problem = DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field) {
-            report("\(pointer)/model/\(problem.field)", node["model"]?[problem.field] ?? node, problem.message)
+            report("\(pointer)/model/\(problem.field)", modelNode?[problem.field] ?? node, problem.message)
         }
         let requiredByModel = cell.roles.required.map { model[$0] == .bool(true) } ?? false
         var rules = FieldRules()
-        if let rulesNode = node["rules"] {
+        if let rulesNode {
             rules = self.rules(
                 rulesNode, "\(pointer)/rules", valueType: cell.roles.value.flatMap { cell.field(named: $0)?.type }, cell: cell)
             // A value written in the document keeps the rules too.
             if let name = cell.roles.value, let value = model[name] {
                 let label = cell.roles.title.flatMap { if case .string(let s)? = model[$0] { s } else { nil } } ?? id ?? name
                 for problem in rules.problems(value, label: label) {
-                    report("\(pointer)/model/\(Pointer.escape(name))", node["model"]?[name] ?? node, problem)
+                    report("\(pointer)/model/\(Pointer.escape(name))", modelNode?[name] ?? node, problem)
                 }
             }
         }
-        for key in FieldConditions.keys {
+        for key in FieldConditions.keys where conditionKeys {
             if let n = node[key] {
                 pending.append(PendingCondition(target: .field(pointer), key: key, node: n, pointer: "\(pointer)/\(key)"))
             }
