@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import Testing
 
@@ -18,6 +19,31 @@ struct ParallelTests {
         }
         #expect(once == Array(0..<500))
         #expect(calls.load(ordering: .relaxed) == 500)
+    }
+
+    @Test("alongside runs both, the side work on a thread of its own when there are cores, and rethrows only after it is done")
+    func alongside() {
+        struct Failure: Error, Equatable {}
+        let here = pthread_self()
+        var sideThread: pthread_t?
+        var side: [Int] = []
+        let result = Parallel.alongside({ () -> Int in (1...100).reduce(0, +) }) {
+            sideThread = pthread_self()
+            side = (0..<1000).map { $0 * 2 }
+        }
+        #expect(result == 5050)
+        #expect(side.count == 1000 && side.last == 1998)
+        #expect(sideThread.map { pthread_equal($0, here) != 0 } == (Parallel.threads == 1))
+        // A failing `work` is thrown once the side work has finished (it may hold the caller's state).
+        let finished = Atomic<Bool>(false)
+        #expect(throws: Failure()) {
+            try Parallel.alongside({ () throws(Failure) -> Int in throw Failure() }) {
+                usleep(20_000)
+                finished.store(true, ordering: .releasing)
+            }
+        }
+        let done = finished.load(ordering: .acquiring)
+        #expect(done)
     }
 
     @Test("stream hands every result over in order, a window at a time, on one thread or several")
