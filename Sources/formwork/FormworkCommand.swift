@@ -19,6 +19,15 @@ struct FormworkCommand: ParsableCommand {
             finish()
             return
         }
+        // So does `render` (see `Rendering`).
+        if let rendering = Rendering(commonForm: arguments[...]) {
+            do { try rendering.run() } catch {
+                if let code = Exit.report(error) { Self.exit(withError: code) }
+                Self.exit(withError: error)
+            }
+            finish()
+            return
+        }
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
             if !names.contains(first) {
@@ -142,7 +151,9 @@ struct PackOptions: ParsableArguments {
     }
 
     /// Ends the driver's child processes and warns about packs that failed while shutting down.
-    func finish(_ driver: any CellDriver) {
+    func finish(_ driver: any CellDriver) { Self.finish(driver) }
+
+    static func finish(_ driver: any CellDriver) {
         guard let isolated = driver as? IsolatedCells else { return }
         isolated.finish()
         for failure in isolated.shutdownFailures { Console.warning(failure) }

@@ -21,24 +21,26 @@ struct OutputOptions: ParsableArguments {
         if let width, width < 24 || width > 1000 { throw ValidationError("--width must be between 24 and 1000, not \(width)") }
     }
 
+    func emit(_ tree: ViewTree) throws { try Self.emit(tree, format: format, width: width, output: output) }
+
     /// An explicit `--format` always wins. Otherwise colour on a terminal, never with NO_COLOR,
     /// and also off a terminal with FORCE_COLOR (https://no-color.org, https://force-color.org).
-    var resolvedFormat: OutputFormat {
+    static func resolvedFormat(_ format: OutputFormat?, output: String?) -> OutputFormat {
         if let format { return format }
         return output == nil && ColorPreference.wantsColor(terminal: Terminal.isTerminal(1)) ? .ansi : .text
     }
 
-    var resolvedWidth: Int { width ?? (output == nil ? Terminal.columns(1) : nil) ?? 80 }
-
     /// Renders `tree` straight to the output as the renderer produces it (a few sections at a
-    /// time; the whole output is never held): to `--output` atomically, or to standard output.
-    func emit(_ tree: ViewTree) throws {
+    /// time; the whole output is never held): to `output` atomically, or to standard output.
+    static func emit(_ tree: ViewTree, format: OutputFormat?, width: Int?, output: String?) throws {
+        let format = resolvedFormat(format, output: output)
+        let width = width ?? (output == nil ? Terminal.columns(1) : nil) ?? 80
         if let output {
             let writer = try OutputFile.Writer(output)
-            Renderer.write(tree, as: resolvedFormat, width: resolvedWidth) { writer.write($0) }
+            Renderer.write(tree, as: format, width: width) { writer.write($0) }
             try writer.commit()
         } else {
-            Renderer.write(tree, as: resolvedFormat, width: resolvedWidth) { Console.out($0) }
+            Renderer.write(tree, as: format, width: width) { Console.out($0) }
         }
     }
 }
@@ -56,9 +58,100 @@ struct Render: ParsableCommand {
     var keepGoing = false
 
     func run() throws {
-        let registry = packs.registry()
-        let driver = packs.driver(registry)
-        defer { packs.finish(driver) }
+        try Rendering(
+            form: form, values: values, format: outputOptions.format, width: outputOptions.width, output: outputOptions.output,
+            packPaths: packs.packPaths, isolation: packs.isolation, timeout: packs.timeout, noCache: packs.noCache,
+            keepGoing: keepGoing
+        ).run()
+    }
+}
+
+/// What `formwork render` does once its arguments are known.
+///
+/// ArgumentParser's reading of a command line (reflection over every option of the command
+/// tree) is about a third of rendering a small form, so `main` first tries `init?(commonForm:)`
+/// on the plain forms of the command line, as `Listing` does for `list`; everything else —
+/// help, a misspelt or unknown option, a missing value, `--width`, `--isolation`, `--timeout`,
+/// `--no-cache` — goes through ArgumentParser as before, with its messages.
+struct Rendering {
+    var form: String
+    var values: String?
+    var format: OutputFormat?
+    var width: Int?
+    var output: String?
+    var packPaths: [String] = []
+    var isolation = IsolationMode.shared
+    var timeout = PackOptions.defaultTimeout
+    var noCache = false
+    var keepGoing = false
+
+    init(
+        form: String, values: String?, format: OutputFormat?, width: Int?, output: String?, packPaths: [String],
+        isolation: IsolationMode, timeout: Double, noCache: Bool, keepGoing: Bool
+    ) {
+        self.form = form
+        self.values = values
+        self.format = format
+        self.width = width
+        self.output = output
+        self.packPaths = packPaths
+        self.isolation = isolation
+        self.timeout = timeout
+        self.noCache = noCache
+        self.keepGoing = keepGoing
+    }
+
+    /// `render FORM` followed only by `--format text|ansi|html|json`, `--output`/`-o <path>`,
+    /// `--values <path>` and `--keep-going` (each at most once) and `--pack-path <path>` (repeatable),
+    /// each option also as `--name=value`; a value that is empty or starts with `-` (other than the
+    /// form's `-` for standard input) is left to ArgumentParser. Nil for anything else.
+    init?(commonForm arguments: ArraySlice<String>) {
+        guard arguments.first == "render" else { return nil }
+        var rest = arguments.dropFirst()
+        var form: String?
+        var seen: Set<String> = []
+        while let argument = rest.popFirst() {
+            if argument == "-" || !argument.hasPrefix("-") {
+                guard form == nil, !argument.isEmpty else { return nil }
+                form = argument
+                continue
+            }
+            if argument == "--keep-going" {
+                guard seen.insert(argument).inserted else { return nil }
+                keepGoing = true
+                continue
+            }
+            var name = argument, value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            } else {
+                value = rest.popFirst()
+            }
+            guard let value, !value.isEmpty, !value.hasPrefix("-") else { return nil }
+            if name == "-o" { name = "--output" }
+            guard name == "--pack-path" || seen.insert(name).inserted else { return nil }
+            switch name {
+            case "--format":
+                guard let format = OutputFormat(rawValue: value) else { return nil }
+                self.format = format
+            case "--output": output = value
+            case "--values": values = value
+            case "--pack-path": packPaths.append(value)
+            default: return nil
+            }
+        }
+        guard let form else { return nil }
+        self.form = form
+    }
+
+    func run() throws {
+        let registry = PackOptions.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: false)
+        let driver: any CellDriver =
+            isolation == .inProcess
+            ? InProcessCells(registry: registry)
+            : IsolatedCells(launcher: .currentExecutable(timeout: timeout), mode: isolation)
+        defer { PackOptions.finish(driver) }
         // The cell host starts while the document is read (and a second one for a large document).
         (driver as? IsolatedCells)?.start(expectedRequests: FormLoading.estimatedFields(form))
         let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
@@ -74,7 +167,7 @@ struct Render: ParsableCommand {
         for rejection in runtime.rejections {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }
-        try outputOptions.emit(tree)
+        try OutputOptions.emit(tree, format: format, width: width, output: output)
         // Freed object by object, a 100,000-field form and its views took longer than writing them.
         ExitArena.keep(tree)
         ExitArena.keep(loaded)

@@ -193,6 +193,55 @@ struct RenderCommandTests {
     let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
     var login: String { "\(Source.root)/Examples/Forms/login.yaml" }
 
+    @Test("render's common forms (read without ArgumentParser) do what ArgumentParser's reading does")
+    func renderCommonForms() throws {
+        let kitchen = "\(Source.root)/Examples/Forms/kitchen-sink.yaml"
+        let values = "\(Scratch.directory)/common-forms-values.json"
+        try #"{"username": "ada@example.com", "remember": true}"#.write(toFile: values, atomically: true, encoding: .utf8)
+        let broken = "\(Scratch.directory)/common-forms-broken.yaml"
+        try "formwork: 1\nid: b\nsections: [{ id: s, fields: [{ id: x, cell: org.formwork.nope }] }]\n".write(
+            toFile: broken, atomically: true, encoding: .utf8)
+        let (a, b) = ("\(Scratch.directory)/common-a.html", "\(Scratch.directory)/common-b.html")
+        // `--timeout` is not a common form: those runs go through ArgumentParser.
+        let pairs: [([String], [String])] = [
+            (["render", login], ["render", "--timeout", "10", login]),
+            (["render", kitchen, "--format", "html"], ["render", kitchen, "--timeout", "10", "--format", "html"]),
+            (
+                ["render", "--format=json", login, "--values", values],
+                ["render", login, "--values", values, "--format", "json", "--timeout=10"]
+            ),
+            (
+                ["render", login, "--keep-going", "--pack-path", Build.directory],
+                ["render", login, "--pack-path=\(Build.directory)", "--timeout", "10", "--keep-going"]
+            ),
+            (["render", broken], ["render", broken, "--timeout", "10"]),
+            (["render", "/no/such/form.yaml"], ["render", "--timeout", "10", "/no/such/form.yaml"]),
+            (
+                ["render", kitchen, "-o", a, "--format", "html"],
+                ["render", kitchen, "--output=\(b)", "--format", "html", "--timeout", "10"]
+            ),
+        ]
+        for (common, parsed) in pairs {
+            let x = try run(Build.formwork, common, environment: environment)
+            let y = try run(Build.formwork, parsed, environment: environment)
+            #expect(x.status == y.status && x.stdout == y.stdout && x.stderr == y.stderr, "\(common) vs \(parsed)")
+        }
+        #expect(try run(Build.formwork, ["render", login], environment: environment).stdout.hasPrefix("Sign in\n"))
+        #expect(try run(Build.formwork, ["render", broken], environment: environment).status == 69)
+        let written = try String(contentsOfFile: a, encoding: .utf8)
+        let other = try String(contentsOfFile: b, encoding: .utf8)
+        #expect(written.contains("<html") && written == other)
+        // What the common forms leave alone still gets ArgumentParser's messages.
+        let format = try run(Build.formwork, ["render", login, "--format", "xml"], environment: environment)
+        #expect(format.status == 64 && format.stderr.contains("xml"), "\(format.stderr)")
+        let missing = try run(Build.formwork, ["render", login, "--output"], environment: environment)
+        #expect(missing.status == 64 && missing.stderr.contains("--output"), "\(missing.stderr)")
+        let twice = try run(Build.formwork, ["render", login, login], environment: environment)
+        #expect(twice.status == 64, "\(twice.stderr)")
+        let help = try run(Build.formwork, ["render", "--help"], environment: environment)
+        #expect(help.status == 0 && help.stdout.contains("USAGE: formwork render"), "\(help.stdout)")
+    }
+
     @Test("render prints text by default when not on a terminal, and ansi only when asked without NO_COLOR")
     func formats() throws {
         let text = try run(Build.formwork, ["render", login, "--width", "60"], environment: environment)
