@@ -118,26 +118,41 @@ struct TextRenderer {
     // MARK: fields
 
     func renderFields(_ fields: [FieldView]) -> [Line] {
-        let labelWidth = min(max(12, width / 3), fields.flatMap { labels(in: $0.nodes) }.map { $0.columns }.max() ?? 0)
+        var widest = 0
+        for f in fields.indices { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
+        let labelWidth = min(max(12, width / 3), widest)
         var lines: [Line] = []
-        for f in fields.indices {
-            for node in fields[f].nodes { lines += render(node, labelWidth: labelWidth, field: fields[f]) }
+        // Through the buffer: each field is borrowed, not copied (a copy per node was a tenth of laying a form out).
+        fields.withUnsafeBufferPointer { fields in
+            for field in fields {
+                for node in field.nodes { lines += render(node, labelWidth: labelWidth, field: field) }
+            }
         }
         return lines
     }
 
-    /// Labels that go in the label column (with their required marker).
-    func labels(in nodes: [ViewNode]) -> [String] {
-        nodes.flatMap { node -> [String] in
+    /// The widest label in the label column (with its required marker " *"), in columns, and whether any
+    /// label there is not empty; measured without making the labels (this runs for every field).
+    func labelColumns(in nodes: [ViewNode]) -> (widest: Int, any: Bool) {
+        var widest = 0, any = false
+        for node in nodes {
             switch node {
-            case .group(_, _, let children): return labels(in: children)
-            case .value(let label, _): return [label]
+            case .group(_, _, let children):
+                let inner = labelColumns(in: children)
+                widest = max(widest, inner.widest)
+                any = any || inner.any
+            case .value(let label, _):
+                widest = max(widest, label.columns)
+                any = any || !label.isEmpty
             case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _),
                 .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
-                return [(c.label ?? "") + (c.required ? " *" : "")]
-            default: return []
+                let label = c.label ?? ""
+                widest = max(widest, label.columns + (c.required ? 2 : 0))
+                any = any || !label.isEmpty || c.required
+            default: break
             }
         }
+        return (widest, any)
     }
 
     var indent: String { "  " }
@@ -396,7 +411,7 @@ struct TextRenderer {
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .message(let kind, let text):
-            let hasColumn = labels(in: field.nodes).contains { !$0.isEmpty }
+            let hasColumn = labelColumns(in: field.nodes).any
             let pad = hasColumn ? Self.spaces(indent.count + labelWidth + 2) : indent
             let prefix =
                 switch kind {
