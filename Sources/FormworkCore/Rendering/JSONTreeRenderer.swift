@@ -1,6 +1,10 @@
 /// The view tree as JSON; the format is documented in docs/view-tree.md.
+///
+/// The sections are written as text as they are laid out (`JSONTextWriter`), not built as `JSON`
+/// values first: a 100,000-field form made some twenty small arrays and boxes per field that way.
 package enum JSONTreeRenderer {
-    static func render(_ tree: ViewTree, sections: Bool = true) -> JSON {
+    /// The form's members before its sections.
+    static func header(_ tree: ViewTree) -> JSON {
         .object([
             ("formwork", .integer(1)),
             (
@@ -22,11 +26,10 @@ package enum JSONTreeRenderer {
                             ])
                         })
             ),
-            ("sections", sections ? .array(tree.sections.map(section)) : nil),
         ])
     }
 
-    /// The tree as JSON text with a final newline. Each section is built and written on its own (on several
+    /// The tree as JSON text with a final newline. Each section is written on its own (on several
     /// cores for a large form) and only its bytes are kept: the whole tree is never held as JSON values.
     static func text(_ tree: ViewTree) -> String {
         var out = JSONBytes(capacity: 1 << 16)
@@ -36,47 +39,55 @@ package enum JSONTreeRenderer {
 
     /// `text`, written to `sink` a section at a time.
     static func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
-        let parallel = tree.sections.count > 1 && tree.sections.reduce(0) { $0 + $1.fields.count } >= 2000
-        render(tree, sections: false).writeLine(
-            appending: "sections", count: tree.sections.count, parallel: parallel, item: { section(tree.sections[$0]) }, to: sink)
+        let fields = tree.sections.reduce(0) { $0 + $1.fields.count }
+        // A section is the third level of the document: { "sections": [ { … } ] }.
+        header(tree).writeLine(
+            appending: "sections", count: tree.sections.count, parallel: tree.sections.count > 1 && fields >= 2000,
+            item: { index in
+                var w = JSONTextWriter(capacity: 1 << 12 + tree.sections[index].fields.count * 1024, depth: 2)
+                section(tree.sections[index], to: &w)
+                return w.out
+            }, to: sink)
     }
 
-    static func section(_ section: SectionView) -> JSON {
-        JSON.object([
-            ("id", .string(section.id)), ("header", section.header.map(JSON.string)),
-            ("footer", section.footer.map(JSON.string)),
-            (
-                "insets",
-                section.insets.map { i in
-                    .object([
-                        ("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)),
-                        ("right", .number(i.right)),
-                    ])
+    static func section(_ section: SectionView, to w: inout JSONTextWriter) {
+        w.object { w in
+            w.member("id", section.id)
+            w.member("header", section.header)
+            w.member("footer", section.footer)
+            if let i = section.insets {
+                w.member("insets") { w in
+                    w.object { w in
+                        w.member("top", number: i.top)
+                        w.member("left", number: i.left)
+                        w.member("bottom", number: i.bottom)
+                        w.member("right", number: i.right)
+                    }
                 }
-            ),
-            ("spacing", section.spacing.map(JSON.number)),
-            ("visibleIf", section.conditions.visibleIf.map { .string($0.text) }),
-            ("enabledIf", section.conditions.enabledIf.map { .string($0.text) }),
-            ("visible", section.visible ? nil : .bool(false)),
-            (
-                "repeat",
-                section.repeatGroup.map { g in
-                    .object([
-                        ("minItems", .integer(Int64(g.minItems))), ("maxItems", .integer(Int64(g.maxItems))),
-                        ("itemLabel", .string(g.itemLabel)),
-                    ])
+            }
+            w.member("spacing", number: section.spacing)
+            w.member("visibleIf", section.conditions.visibleIf?.text)
+            w.member("enabledIf", section.conditions.enabledIf?.text)
+            w.member("visible", bool: section.visible ? nil : false)
+            if let g = section.repeatGroup {
+                w.member("repeat") { w in
+                    w.object { w in
+                        w.member("minItems", integer: Int64(g.minItems))
+                        w.member("maxItems", integer: Int64(g.maxItems))
+                        w.member("itemLabel", g.itemLabel)
+                    }
                 }
-            ),
-            (
-                "fields",
-                .array(
-                    {
-                        var traits = TraitsCache()
-                        return section.fields.map { field($0, traits: &traits) }
-                    }())
-            ),
-        ])
-
+            }
+            w.member("fields") { w in
+                var traits = TraitsCache()
+                w.array { w in
+                    // Through the buffer: each field is borrowed, not copied.
+                    section.fields.withUnsafeBufferPointer { fields in
+                        for f in fields { w.item { field(f, traits: &traits, to: &$0) } }
+                    }
+                }
+            }
+        }
     }
 
     /// The JSON of the last few trait sets met (a form's fields share their cell types' traits; building
@@ -92,108 +103,153 @@ package enum JSONTreeRenderer {
         }
     }
 
-    static func field(_ f: FieldView) -> JSON {
-        var traits = TraitsCache()
-        return field(f, traits: &traits)
-    }
-
-    static func field(_ f: FieldView, traits cache: inout TraitsCache) -> JSON {
-        .object([
-            ("id", .string(f.id)), ("cell", .string(f.cell)), ("accessibilityId", .string(f.accessibilityId)),
-            ("required", .bool(f.required)),
-            (
-                "textInput",
-                f.textInput.kind == .none
-                    ? nil
-                    : .object([
-                        ("kind", .string(f.textInput.kind.rawValue)), ("field", f.textInput.field.map(JSON.string)),
-                        ("traits", cache.json(f.textInput.traits)),
-                    ])
-            ),
-            ("minimum", f.minimum.map { .string(DateFormat.iso8601($0)) }),
-            ("maximum", f.maximum.map { .string(DateFormat.iso8601($0)) }),
-            ("maxLength", f.maxLength.map { .integer(Int64($0)) }),
-            ("rules", f.rules.isEmpty ? nil : f.rules.json),
+    static func field(_ f: FieldView, traits cache: inout TraitsCache, to w: inout JSONTextWriter) {
+        w.object { w in
+            w.member("id", f.id)
+            w.member("cell", f.cell)
+            w.member("accessibilityId", f.accessibilityId)
+            w.member("required", bool: f.required)
+            if f.textInput.kind != .none {
+                w.member("textInput") { w in
+                    w.object { w in
+                        w.member("kind", f.textInput.kind.rawValue)
+                        w.member("field", f.textInput.field)
+                        w.member("traits", json: cache.json(f.textInput.traits))
+                    }
+                }
+            }
+            w.member("minimum", f.minimum.map { DateFormat.iso8601($0) })
+            w.member("maximum", f.maximum.map { DateFormat.iso8601($0) })
+            w.member("maxLength", integer: f.maxLength.map { Int64($0) })
+            if !f.rules.isEmpty { w.member("rules", json: f.rules.json) }
             // Conditions (as written) and the state they give for the values rendered; absent when the field has none.
-            ("visibleIf", f.conditions.visibleIf.map { .string($0.text) }),
-            ("enabledIf", f.conditions.enabledIf.map { .string($0.text) }),
-            ("requiredIf", f.conditions.requiredIf.map { .string($0.text) }),
-            ("visible", f.visible ? nil : .bool(false)),
-            ("enabled", f.enabled ? nil : .bool(false)),
-            ("item", f.item.map { .integer(Int64($0.index)) }),
-            (
-                "crossRules",
-                f.crossRules.isEmpty
-                    ? nil
-                    : .array(
-                        f.crossRules.map { rule in
-                            switch rule {
-                            case .equals(let other, let message):
-                                .object([("equals", .string(other)), ("message", message.map(JSON.string))])
-                            case .expression(let source, let message):
-                                .object([("expression", .string(source.text)), ("message", message.map(JSON.string))])
+            w.member("visibleIf", f.conditions.visibleIf?.text)
+            w.member("enabledIf", f.conditions.enabledIf?.text)
+            w.member("requiredIf", f.conditions.requiredIf?.text)
+            w.member("visible", bool: f.visible ? nil : false)
+            w.member("enabled", bool: f.enabled ? nil : false)
+            w.member("item", integer: f.item.map { Int64($0.index) })
+            if !f.crossRules.isEmpty {
+                w.member("crossRules") { w in
+                    w.array { w in
+                        for rule in f.crossRules {
+                            w.item { w in
+                                w.object { w in
+                                    switch rule {
+                                    case .equals(let other, let message):
+                                        w.member("equals", other)
+                                        w.member("message", message)
+                                    case .expression(let source, let message):
+                                        w.member("expression", source.text)
+                                        w.member("message", message)
+                                    }
+                                }
                             }
-                        })
-            ),
-            ("views", .array(f.nodes.map(node))),
-        ])
+                        }
+                    }
+                }
+            }
+            w.member("views") { w in w.array { w in for n in f.nodes { w.item { node(n, to: &$0) } } } }
+        }
     }
 
-    static func control(_ type: String, _ c: Control, _ extra: [(String, JSON?)]) -> JSON {
-        .object(
-            [("type", .string(type)), ("id", .string(c.id)), ("field", c.field.map(JSON.string)), ("label", c.label.map(JSON.string))]
-                + extra
-                + [
-                    ("disabled", c.disabled ? .bool(true) : nil), ("required", c.required ? .bool(true) : nil),
-                    ("multiline", c.multiline ? .bool(true) : nil),
-                ])
+    /// One view node as compact JSON text (conformance messages quote it).
+    package static func nodeText(_ n: ViewNode) -> String {
+        var w = JSONTextWriter(pretty: false)
+        node(n, to: &w)
+        return w.out.string
     }
 
-    package static func node(_ n: ViewNode) -> JSON {
+    /// A control: its type, id, field and label, then `extra`, then its flags (only those that are set).
+    static func control(_ type: String, _ c: Control, to w: inout JSONTextWriter, _ extra: (inout JSONTextWriter) -> Void) {
+        w.object { w in
+            w.member("type", type)
+            w.member("id", c.id)
+            w.member("field", c.field)
+            w.member("label", c.label)
+            extra(&w)
+            w.member("disabled", bool: c.disabled ? true : nil)
+            w.member("required", bool: c.required ? true : nil)
+            w.member("multiline", bool: c.multiline ? true : nil)
+        }
+    }
+
+    static func choices(_ choices: [Choice], to w: inout JSONTextWriter) {
+        w.member("choices") { w in
+            w.array { w in
+                for choice in choices {
+                    w.item { w in
+                        w.object { w in
+                            w.member("value", choice.value)
+                            w.member("label", choice.label)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func node(_ n: ViewNode, to w: inout JSONTextWriter) {
         switch n {
         case .group(let role, let title, let children):
-            .object([
-                ("type", .string("group")), ("role", .string(role)), ("title", title.map(JSON.string)),
-                ("children", .array(children.map(node))),
-            ])
+            w.object { w in
+                w.member("type", "group")
+                w.member("role", role)
+                w.member("title", title)
+                w.member("children") { w in w.array { w in for child in children { w.item { node(child, to: &$0) } } } }
+            }
         case .label(let text, let style):
-            .object([("type", .string("label")), ("text", .string(text)), ("style", .string(style.rawValue))])
+            w.object { w in
+                w.member("type", "label")
+                w.member("text", text)
+                w.member("style", style.rawValue)
+            }
         case .value(let label, let text):
-            .object([("type", .string("value")), ("label", .string(label)), ("text", .string(text))])
+            w.object { w in
+                w.member("type", "value")
+                w.member("label", label)
+                w.member("text", text)
+            }
         case .textInput(let c, let text, let placeholder):
-            control("textInput", c, [("text", text.map(JSON.string)), ("placeholder", placeholder.map(JSON.string))])
+            control("textInput", c, to: &w) { w in
+                w.member("text", text)
+                w.member("placeholder", placeholder)
+            }
         case .toggle(let c, let isOn):
-            control("toggle", c, [("on", .bool(isOn))])
+            control("toggle", c, to: &w) { $0.member("on", bool: isOn) }
         case .button(let c, let role):
-            control("button", c, [("role", .string(role.rawValue))])
-        case .choice(let c, let choices, let selected, let style):
-            control(
-                "choice", c,
-                [
-                    ("style", .string(style.rawValue)),
-                    ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
-                    ("selected", selected.map(JSON.string)),
-                ])
+            control("button", c, to: &w) { $0.member("role", role.rawValue) }
+        case .choice(let c, let list, let selected, let style):
+            control("choice", c, to: &w) { w in
+                w.member("style", style.rawValue)
+                choices(list, to: &w)
+                w.member("selected", selected)
+            }
         case .date(let c, let seconds, let mode):
-            control("date", c, [("mode", .string(mode.rawValue)), ("value", seconds.map { .string(DateFormat.iso8601($0)) })])
+            control("date", c, to: &w) { w in
+                w.member("mode", mode.rawValue)
+                w.member("value", seconds.map { DateFormat.iso8601($0) })
+            }
         case .message(let kind, let text):
-            .object([("type", .string("message")), ("kind", .string(kind.rawValue)), ("text", .string(text))])
+            w.object { w in
+                w.member("type", "message")
+                w.member("kind", kind.rawValue)
+                w.member("text", text)
+            }
         case .number(let c, let value, let minimum, let maximum, let step, let style):
-            control(
-                "number", c,
-                [
-                    ("style", .string(style.rawValue)), ("value", value.map(JSON.number)),
-                    ("minimum", minimum.map(JSON.number)), ("maximum", maximum.map(JSON.number)),
-                    ("step", step.map(JSON.number)),
-                ])
-        case .multiChoice(let c, let choices, let selected, let style):
-            control(
-                "multiChoice", c,
-                [
-                    ("style", .string(style.rawValue)),
-                    ("choices", .array(choices.map { .object([("value", .string($0.value)), ("label", .string($0.label))]) })),
-                    ("selected", .array(selected.map(JSON.string))),
-                ])
+            control("number", c, to: &w) { w in
+                w.member("style", style.rawValue)
+                w.member("value", number: value)
+                w.member("minimum", number: minimum)
+                w.member("maximum", number: maximum)
+                w.member("step", number: step)
+            }
+        case .multiChoice(let c, let list, let selected, let style):
+            control("multiChoice", c, to: &w) { w in
+                w.member("style", style.rawValue)
+                choices(list, to: &w)
+                w.member("selected") { w in w.array { w in for s in selected { w.item { $0.string(s) } } } }
+            }
         }
     }
 }

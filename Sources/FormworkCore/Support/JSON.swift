@@ -34,55 +34,45 @@ package enum JSON: Sendable, Equatable {
         return out.string
     }
 
-    /// This object serialized with a final newline and one more member at its end: `key`, a list of
-    /// `count` items made by `item` and written one at a time (on several cores when `parallel`), so that
-    /// only their bytes are held. The bytes are the same as `serialized(pretty:)` of the whole object.
-    /// The object with `key` appended, its value an array of `count` items, as JSON text with a final newline,
-    /// written to `sink` in chunks: the members, then each item as it is made (a window
-    /// of items at a time, on several cores when `parallel`), then the end — never the whole text at once.
-    package func writeLine(
-        pretty: Bool = true, appending key: String, count: Int, parallel: Bool, item: (Int) -> JSON,
-        to sink: (UnsafeRawBufferPointer) -> Void
+    /// This object as pretty JSON text with a final newline and one more member at its end: `key`, a list
+    /// of `count` items, each written by `item` (its text at the indent of an item of that list: two levels
+    /// in) and handed over one at a time (a window of items at a time, on several cores when `parallel`),
+    /// then the end — never the whole text at once. The bytes are those of `serialized()` of the whole.
+    func writeLine(
+        appending key: String, count: Int, parallel: Bool, item: (Int) -> JSONBytes, to sink: (UnsafeRawBufferPointer) -> Void
     ) {
+        var out = JSONBytes(capacity: 1 << 16)
         guard case .object(let members) = self else {
-            var whole = JSONBytes()
-            whole.append(serialized(pretty: pretty) + "\n")
-            whole.flush(to: sink)
+            out.append(serialized() + "\n")
+            out.flush(to: sink)
             return
         }
-        let indent = pretty ? 0 : nil
-        let inner = indent.map { $0 + 1 }
-        var out = JSONBytes(capacity: 1 << 16)
         out.byte(0x7B)
         for i in 0..<members.count {
             if i > 0 { out.byte(0x2C) }
-            if let indent { out.newline(indent + 1) }
+            out.newline(1)
             JSON.writeString(members[i].0, to: &out)
-            if indent == nil { out.byte(0x3A) } else { out.append(": ") }
-            members[i].1.write(to: &out, indent: inner)
+            out.append(": ")
+            members[i].1.write(to: &out, indent: 1)
         }
         if !members.isEmpty { out.byte(0x2C) }
-        if let indent { out.newline(indent + 1) }
+        out.newline(1)
         JSON.writeString(key, to: &out)
-        if indent == nil { out.byte(0x3A) } else { out.append(": ") }
+        out.append(": ")
         if count == 0 {
             out.append("[]")
         } else {
             out.byte(0x5B)
-            Parallel.stream(count, worthIt: parallel) { k in
-                var piece = JSONBytes(capacity: 1 << 12)
-                item(k).write(to: &piece, indent: inner.map { $0 + 1 })
-                return piece
-            } consume: { k, piece in
+            Parallel.stream(count, worthIt: parallel, item) { k, piece in
                 if k > 0 { out.byte(0x2C) }
-                if let inner { out.newline(inner + 1) }
+                out.newline(2)
                 out.flush(to: sink)
                 piece.write(to: sink)
             }
-            if let inner { out.newline(inner) }
+            out.newline(1)
             out.byte(0x5D)
         }
-        if let indent { out.newline(indent) }
+        out.newline(0)
         out.byte(0x7D)
         out.byte(0x0A)
         out.flush(to: sink)
@@ -90,7 +80,7 @@ package enum JSON: Sendable, Equatable {
 
     /// Written as UTF-8 bytes into one buffer: appending a string's bytes is a copy, where appending
     /// small strings to a large `String` re-checked it every time (a quarter of a large JSON render).
-    private func write(to out: inout JSONBytes, indent: Int?) {
+    func write(to out: inout JSONBytes, indent: Int?) {
         switch self {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")
@@ -211,4 +201,84 @@ extension JSON {
     }
 
     package static func optional(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
+}
+
+/// JSON text written as it is made, laid out as `JSON.serialized(pretty:)` lays it out (two-space
+/// indents, or compact), so that a large document is written without first building its `JSON`
+/// values (an array of members per object, a box per value). Members whose value is nil are left
+/// out, as `JSON.object(_:)` leaves them out.
+struct JSONTextWriter {
+    var out: JSONBytes
+    let pretty: Bool
+    /// The indent of the container being written.
+    private var depth: Int
+    /// Members or items written so far in the innermost open container.
+    private var written = 0
+
+    init(capacity: Int = 1 << 12, pretty: Bool = true, depth: Int = 0) {
+        out = JSONBytes(capacity: capacity)
+        self.pretty = pretty
+        self.depth = depth
+    }
+
+    /// `{ … }`: `body` writes the members.
+    mutating func object(_ body: (inout JSONTextWriter) -> Void) { container(0x7B, 0x7D, body) }
+
+    /// `[ … ]`: `body` writes the items with `item`.
+    mutating func array(_ body: (inout JSONTextWriter) -> Void) { container(0x5B, 0x5D, body) }
+
+    private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONTextWriter) -> Void) {
+        out.byte(open)
+        let outer = written
+        written = 0
+        body(&self)
+        if written > 0 && pretty { out.newline(depth) }
+        written = outer
+        out.byte(close)
+    }
+
+    /// One item of the array being written.
+    mutating func item(_ value: (inout JSONTextWriter) -> Void) {
+        separate()
+        nested(value)
+    }
+
+    /// One member of the object being written.
+    mutating func member(_ key: String, _ value: (inout JSONTextWriter) -> Void) {
+        separate()
+        JSON.writeString(key, to: &out)
+        if pretty { out.append(": ") } else { out.byte(0x3A) }
+        nested(value)
+    }
+
+    private mutating func separate() {
+        if written > 0 { out.byte(0x2C) }
+        written += 1
+        if pretty { out.newline(depth + 1) }
+    }
+
+    private mutating func nested(_ value: (inout JSONTextWriter) -> Void) {
+        depth += 1
+        value(&self)
+        depth -= 1
+    }
+
+    mutating func member(_ key: String, _ string: String?) {
+        if let string { member(key) { JSON.writeString(string, to: &$0.out) } }
+    }
+    mutating func member(_ key: String, bool: Bool?) {
+        if let bool { member(key) { $0.out.append(bool ? "true" : "false") } }
+    }
+    mutating func member(_ key: String, integer: Int64?) {
+        if let integer { member(key) { $0.out.append(String(integer)) } }
+    }
+    mutating func member(_ key: String, number: Double?) {
+        if let number { member(key, json: .number(number)) }
+    }
+    mutating func member(_ key: String, json: JSON?) {
+        if let json { member(key) { $0.value(json) } }
+    }
+    /// A value made as `JSON` (small parts: traits, rules), at the current indent.
+    mutating func value(_ json: JSON) { json.write(to: &out, indent: pretty ? depth : nil) }
+    mutating func string(_ s: String) { JSON.writeString(s, to: &out) }
 }

@@ -308,8 +308,7 @@ public enum Conformance {
     }
 
     static func describe(_ node: ViewNode) -> String {
-        let json = JSONTreeRenderer.node(node)
-        let text = json.serialized(pretty: false)
+        let text = JSONTreeRenderer.nodeText(node)
         return text.count > 160 ? String(text.prefix(159)) + "…" : text
     }
 
