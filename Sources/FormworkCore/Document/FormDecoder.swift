@@ -11,6 +11,9 @@ public struct FormDecoder {
     /// The cell types met last: a form's fields use a few, and comparing an id with theirs is cheaper than
     /// hashing it into the catalog for every field.
     private var recentCells: [CellType] = []
+    /// Whether field ids are checked for repeats (and so hashed into the table). The parallel path turns it
+    /// off: it decodes only documents whose ids it has already found to be unique.
+    private var checksRepeatedFieldIDs = true
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
@@ -61,10 +64,10 @@ public struct FormDecoder {
         }
     }
 
-    mutating func string(_ node: SourceNode?, _ pointer: @autoclosure () -> String, what: String) -> String? {
+    mutating func string(_ node: SourceNode?, _ pointer: @autoclosure () -> String, what: @autoclosure () -> String) -> String? {
         guard let node else { return nil }
         guard let s = node.string else {
-            report(pointer(), node, "\(what) must be a string, not \(node.typeName)")
+            report(pointer(), node, "\(what()) must be a string, not \(node.typeName)")
             return nil
         }
         return s
@@ -273,12 +276,13 @@ public struct FormDecoder {
                 let node = nodes[i]
                 nodes[i] = SourceNode(kind: .null, line: nil)  // each index is touched by one thread only
                 var decoder = FormDecoder(registry: registry, file: file)
+                decoder.checksRepeatedFieldIDs = false  // every id is unique: checked above
                 var sectionIDs: [String: String] = [:]
                 var fieldIDs: [String: FieldLocation] = [:]
-                if case .array(let fields)? = node["fields"]?.kind { fieldIDs.reserveCapacity(fields.count) }  // no rehashing as it fills
                 let section = decoder.section(
                     node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID)
-                return Part(section: section, diagnostics: decoder.diagnostics, pending: decoder.pending, fields: fieldIDs.count)
+                return Part(
+                    section: section, diagnostics: decoder.diagnostics, pending: decoder.pending, fields: section?.fields.count ?? 0)
             }
         }
         var sections: [FormSection] = []
@@ -466,7 +470,7 @@ public struct FormDecoder {
         }
         if unknownKeys { checkKeys(node, allowed: Self.fieldKeys, at: pointer, what: "a field") }
         let id = identifier(idNode, "\(pointer)/id", parent: node, what: "field")
-        if let id {
+        if let id, checksRepeatedFieldIDs {
             if let first = fieldIDs[id] {
                 report(
                     "\(pointer)/id", idNode,
