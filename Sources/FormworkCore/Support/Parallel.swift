@@ -33,17 +33,7 @@ package enum Parallel {
                 }
             }
             var started: [pthread_t] = []
-            for _ in 1..<threads {
-                let context = Unmanaged.passRetained(work).toOpaque()
-                var thread = pthread_t()
-                let status = pthread_create(
-                    &thread, nil,
-                    { context in
-                        Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
-                        return nil
-                    }, context)
-                if status == 0 { started.append(thread) } else { Unmanaged<Job>.fromOpaque(context).release() }
-            }
+            for _ in 1..<threads { if let thread = start(work) { started.append(thread) } }
             work.run()  // this thread works too; a thread that could not start leaves its share here
             for thread in started { pthread_join(thread, nil) }
             return (0..<count).map { results[$0].take()! }
@@ -77,24 +67,31 @@ package enum Parallel {
             return try work()
         }
         return try withoutActuallyEscaping(beside) { (beside) throws(E) -> T in
-            let job = Job(beside)
-            let context = Unmanaged.passRetained(job).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, nil,
-                { context in
-                    Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
-                    return nil
-                }, context)
-            if status != 0 {
+            guard let thread = start(Job(beside)) else {
                 // No thread to be had: the work is done here, one after the other.
-                Unmanaged<Job>.fromOpaque(context).release()
                 defer { beside() }
                 return try work()
             }
             defer { pthread_join(thread, nil) }
             return try work()
         }
+    }
+
+    /// A new thread running `job`, or nil when none could be started. The corresponding C function is `pthread_create`.
+    private static func start(_ job: Job) -> pthread_t? {
+        let context = Unmanaged.passRetained(job).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard status == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            return nil
+        }
+        return thread
     }
 
     private final class Counter: Sendable {
