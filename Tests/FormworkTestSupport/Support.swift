@@ -66,6 +66,10 @@ package func run(
     process.arguments = arguments
     var env = environment ?? ProcessInfo.processInfo.environment
     env["NO_COLOR"] = env["NO_COLOR"] ?? "1"
+    // A sanitizer run's settings (LeakSanitizer's suppressions of toolchain leaks) follow the processes it starts.
+    for key in ["ASAN_OPTIONS", "LSAN_OPTIONS"] where env[key] == nil {
+        if let value = ProcessInfo.processInfo.environment[key] { env[key] = value }
+    }
     process.environment = env
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe(), err = Pipe(), inp = Pipe()
