@@ -50,13 +50,17 @@ final class CMarshaller {
 
     /// A NUL-terminated copy of `s`, valid until the marshaller is reset or released.
     func cString(_ s: String) -> UnsafePointer<CChar> {
+        // Read in place when contiguous (native and small strings): no mutable copy to make contiguous.
+        if let copied = s.utf8.withContiguousStorageIfAvailable({ copy($0) }) { return copied }
         var s = s
-        return s.withUTF8 { bytes in
-            let copy = allocate(bytes.count + 1, alignment: 1)
-            if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
-            copy.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-            return UnsafePointer(copy.assumingMemoryBound(to: CChar.self))
-        }
+        return s.withUTF8 { copy($0) }
+    }
+
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+        let copy = allocate(bytes.count + 1, alignment: 1)
+        if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+        copy.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        return UnsafePointer(copy.assumingMemoryBound(to: CChar.self))
     }
 
     /// An `fw_string_list` of copies of `items` (`items` is NULL when the list is empty).
@@ -72,16 +76,21 @@ final class CMarshaller {
     /// A tagged `fw_value` (type `FW_FIELD_NONE` when absent, or when `value` is not of a kind
     /// `type` can hold: a pack must never read a string's pointer out of an integer).
     func value(_ value: Value?, as type: FieldType) -> fw_value {
+        guard let value else { return fw_value() }
+        return self.value(value, as: type)
+    }
+
+    /// A tagged `fw_value` of a present value (see above).
+    func value(_ value: Value, as type: FieldType) -> fw_value {
         var v = fw_value()
-        guard let value else { return v }
-        switch (value, type) {
-        case (.string(let s), .string), (.string(let s), .text), (.string(let s), .choice):
+        switch value {
+        case .string(let s) where type == .string || type == .text || type == .choice:
             v.as.string = cString(s)
-        case (.bool(let b), .bool): v.as.boolean = b
-        case (.integer(let n), .integer): v.as.integer = n
-        case (.integer(let n), .number), (.integer(let n), .date): v.as.number = Double(n)
-        case (.number(let d), .number), (.number(let d), .date): v.as.number = d
-        case (.stringList(let items), .stringList), (.stringList(let items), .choiceList):
+        case .bool(let b) where type == .bool: v.as.boolean = b
+        case .integer(let n) where type == .integer: v.as.integer = n
+        case .integer(let n) where type == .number || type == .date: v.as.number = Double(n)
+        case .number(let d) where type == .number || type == .date: v.as.number = d
+        case .stringList(let items) where type == .stringList || type == .choiceList:
             // Generic lists keep a non-NULL items pointer even when empty (1.0 behaviour).
             if items.isEmpty {
                 let raw = allocate(MemoryLayout<UnsafePointer<CChar>?>.stride, alignment: MemoryLayout<UnsafePointer<CChar>?>.alignment)
@@ -96,25 +105,24 @@ final class CMarshaller {
         return v
     }
 
-    /// Stores `value` as the C member of a typed model at `at` (absent: zero, or NaN for a date).
-    func store(_ value: Value?, as type: FieldType, at: UnsafeMutableRawPointer) {
-        switch (type, value) {
-        case (.string, .string(let s)?), (.text, .string(let s)?), (.choice, .string(let s)?):
+    /// Stores `value` as the C member of a typed model at `at` (zeroed memory: a value of a kind
+    /// the member cannot hold is left absent — zero, or NaN for a date).
+    func store(_ value: Value, as type: FieldType, at: UnsafeMutableRawPointer) {
+        switch value {
+        case .string(let s) where type == .string || type == .text || type == .choice:
             at.storeBytes(of: cString(s), as: UnsafePointer<CChar>?.self)
-        case (.bool, .bool(let b)?):
+        case .bool(let b) where type == .bool:
             at.storeBytes(of: b, as: Bool.self)
-        case (.integer, .integer(let n)?):
+        case .integer(let n) where type == .integer:
             at.storeBytes(of: n, as: Int64.self)
-        case (.number, .number(let d)?), (.date, .number(let d)?):
-            at.storeBytes(of: d, as: Double.self)
-        case (.number, .integer(let n)?), (.date, .integer(let n)?):
+        case .integer(let n) where type == .number || type == .date:
             at.storeBytes(of: Double(n), as: Double.self)
-        case (.date, nil):
-            at.storeBytes(of: Double.nan, as: Double.self)  // absent date
-        case (.stringList, .stringList(let items)?), (.choiceList, .stringList(let items)?):
+        case .number(let d) where type == .number || type == .date:
+            at.storeBytes(of: d, as: Double.self)
+        case .stringList(let items) where type == .stringList || type == .choiceList:
             at.storeBytes(of: list(items), as: fw_string_list.self)
         default:
-            break  // absent: zero (NULL, false, 0)
+            if type == .date { at.storeBytes(of: Double.nan, as: Double.self) }  // absent
         }
     }
 }

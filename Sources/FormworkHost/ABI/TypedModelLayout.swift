@@ -109,10 +109,11 @@ final class TypedModelLayout: @unchecked Sendable {
     /// Number of prepared interfaces (for tests of the cache).
     var preparedCount: Int { cifs.withLock { $0.count } }
 
-    /// Lays `values` (schema order; nil = absent) out as the model struct and calls `function` with it.
+    /// Lays `values` (schema order; nil = absent, then `defaults[i]` when given) out as the model
+    /// struct and calls `function` with it.
     func call(
         _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer,
-        values: [Value?], marshaller given: CMarshaller? = nil
+        values: [Value?], defaults: [Value?]? = nil, marshaller given: CMarshaller? = nil
     ) throws(LayoutError) -> fw_status {
         // The model struct and the argument list live on the stack: nothing is allocated per call.
         try withUnsafeTemporaryAllocation(byteCount: max(size, 1), alignment: max(alignment, 8)) { (buffer) throws(LayoutError) in
@@ -120,8 +121,16 @@ final class TypedModelLayout: @unchecked Sendable {
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
             let marshaller = given ?? CMarshaller()
             defer { withExtendedLifetime(marshaller) {} }
-            for i in fields.indices {
-                marshaller.store(i < values.count ? values[i] : nil, as: fields[i], at: model + offsets[i])
+            values.withUnsafeBufferPointer { values in
+                for i in fields.indices {
+                    if i < values.count, let value = values[i] {
+                        marshaller.store(value, as: fields[i], at: model + offsets[i])
+                    } else if let value = defaults?[i] {
+                        marshaller.store(value, as: fields[i], at: model + offsets[i])
+                    } else if fields[i] == .date {
+                        (model + offsets[i]).storeBytes(of: Double.nan, as: Double.self)  // an absent date
+                    }
+                }
             }
             // By pointer the signature is fixed, `fw_status (*)(void *, const MODEL *)`: call it directly, no libffi.
             if convention == .byPointer {

@@ -62,12 +62,15 @@ final class CellInstance {
     ///
     /// The pack's log is captured around the call (`PackLog.begin`/`end`, no closure) and read only
     /// when the call fails; the model's C memory comes from the instance's marshaller, kept between calls.
-    func configure(_ values: [Value?], field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
+    ///
+    /// `defaults` (schema order, as long as the schema), when given, holds what an absent value takes.
+    func configure(_ values: [Value?], defaults: [Value?]? = nil, field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
         let session = PackLog.begin()
         let status: fw_status
         if !forceGeneric, let layout = typedLayout, let function = typedFunction {
             do throws(TypedModelLayout.LayoutError) {
-                status = try layout.call(function, convention: typedConvention, cell: handle, values: values, marshaller: marshaller)
+                status = try layout.call(
+                    function, convention: typedConvention, cell: handle, values: values, defaults: defaults, marshaller: marshaller)
             } catch {
                 marshaller.reset()
                 PackLog.end(session)
@@ -75,9 +78,19 @@ final class CellInstance {
             }
         } else {
             // The fw_value array lives on the stack; its strings and lists in the marshaller's chunk.
-            let count = min(values.count, fieldTypes.count)
+            let count = defaults == nil ? min(values.count, fieldTypes.count) : fieldTypes.count
             status = withUnsafeTemporaryAllocation(of: fw_value.self, capacity: max(count, 1)) { array in
-                for i in 0..<count { array.initializeElement(at: i, to: marshaller.value(values[i], as: fieldTypes[i])) }
+                values.withUnsafeBufferPointer { values in
+                    for i in 0..<count {
+                        if i < values.count, let value = values[i] {
+                            array.initializeElement(at: i, to: marshaller.value(value, as: fieldTypes[i]))
+                        } else if let value = defaults?[i] {
+                            array.initializeElement(at: i, to: marshaller.value(value, as: fieldTypes[i]))
+                        } else {
+                            array.initializeElement(at: i, to: fw_value())  // absent
+                        }
+                    }
+                }
                 return genericConfigure(handle, array.baseAddress, UInt32(count))
             }
         }

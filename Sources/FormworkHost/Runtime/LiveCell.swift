@@ -30,14 +30,17 @@ public final class LiveCell {
     /// Whether some field takes its allowed values from another (`options`): only then is a
     /// dictionary of the model built to check them.
     private let hasOptionsFields: Bool
-    /// The last model with its defaults filled in, reused.
-    private var filled: [Value?]
+    /// The schema's defaults in schema order (nil: none), taken by absent values in the layout itself
+    /// (no model with its defaults filled in is built per configure).
+    private let defaults: [Value?]
+    private let hasDefaults: Bool
 
     init(cell: CellType, instance: CellInstance) {
         self.cell = cell
         self.instance = instance
         hasOptionsFields = cell.fields.contains { $0.optionsField != nil }
-        filled = Array(repeating: nil, count: cell.fields.count)
+        defaults = cell.fields.map(\.defaultValue)
+        hasDefaults = defaults.contains { $0 != nil }
     }
 
     /// Configures the cell with `model`, its values in schema order (`cell.fields`; nil = absent,
@@ -45,29 +48,47 @@ public final class LiveCell {
     /// Throws, naming the model field, when a required value is absent or a value does not fit the
     /// schema, or when the pack's configure fails (quoting what the pack logged).
     public func configure(_ model: [Value?]) throws(RuntimeError) {
-        guard model.count <= cell.fields.count else {
-            throw error("has \(model.count) model values but its schema has \(cell.fields.count) fields")
+        let fields = cell.fields
+        guard model.count <= fields.count else {
+            throw error("has \(model.count) model values but its schema has \(fields.count) fields")
         }
-        var needsDefaults = false
-        let fields = cell.fields  // once: each `cell.fields[i]` retained the array
-        for i in fields.indices {
-            let schema = fields[i]
-            guard let value = i < model.count ? model[i] : nil else {
-                if schema.defaultValue != nil {
-                    needsDefaults = true
-                } else if schema.required {
-                    throw error("model field '\(schema.name)' is required")
+        // Checked through the buffers (no copy of a value or retain of a schema per field) and
+        // without making text; a value that may not fit is checked again in full, with the model.
+        var from = 0
+        while let index = firstUnchecked(model, fields, from: from) {
+            if let failure = problem(at: index, in: model) { throw failure }
+            from = index + 1
+        }
+        try instance.configure(model, defaults: hasDefaults ? defaults : nil, field: nil)
+    }
+
+    /// The index of the first value from `from` on that does not plainly fit its schema (or is absent
+    /// where the schema requires one and has no default), nil when all do.
+    private func firstUnchecked(_ model: [Value?], _ fields: [FieldSchema], from: Int) -> Int? {
+        model.withUnsafeBufferPointer { values in
+            fields.withUnsafeBufferPointer { schemas in
+                for i in from..<schemas.count {
+                    if i < values.count, let value = values[i] {
+                        if !SchemaValidator.fits(value, schemas[i]) { return i }
+                    } else if schemas[i].required && schemas[i].defaultValue == nil {
+                        return i
+                    }
                 }
-                continue
-            }
-            if let problem = SchemaValidator.problem(with: value, for: schema, model: hasOptionsFields ? named(model) : [:]) {
-                throw error("model field '\(schema.name)' \(problem)")
+                return nil
             }
         }
-        guard needsDefaults else { return try instance.configure(model, field: nil) }
-        // The model with its defaults, in an array kept for the next call (no allocation per configure).
-        for i in fields.indices { filled[i] = (i < model.count ? model[i] : nil) ?? fields[i].defaultValue }
-        try instance.configure(filled, field: nil)
+    }
+
+    /// The error for the value at `index`, nil when it fits after all (made only for such a value).
+    private func problem(at index: Int, in model: [Value?]) -> RuntimeError? {
+        let schema = cell.fields[index]
+        guard let value = index < model.count ? model[index] : nil else {
+            return error("model field '\(schema.name)' is required")
+        }
+        guard let problem = SchemaValidator.problem(with: value, for: schema, model: hasOptionsFields ? named(model) : [:]) else {
+            return nil
+        }
+        return error("model field '\(schema.name)' \(problem)")
     }
 
     /// Configures the cell with `model` by field name; a name the schema does not have is an error.

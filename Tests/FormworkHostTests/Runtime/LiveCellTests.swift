@@ -69,6 +69,36 @@ struct LiveCellTests {
         #expect(texts(try rating.render(accessibilityId: "k")) == ["Kept: ★★☆☆☆  2/5"])
     }
 
+    @Test("a generic cell takes its defaults in the call itself, and a value allowed by another field is checked against it")
+    func genericDefaultsAndOptions() throws {
+        let cells = InProcessCells(registry: registry)
+        let picker = try cells.liveCell(registry.cellType("org.formwork.picker"))
+        let prefix = "cell 'org.formwork.picker' from \(picker.cell.packPath): "
+        try picker.configure(["title": .string("Size"), "choices": .stringList(["S", "M", "L"]), "value": .string("M")])
+        let chosen = try picker.render(accessibilityId: "size")
+        #expect(!chosen.isEmpty)
+        do {
+            try picker.configure(["title": .string("Size"), "choices": .stringList(["S", "M"]), "value": .string("XL")])
+            Issue.record("a value outside the choices was configured")
+        } catch {
+            #expect("\(error)" == prefix + "model field 'value' 'XL' is not one of choices: S, M")
+        }
+        // Refused: the instance keeps its last good model.
+        #expect(try picker.render(accessibilityId: "size") == chosen)
+
+        // The Swift text field through its generic configure: absent values (and those past the
+        // model's end) reach the pack as its schema's defaults, as a request with them filled in does.
+        let text = try registry.cellType("org.formwork.text-field")
+        let live = try cells.liveCell(text)
+        try live.configure([.string("Name")])
+        var filled: [Value?] = text.fields.map(\.defaultValue)
+        filled[0] = .string("Name")
+        let request = CellRequest(cell: text, fieldID: "f", model: filled, accessibilityId: "f", valueField: text.roles.value)
+        let expected = try #require(try cells.perform([request]).first).nodes
+        #expect(try live.render(accessibilityId: "f", valueField: text.roles.value) == expected)
+        #expect(text.fields.contains { $0.defaultValue != nil })  // the check above has defaults to take
+    }
+
     @Test("a value of the wrong kind in a request reaches the pack as absent, never as a pointer read from an integer")
     func wrongKindIsAbsent() throws {
         let cells = InProcessCells(registry: registry)
