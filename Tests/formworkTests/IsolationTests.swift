@@ -197,6 +197,30 @@ struct IsolationTests {
         }
     }
 
+    @Test("a pack that hangs early in a large batch of large requests times out; the host's writer, blocked on the full socket, is let go")
+    func hangWhileSending() throws {
+        let c = Case(point: .render, how: .hang)
+        let pack = try build(c)
+        // 1,200 requests of 4 KB each (past one frame and past what the socket holds), the hang in the first.
+        let big = String(repeating: "x", count: 4096)
+        let fields = (0..<1200).map { n in
+            n == 10
+                ? "{ id: bad\(n), cell: com.hostile.\(c.label).cell, model: { title: Bad } }"
+                : "{ id: f\(n), cell: org.formwork.text-field, model: { title: Name \(n), value: v\(n)\(big) } }"
+        }
+        let yaml = "formwork: 1\nid: hang\nsections:\n  - id: a\n    fields: [\(fields.joined(separator: ", "))]\n"
+        let path = try Scratch.file("isolation/hang-large.yaml", contents: yaml)
+        var env = environment("hang-large")
+        env["FORMWORK_THREADS"] = "2"
+        let result = try run(
+            Build.formwork, ["render", path, "--pack-path", pack, "--keep-going", "--format", "json", "--timeout", timeout],
+            environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("did not return") }
+        #expect(warnings.count == 1 && warnings[0].contains("field 'bad10'") && warnings[0].contains("in render"), "\(result.stderr)")
+        #expect(result.stdout.contains("\"v0\(big)\"") && result.stdout.contains("\"v1199\(big)\""))
+    }
+
     @Test("a quarantined pack is named when a form needs its cell type")
     func quarantinedCellType() throws {
         let c = Case(point: .entry, how: .crash)

@@ -77,6 +77,14 @@ package enum Parallel {
         }
     }
 
+    /// `body` on a thread of its own, whatever `threads` says, for work that another thread waits on
+    /// (a writer whose reader is the caller); nil when no thread could be started, and the caller must
+    /// do without. Join it with ``join(_:)``.
+    package static func thread(_ body: @escaping () -> Void) -> pthread_t? { start(Job(body)) }
+
+    /// Waits for a thread from ``thread(_:)`` to end. The corresponding C function is `pthread_join`.
+    package static func join(_ thread: pthread_t) { pthread_join(thread, nil) }
+
     /// A new thread running `job`, or nil when none could be started. The corresponding C function is `pthread_create`.
     private static func start(_ job: Job) -> pthread_t? {
         let context = Unmanaged.passRetained(job).toOpaque()

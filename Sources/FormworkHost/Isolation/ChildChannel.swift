@@ -149,6 +149,30 @@ final class ChildChannel {
         try write(payload)
     }
 
+    /// `send` for a writer thread beside the one that receives: false when the child is gone, with no
+    /// reaping (the receiving thread finds out how the child ended).
+    func sendFromWriter(kind: UInt8, _ payload: [UInt8]) -> Bool {
+        var header = WireWriter(capacity: 5)
+        header.u8(kind)
+        header.u32(UInt32(payload.count))
+        for bytes in [header.bytes, payload] {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                sent += n
+            }
+        }
+        return true
+    }
+
+    /// Kills a child that is being given up on, so that a writer thread blocked sending to it returns.
+    /// The corresponding C function is `kill`.
+    func abandon() {
+        if ended == nil { Glibc.kill(pid, SIGKILL) }
+    }
+
     private func write(_ bytes: [UInt8]) throws(ChildFailure) {
         var sent = 0
         while sent < bytes.count {

@@ -20,11 +20,16 @@ public enum IsolationMode: String, Sendable, CaseIterable {
 /// signal or timeout, and every other request of the batch is answered.
 public final class IsolatedCells: CellDriver {
     enum Frame: UInt8 {
-        // host → child
-        case batch = 1
+        // host → child: a batch's table of cell types, its request count and its first requests;
+        // then, when they did not all fit, the rest in `more` frames (the child starts on the first).
+        case batch = 1, more = 5
         // child → host
         case response = 2, failure = 3, batchEnd = 4
     }
+
+    /// Requests a frame of a large batch holds: the child starts on the first frame while the host's
+    /// writer encodes the next (a batch was one frame, the child idle while the host encoded all of it).
+    static let requestsPerFrame = 512
 
     public let launcher: IsolationLauncher
     public let mode: IsolationMode
@@ -156,7 +161,7 @@ public final class IsolatedCells: CellDriver {
                 for i in pending { responses[i] = CellResponse(failure: failure(requests[i], "the cell host \(error)")) }
                 return
             }
-            var writer = WireWriter(capacity: 64 * pending.count)
+            var head = WireWriter(capacity: 64 * min(pending.count, Self.requestsPerFrame))
             // The batch names each cell type once (pack path, id, schema size); a request refers to it by index.
             var table: [ObjectIdentifier: UInt32] = [:]
             var cells: [CellType] = []
@@ -167,17 +172,48 @@ public final class IsolatedCells: CellDriver {
                 cells.append(cell)
                 return UInt32(cells.count - 1)
             }
-            writer.array(cells) { w, cell in
+            head.array(cells) { w, cell in
                 w.string(cell.packPath)
                 w.string(cell.id)
                 // What the host read, so that the child can tell when the file changed since.
                 w.u32(UInt32(cell.fields.count))
             }
-            writer.u32(UInt32(pending.count))
-            for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &writer) }
+            head.u32(UInt32(pending.count))
+            // A large batch goes out in frames from a writer thread while this thread reads the answers: the
+            // child starts on the first frame, and with both directions served at once neither side can
+            // block the other on a full socket. A small batch, or one without a thread to spare (or with
+            // FORMWORK_THREADS=1), goes out in one frame before any answer is read (the child reads a frame
+            // whole before it answers).
+            var writer: pthread_t? = nil
+            if pending.count > Self.requestsPerFrame && Parallel.threads > 1 {
+                let batch = pending, first = head
+                writer = Parallel.thread {
+                    var frame = first
+                    var kind = Frame.batch.rawValue
+                    var k = 0
+                    while k < batch.count {
+                        let end = min(batch.count, k + Self.requestsPerFrame)
+                        for j in k..<end { Self.encode(requests[batch[j]], cell: indices[j], into: &frame) }
+                        guard child.sendFromWriter(kind: kind, frame.bytes) else { return }  // the reader finds out why
+                        (kind, k) = (Frame.more.rawValue, end)
+                        frame = WireWriter(capacity: 64 * Self.requestsPerFrame)
+                    }
+                }
+            }
+            /// Joins the writer; first kills the child when it is given up on (a writer blocked on a child
+            /// that no longer reads then returns).
+            func joinWriter(abandoning: Bool) {
+                guard let thread = writer else { return }
+                if abandoning { child.abandon() }
+                Parallel.join(thread)
+                writer = nil
+            }
             var answered = 0
             do {
-                try child.send(kind: Frame.batch.rawValue, writer.bytes)
+                if writer == nil {
+                    for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &head) }
+                    try child.send(kind: Frame.batch.rawValue, head.bytes)
+                }
                 while true {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
                     var reader = WireReader(payload)
@@ -195,6 +231,7 @@ public final class IsolatedCells: CellDriver {
                         responses[pending[position]] = CellResponse(failure: failure(requests[pending[position]], message))
                         answered += 1
                     case .batchEnd?:
+                        joinWriter(abandoning: false)  // done: every request was read to be answered
                         pending = pending.filter { responses[$0] == nil }
                         if !pending.isEmpty { throw ChildFailure.malformed("a batch ended with \(pending.count) requests unanswered") }
                         return
@@ -203,6 +240,7 @@ public final class IsolatedCells: CellDriver {
                     }
                 }
             } catch {
+                joinWriter(abandoning: true)
                 // The child is gone (or was killed): the call it was marked in is the one to blame.
                 let mark = child.progressMark
                 lock.run { children[key] = nil }
@@ -303,6 +341,14 @@ public final class IsolatedCells: CellDriver {
                 let index: Int, fieldID: String, model: [Value?], offers: [CellRequest.Offer]
                 let render: Bool, accessibilityId: String, valueField: String?
                 let highlighted: UInt8, selected: UInt8
+                if r.atEnd {
+                    // The rest of the batch comes in further frames: what is answered goes out first, and
+                    // the wait is marked as progress (it is not a call of a pack's).
+                    guard flush(force: true) else { return 3 }
+                    endpoint.mark(0)
+                    guard let (kind, more) = endpoint.receive(), kind == Frame.more.rawValue else { return 2 }
+                    r = WireReader(more)
+                }
                 do throws(WireError) {
                     index = Int(try r.u32())
                     guard index < table.count else { throw WireError(offset: r.offset) }
