@@ -155,16 +155,7 @@ final class ChildChannel {
         var header = WireWriter(capacity: 5)
         header.u8(kind)
         header.u32(UInt32(payload.count))
-        for bytes in [header.bytes, payload] {
-            var sent = 0
-            while sent < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                sent += n
-            }
-        }
-        return true
+        return sendAll(socket, header.bytes) && sendAll(socket, payload)
     }
 
     /// Kills a child that is being given up on, so that a writer thread blocked sending to it returns.
@@ -174,15 +165,7 @@ final class ChildChannel {
     }
 
     private func write(_ bytes: [UInt8]) throws(ChildFailure) {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw reap()
-            }
-            sent += n
-        }
+        guard sendAll(socket, bytes) else { throw reap() }
     }
 
     /// The next frame. Fails when the child dies, or when it stays inside one call (its
@@ -361,14 +344,18 @@ struct ChildEndpoint {
     }
 
     /// Writes bytes that already hold whole frames.
-    func sendRaw(_ bytes: [UInt8]) -> Bool {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            sent += n
-        }
-        return true
+    func sendRaw(_ bytes: [UInt8]) -> Bool { sendAll(socket, bytes) }
+}
+
+/// Writes all of `bytes` to `socket`, retrying after a signal; false when the other end is gone. With
+/// `MSG_NOSIGNAL`: a closed peer never raises SIGPIPE. The corresponding C function is `send`.
+private func sendAll(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return false }
+        sent += n
     }
+    return true
 }
