@@ -11,13 +11,67 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
 #include <fcntl.h>
-#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
 int fwsys_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+
+int fwsys_single_threaded(void) {
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[1024];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = 0;
+    /* The command name (field 2) is in parentheses and may hold spaces: count from the last ')'. */
+    char *p = strrchr(text, ')');
+    if (!p) return -1;
+    /* Field 3 follows ") "; num_threads is field 20, 17 fields further on. */
+    for (int field = 2; field < 20; field++) {
+        p = strchr(p + 1, ' ');
+        if (!p) return -1;
+    }
+    return strtol(p + 1, NULL, 10) == 1 ? 1 : 0;
+}
+
+int fwsys_under_sanitizer(void) {
+    return dlsym(RTLD_DEFAULT, "__asan_init") != NULL || dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+}
+
+/* Moves `fd` to a descriptor of at least 10, so that placing the others on 0, 1, 3 and 4 cannot overwrite it. */
+static int fwsys_lift(int fd) { return fd >= 10 ? fd : fcntl(fd, F_DUPFD, 10); }
+
+int fwsys_fork_child(int socket, int output, int memory) {
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    /* The child: only async-signal-safe calls until the descriptors are in place. */
+    int null = open("/dev/null", O_RDONLY);
+    int s = fwsys_lift(socket), o = fwsys_lift(output), m = fwsys_lift(memory), n = fwsys_lift(null);
+    if (s < 0 || o < 0 || m < 0 || n < 0) _exit(71);
+    if (dup2(n, 0) < 0 || dup2(o, 1) < 0 || dup2(s, 3) < 0 || dup2(m, 4) < 0) _exit(71);
+    if (syscall(SYS_close_range, 5, ~0U, 0) != 0) {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (long fd = 5; fd < (max > 0 ? max : 4096); fd++) close((int)fd);
+    }
+    setpgid(0, 0);
+    /* As exec would: caught signals back to their default action (ignored ones stay ignored). */
+    for (int signal = 1; signal < NSIG; signal++) {
+        struct sigaction action;
+        if (sigaction(signal, NULL, &action) != 0) continue;
+        if (!(action.sa_flags & SA_SIGINFO) && (action.sa_handler == SIG_DFL || action.sa_handler == SIG_IGN)) continue;
+        struct sigaction initial = {0};
+        initial.sa_handler = SIG_DFL;
+        sigaction(signal, &initial, NULL);
+    }
+    setenv("SWIFT_BACKTRACE", "enable=no", 1);
+    return 0;
+}
 
 int fwsys_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 

@@ -5,7 +5,8 @@
  *   HOSTILE_AT_<POINT>   CONSTRUCTOR, ENTRY, INIT, CREATE, CONFIGURE, TYPED, VALUE_CHANGED,
  *                        RENDER, DESTROY or DEINIT (TYPED also declares typed configure)
  *   HOSTILE_<HOW>        CRASH (writes through NULL), ABORT, EXIT (exit(0)), HANG, or
- *                        STDOUT (prints on standard output and carries on)
+ *                        STDOUT (prints on standard output and carries on), or WHOAMI
+ *                        (prints its process's command line, "cmdline: ...", then aborts)
  *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket, ptrace and killing its
  *                        parent (the host), and shows
  *                        what each returned (errno names) as values
@@ -15,6 +16,7 @@
 #define _GNU_SOURCE
 #include "formwork.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,15 @@ static void misbehave(void) {
 #elif defined(HOSTILE_STDOUT)
     printf("hostile output on stdout\n");
     fflush(stdout);
+#elif defined(HOSTILE_WHOAMI)
+    char text[512] = {0};
+    int fd = open("/proc/self/cmdline", O_RDONLY);
+    ssize_t n = fd < 0 ? 0 : read(fd, text, sizeof text - 1);
+    for (ssize_t i = 0; i < n; i++)
+        if (text[i] == 0) text[i] = ' ';
+    printf("cmdline: %s\n", text);
+    fflush(stdout);
+    abort();
 #endif
 }
 

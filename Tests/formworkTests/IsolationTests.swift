@@ -221,6 +221,40 @@ struct IsolationTests {
         #expect(result.stdout.contains("\"v0\(big)\"") && result.stdout.contains("\"v1199\(big)\""))
     }
 
+    @Test(
+        "the scanner and the cell host are copies of the command (fork, no second executable started) unless a sanitizer runs; a crash there is still caught and named"
+    )
+    func childrenAreCopies() throws {
+        // Under AddressSanitizer (the suite's sanitizer run) the children are started afresh, with its options.
+        let sanitized = dlsym(nil, "__asan_init") != nil
+        for point in ["ENTRY", "CREATE"] {
+            let label = "whoami-\(point.lowercased())"
+            let pack = try CCompiler.pack(
+                label, source: Source.fixture("hostile_pack.c"),
+                defines: [
+                    "HOSTILE_AT_\(point)", "HOSTILE_WHOAMI", "HOSTILE_PACK_ID=\"com.\(label)\"", "HOSTILE_CELL_ID=\"com.\(label).cell\"",
+                ],
+                include: Source.include)
+            let arguments =
+                point == "ENTRY"
+                ? ["list", "--pack-path", pack, "--no-cache", "--timeout", timeout]
+                : [
+                    "render",
+                    try Scratch.file(
+                        "isolation/\(label).yaml",
+                        contents:
+                            "formwork: 1\nid: w\nsections:\n  - id: s\n    fields:\n      - { id: f, cell: com.\(label).cell, model: { title: T } }\n"
+                    ),
+                    "--pack-path", pack, "--no-cache", "--timeout", timeout,
+                ]
+            let result = try run(Build.formwork, arguments, environment: environment(label))
+            let output = result.stdout + result.stderr
+            #expect(output.contains("SIGABRT"), "\(output)")
+            #expect(output.contains("cmdline: "), "\(output)")
+            #expect(output.contains(sanitized ? " __child " : "formwork \(arguments[0]) "), "\(output)")
+        }
+    }
+
     @Test("a quarantined pack is named when a form needs its cell type")
     func quarantinedCellType() throws {
         let c = Case(point: .entry, how: .crash)

@@ -40,6 +40,30 @@ enum {
  */
 int fwsys_sandbox_apply(void);
 
+/*
+ * Whether this process runs exactly one thread (field 20 of /proc/self/stat): 1 yes, 0 no,
+ * -1 when it cannot be told. `fwsys_fork_child` is only safe in a process of one thread
+ * (a lock held by another thread at the fork would stay held in the child for ever).
+ */
+int fwsys_single_threaded(void);
+
+/* Whether this process runs under AddressSanitizer or ThreadSanitizer (their runtimes
+ * are found by symbol): a child must then be a fresh process with its own options. */
+int fwsys_under_sanitizer(void);
+
+/*
+ * Starts a child that is a copy of this process (fork without exec), wired as a child
+ * started by `posix_spawn` would be: standard input from /dev/null, standard output to
+ * `output`, descriptor 3 the `socket`, descriptor 4 the `memory` file, every other
+ * descriptor above 2 closed, a process group of its own, every caught signal back to its
+ * default action and `SWIFT_BACKTRACE=enable=no` in its environment (a crash ends it at
+ * once, with its signal).
+ * Returns the child's pid in the parent, 0 in the child (which must end with `_exit`),
+ * -1 with errno set when the fork failed. Call it only when `fwsys_single_threaded()`.
+ * The corresponding C function is `fork`.
+ */
+int fwsys_fork_child(int socket, int output, int memory);
+
 #ifdef __cplusplus
 }
 #endif

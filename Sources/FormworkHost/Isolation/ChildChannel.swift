@@ -65,9 +65,23 @@ final class ChildChannel {
         munmap(progress, Self.progressBytes)
     }
 
-    /// Starts `executable` with `arguments`. The child's environment is the host's, without
-    /// the Swift crash backtracer (a crash should end the child at once, with its signal).
-    static func start(_ executable: String, _ arguments: [String]) throws(ChildFailure) -> ChildChannel {
+    /// Starts a child in `mode` (`scan` or `cells`) as `launcher` says. The child's environment is the
+    /// host's, without the Swift crash backtracer (a crash should end the child at once, with its signal).
+    ///
+    /// With `launcher.forksItself`, in a process that runs one thread and no sanitizer, the child is a copy
+    /// of this process (`fork` without `exec`) that runs `ChildMode.run(mode)` and exits: starting the
+    /// executable again costs 3–4 ms of loading, relocating and initialising a process per child, which a
+    /// cold `list` paid twice. Otherwise (another thread could hold a lock the copy would inherit held, or a
+    /// sanitizer needs its options set) the child is `launcher.executable` started afresh.
+    static func start(_ launcher: IsolationLauncher, mode: String) throws(ChildFailure) -> ChildChannel {
+        if launcher.forksItself, fwsys_under_sanitizer() == 0, fwsys_single_threaded() == 1 {
+            return try start(fork: mode, executable: launcher.executable, launcher.arguments + [mode])
+        }
+        return try start(fork: nil, executable: launcher.executable, launcher.arguments + [mode])
+    }
+
+    /// `start`: the child forked to run `fork` (a mode) in this process's image, or `executable` spawned.
+    private static func start(fork mode: String?, executable: String, _ arguments: [String]) throws(ChildFailure) -> ChildChannel {
         var pair: [Int32] = [-1, -1]
         var pipeFDs: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -89,6 +103,28 @@ final class ChildChannel {
         let progress = mapped.bindMemory(to: UInt64.self, capacity: 2)
         progress[0] = 0
         progress[1] = 0
+
+        if let mode {
+            // Whatever stdio holds unwritten would be written twice, once by each process.
+            fflush(nil)
+            let pid = fwsys_fork_child(pair[1], pipeFDs[1], memory)
+            if pid == 0 {
+                let status = ChildMode.run(mode)
+                fflush(nil)
+                _exit(status)
+            }
+            close(pair[1])
+            close(pipeFDs[1])
+            close(memory)
+            guard pid > 0 else {
+                let error = SystemError.errno("fork")
+                close(pair[0])
+                close(pipeFDs[0])
+                munmap(mapped, progressBytes)
+                throw .cannotStart(error.description)
+            }
+            return ChildChannel(pid: pid, socket: pair[0], output: pipeFDs[0], progress: progress)
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -136,7 +136,7 @@ public final class IsolatedCells: CellDriver {
 
     private func child(for key: String) throws(ChildFailure) -> ChildChannel {
         if let child = lock.run({ children[key] }) { return child }
-        let child = try ChildChannel.start(launcher.executable, launcher.arguments + ["cells"])
+        let child = try ChildChannel.start(launcher, mode: "cells")
         child.forwardOutput = true
         lock.run {
             childrenStarted += 1

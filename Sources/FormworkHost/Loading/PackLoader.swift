@@ -8,22 +8,30 @@ enum PackLoader {
     static let minimumSize = DescriptorReader.minimumSize
 
     /// Loads under `PackOutput.redirect`: the pack's constructors and entry may print; it never reaches standard output.
-    static func load(path: String) throws(PackError) -> LoadedPack {
-        try PackOutput.redirect { () throws(PackError) -> LoadedPack in try loadUnguarded(path: path) }
+    ///
+    /// `realPath`: the file's real path when the caller found it a regular file there (discovery did): it is
+    /// then neither examined nor resolved again before `dlopen` (five system calls a pack), only when `dlopen`
+    /// refuses it, so the errors are the same. Empty: both are done here.
+    static func load(path: String, realPath: String = "") throws(PackError) -> LoadedPack {
+        try PackOutput.redirect { () throws(PackError) -> LoadedPack in try loadUnguarded(path: path, known: realPath) }
     }
 
-    private static func loadUnguarded(path: String) throws(PackError) -> LoadedPack {
+    private static func loadUnguarded(path: String, known: String) throws(PackError) -> LoadedPack {
         func fail(_ reason: PackError.Reason) -> PackError { PackError(path: path, reason: reason) }
-
-        switch FileSystem.kind(of: path) {
-        case .missing: throw fail(.fileNotFound)
-        case .directory, .other: throw fail(.notARegularFile)
-        case .regular: break
+        func checkKind() throws(PackError) {
+            switch FileSystem.kind(of: path) {
+            case .missing: throw fail(.fileNotFound)
+            case .directory, .other: throw fail(.notARegularFile)
+            case .regular: break
+            }
         }
+
+        if known.isEmpty { try checkKind() }
         let library: DynamicLibrary
         // An absolute path: a bare "libx.so" would make dlopen search the library path instead.
-        let realPath = FileSystem.realPath(path)
+        let realPath = known.isEmpty ? FileSystem.realPath(path) : known
         do { library = try DynamicLibrary.open(realPath ?? path) } catch {
+            if !known.isEmpty { try checkKind() }
             // Why, in the words of the usual cases, read only when dlopen refused the file (one open and
             // read less per pack on the way that succeeds).
             guard let magic = FileSystem.prefix(of: path, count: 4) else { throw fail(.unreadable) }

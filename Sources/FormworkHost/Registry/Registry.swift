@@ -83,7 +83,11 @@ public struct Registry: Sendable, CellTypeCatalog {
             }
             summary.scanned = toScan.count
             if !toScan.isEmpty {
-                let scanned = PackScanner.scan(toScan.map { candidates[$0].path }, launcher: scan.launcher)
+                // A candidate with a key was found a regular file by discovery, at its real path.
+                let items = toScan.map { i in
+                    PackScanner.Item(path: candidates[i].path, realPath: candidates[i].key == nil ? "" : candidates[i].realPath)
+                }
+                let scanned = PackScanner.scan(items, launcher: scan.launcher)
                 for (i, result) in zip(toScan, scanned) {
                     results[i] = result.map(\.pack)
                     guard let key = keys[i] else { continue }
