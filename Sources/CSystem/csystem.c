@@ -44,6 +44,17 @@ int fwsys_under_sanitizer(void) {
     return dlsym(RTLD_DEFAULT, "__asan_init") != NULL || dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
 }
 
+int fwsys_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+uint64_t fwsys_take_next(uint64_t *counter) { return __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST); }
+
 /* Moves `fd` to a descriptor of at least 10, so that placing the others on 0, 1, 3 and 4 cannot overwrite it. */
 static int fwsys_lift(int fd) { return fd >= 10 ? fd : fcntl(fd, F_DUPFD, 10); }
 

@@ -7,6 +7,8 @@
 #ifndef FORMWORK_CSYSTEM_H
 #define FORMWORK_CSYSTEM_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,6 +52,14 @@ int fwsys_single_threaded(void);
 /* Whether this process runs under AddressSanitizer or ThreadSanitizer (their runtimes
  * are found by symbol): a child must then be a fresh process with its own options. */
 int fwsys_under_sanitizer(void);
+
+/* A descriptor that polls readable once process `pid` (a child) has ended.
+ * The corresponding C function is `pidfd_open` (Linux 5.3; -1 with errno before it). */
+int fwsys_pidfd_open(int pid);
+
+/* Adds 1 to the word at `counter` (memory shared between processes) and returns its value
+ * before: an atomic fetch-and-add, sequentially consistent. */
+uint64_t fwsys_take_next(uint64_t *counter);
 
 /*
  * Starts a child that is a copy of this process (fork without exec), wired as a child

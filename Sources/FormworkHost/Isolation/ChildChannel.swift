@@ -51,8 +51,13 @@ final class ChildChannel {
     /// a pack's diagnostics stay visible, as in process); the scanner's output is only kept.
     var forwardOutput = false
 
-    private init(pid: pid_t, socket: Int32, output: Int32, progress: UnsafeMutablePointer<UInt64>) {
+    /// Whether the child is a copy of this process (`fork` without `exec`): it shares what this process had
+    /// mapped shared before the fork, and runs this build's code.
+    let forked: Bool
+
+    private init(pid: pid_t, socket: Int32, output: Int32, progress: UnsafeMutablePointer<UInt64>, forked: Bool) {
         self.pid = pid
+        self.forked = forked
         self.socket = socket
         self.output = output
         self.progress = progress
@@ -74,6 +79,7 @@ final class ChildChannel {
     /// cold `list` paid twice. Otherwise (another thread could hold a lock the copy would inherit held, or a
     /// sanitizer needs its options set) the child is `launcher.executable` started afresh.
     static func start(_ launcher: IsolationLauncher, mode: String) throws(ChildFailure) -> ChildChannel {
+        released.reap()
         if launcher.forksItself, fwsys_under_sanitizer() == 0, fwsys_single_threaded() == 1 {
             return try start(fork: mode, executable: launcher.executable, launcher.arguments + [mode])
         }
@@ -123,7 +129,7 @@ final class ChildChannel {
                 munmap(mapped, progressBytes)
                 throw .cannotStart(error.description)
             }
-            return ChildChannel(pid: pid, socket: pair[0], output: pipeFDs[0], progress: progress)
+            return ChildChannel(pid: pid, socket: pair[0], output: pipeFDs[0], progress: progress, forked: true)
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -170,8 +176,23 @@ final class ChildChannel {
             munmap(mapped, progressBytes)
             throw .cannotStart(SystemError(call: "posix_spawn \(executable)", code: status).description)
         }
-        return ChildChannel(pid: pid, socket: pair[0], output: pipeFDs[0], progress: progress)
+        return ChildChannel(pid: pid, socket: pair[0], output: pipeFDs[0], progress: progress, forked: false)
     }
+
+    /// Lets the child go without waiting for it to end: for a child that has sent all the host needs and is
+    /// ending by itself (a scanner after its last result). Its exit — a copy of the host and every pack it
+    /// opened torn down, 1–5 ms — then overlaps the host's own work instead of delaying it. Its socket and
+    /// output are closed; it is reaped by a later `start` (killed if it is still there 2 s after), or by
+    /// `init` once the host has exited. Its exit status is not read: nothing it does now changes a result.
+    func release() {
+        guard ended == nil else { return }
+        shutdown(socket, Int32(SHUT_WR))
+        ended = .exited(0)
+        Self.released.add(pid)
+    }
+
+    /// Children let go of by `release` and not reaped yet.
+    private static let released = ReleasedChildren()
 
     /// Calls the child has begun, and the tag of the current one (what the child wrote last).
     var progressMark: (count: UInt64, tag: UInt64) { (progress[0], progress[1]) }
@@ -298,6 +319,12 @@ final class ChildChannel {
         shutdown(socket, Int32(SHUT_WR))
         let deadline = Clock.now + grace
         var status: Int32 = 0
+        // Woken when the child has ended (its pidfd) or prints, never spinning: once the child closed its output
+        // (it is exiting) the pipe is at its end and would wake a poll on it at once, again and again, taking
+        // a core from the children still working while this one's memory is torn down.
+        let ending = fwsys_pidfd_open(pid)
+        defer { if ending >= 0 { close(ending) } }
+        var outputOpen = true
         while true {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { break }
@@ -308,8 +335,12 @@ final class ChildChannel {
                 ended = .timedOut(grace)
                 return ended
             }
-            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            if poll(&fd, 1, 5) > 0 { drainOutput() }
+            var fds = [
+                pollfd(fd: ending, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: outputOpen ? output : -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let wait = ending >= 0 ? Int32(clamping: Int(((deadline - Clock.now) * 1000).rounded(.up))) : 1
+            if poll(&fds, 2, max(0, wait)) > 0, fds[1].revents != 0, drainOutput() == 0 { outputOpen = false }
         }
         drainRemainingOutput()
         let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
@@ -394,4 +425,28 @@ private func sendAll(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
         sent += n
     }
     return true
+}
+
+/// Children let go of by `ChildChannel.release`: reaped when they have ended, killed when they are still
+/// there two seconds after. The corresponding C functions are `waitpid` and `kill`.
+private final class ReleasedChildren: @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var children: [(pid: pid_t, since: Double)] = []
+
+    func add(_ pid: pid_t) { lock.run { children.append((pid, Clock.now)) } }
+
+    func reap() {
+        lock.run {
+            guard !children.isEmpty else { return }
+            let now = Clock.now
+            children.removeAll { child in
+                var status: Int32 = 0
+                if waitpid(child.pid, &status, WNOHANG) != 0 { return true }  // reaped, or not ours any more
+                guard now - child.since > 2 else { return false }
+                kill(child.pid, SIGKILL)
+                while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+                return true
+            }
+        }
+    }
 }

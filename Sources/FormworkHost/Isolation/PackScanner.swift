@@ -40,13 +40,23 @@ public struct IsolationLauncher: Sendable {
 enum PackScanner {
     enum Frame: UInt8 {
         case paths = 1, pack = 2, failure = 3, done = 4
+        /// A result of a shared scan: the pack's index in the paths frame (u32), then the record.
+        case indexedPack = 5, indexedFailure = 6
     }
+
+    /// In the host while it forks the children of a shared scan, and in those children: a page shared by
+    /// them whose first word hands out the next pack to read (`fwsys_take_next`), so that a child that is
+    /// done with its packs takes more instead of waiting for the slowest (one that opens the first Swift
+    /// pack loads the Swift runtime, and a pack that links Foundation more). Nil everywhere else.
+    nonisolated(unsafe) static var sharedQueue: UnsafeMutablePointer<UInt64>?
 
     /// A pack file to read: its path, and its real path when discovery found it a regular file (the scanner
     /// then neither resolves nor examines it again; an empty `realPath` leaves both to the scanner).
     struct Item {
         var path: String
         var realPath: String = ""
+        /// The file's size in bytes when known (0 otherwise): a shared scan hands out the largest first.
+        var size: Int64 = 0
     }
 
     /// The result for each of `paths`, in order. Many packs are read by several scanners at once (one
@@ -56,12 +66,82 @@ enum PackScanner {
         guard shards > 1 else { return scanInOneChild(paths, launcher: launcher) }
         let size = (paths.count + shards - 1) / shards
         // Every share's first child is started here, before the threads that drive them: while this process
-        // runs one thread its children can be copies of it (no executable started again, `ChildChannel.start`).
+        // runs one thread its children can be copies of it (no executable started again, `ChildChannel.start`),
+        // and copies share the queue page mapped before they are made.
+        let page = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+        let queue = page == MAP_FAILED ? nil : page?.bindMemory(to: UInt64.self, capacity: 1)
+        defer { if let queue { munmap(queue, 4096) } }
+        queue?.pointee = 0
+        sharedQueue = queue
         let first = (0..<shards).map { _ in Result { () throws(ChildFailure) in try ChildChannel.start(launcher, mode: "scan") } }
+        sharedQueue = nil
+        let children = first.compactMap { try? $0.get() }
+        if queue != nil, children.count == shards, children.allSatisfy(\.forked) {
+            return scanShared(paths, children: children, launcher: launcher)
+        }
+        // Children started afresh (or not at all): a share of the paths each, in order.
         return Parallel.map(shards, worthIt: true) { k in
             scanInOneChild(
                 Array(paths[min(paths.count, k * size)..<min(paths.count, (k + 1) * size)]), launcher: launcher, first: first[k])
         }.flatMap { $0 }
+    }
+
+    /// `scan` by forked children that take the packs one at a time from the shared queue (every child is sent
+    /// every path). A child that dies or hangs has the pack it marked quarantined; what it took but had not
+    /// sent is read afterwards, with whatever else is left, by `scanInOneChild`.
+    private static func scanShared(
+        _ paths: [Item], children: [ChildChannel], launcher: IsolationLauncher
+    ) -> [Result<LoadedPackInfo, PackError>] {
+        // The largest files first (a Swift pack loads the Swift runtime, one that links Foundation more): the
+        // children then end together, not one of them on a large pack taken last while the other waits.
+        let order = paths.indices.sorted { paths[$0].size != paths[$1].size ? paths[$0].size > paths[$1].size : $0 < $1 }
+        var writer = WireWriter()
+        writer.strings(order.map { paths[$0].path })
+        writer.strings(order.map { paths[$0].realPath })
+        writer.u8(1)  // take the packs from the shared queue
+        let frame = writer.bytes
+        let parts = Parallel.map(children.count, worthIt: true) { k -> [(Int, Result<LoadedPackInfo, PackError>)] in
+            let child = children[k]
+            var out: [(Int, Result<LoadedPackInfo, PackError>)] = []
+            do {
+                try child.send(kind: Frame.paths.rawValue, frame)
+                while true {
+                    let (kind, payload) = try child.receive(timeout: launcher.timeout)
+                    var reader = WireReader(payload)
+                    let frameKind = Frame(rawValue: kind)
+                    if frameKind == .done { break }
+                    guard let taken = try? Int(reader.u32()), taken < paths.count else { throw ChildFailure.malformed("pack index") }
+                    let index = order[taken]
+                    switch frameKind {
+                    case .indexedPack?:
+                        guard let pack = try? reader.pack() else { throw ChildFailure.malformed("pack record") }
+                        out.append((index, .success(LoadedPackInfo(pack: pack))))
+                    case .indexedFailure?:
+                        guard let error = try? reader.packError() else { throw ChildFailure.malformed("error record") }
+                        out.append((index, .failure(error)))
+                    default:
+                        throw ChildFailure.malformed("frame kind \(kind)")
+                    }
+                }
+                child.release()
+            } catch {
+                // The child marks the pack it takes (its index plus one; 0 before the first) before reading it.
+                let marked = Int(clamping: child.progressMark.tag)
+                if marked > 0, marked <= paths.count, case let culprit = order[marked - 1], !out.contains(where: { $0.0 == culprit }) {
+                    var reason = "\(error)"
+                    if let line = child.lastOutputLine { reason += "; its last output: \"\(line)\"" }
+                    out.append((culprit, .failure(PackError(path: paths[culprit].path, reason: .quarantined(reason)))))
+                }
+            }
+            return out
+        }
+        var results: [Result<LoadedPackInfo, PackError>?] = Array(repeating: nil, count: paths.count)
+        for part in parts { for (index, result) in part where results[index] == nil { results[index] = result } }
+        let left = results.indices.filter { results[$0] == nil }
+        if !left.isEmpty {
+            for (index, result) in zip(left, scanInOneChild(left.map { paths[$0] }, launcher: launcher)) { results[index] = result }
+        }
+        return results.map { $0! }
     }
 
     /// `scan` in one child at a time: a fresh child after each crash or hang. `first` is the first child, when
@@ -111,7 +191,7 @@ enum PackScanner {
                     }
                     received += 1
                 }
-                child.terminate(grace: 2)
+                child.release()
                 pending = []
             } catch {
                 // The pack being read when the child died or hung is the one it last marked in the progress page
@@ -140,6 +220,12 @@ enum PackScanner {
         guard let paths = try? reader.strings() else { return 2 }
         // Real paths came later: a host that sends none leaves them to the loader.
         let realPaths = (try? reader.strings()).flatMap { $0.count == paths.count ? $0 : nil }
+        // A forked child of a shared scan takes its packs from the queue, the others read them all in order.
+        if (try? reader.u8()) == 1, let queue = sharedQueue {
+            return PackOutput.redirect { () -> Int32 in
+                readShared(paths, realPaths: realPaths, queue: queue, endpoint: endpoint)
+            }
+        }
         // Standard output is already the report's pipe here; redirected once for the whole share (the
         // loader's own redirect then nests for free instead of four system calls per pack).
         // Results go out in chunks of about 64 KB, not a write (and a wake-up of the host) per pack; the host
@@ -169,6 +255,42 @@ enum PackScanner {
             }
             return 0
         }
+    }
+
+    /// The shared scan's child: takes the next pack from `queue` until none is left, sends each result with its
+    /// index (in chunks of about 64 KB), then `done`.
+    private static func readShared(
+        _ paths: [String], realPaths: [String]?, queue: UnsafeMutablePointer<UInt64>, endpoint: ChildEndpoint
+    ) -> Int32 {
+        var out = WireWriter(capacity: 1 << 16)
+        while true {
+            let taken = fwsys_take_next(queue)
+            guard taken < paths.count else { break }
+            let i = Int(taken)
+            endpoint.mark(UInt64(i + 1))
+            let start = out.bytes.count
+            out.u8(0)
+            out.u32(0)
+            out.u32(UInt32(i))
+            let kind: Frame
+            do throws(PackError) {
+                out.pack(try PackLoader.load(path: paths[i], realPath: realPaths.map { $0[i] } ?? "").pack)
+                kind = .indexedPack
+            } catch {
+                out.packError(error)
+                kind = .indexedFailure
+            }
+            out.bytes[start] = kind.rawValue
+            let length = UInt32(out.bytes.count - start - 5).littleEndian
+            withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[start + 1 + k] = b } }
+            if out.bytes.count >= 1 << 16 {
+                guard endpoint.sendRaw(out.bytes) else { return 3 }
+                out.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        out.u8(Frame.done.rawValue)
+        out.u32(0)
+        return endpoint.sendRaw(out.bytes) ? 0 : 3
     }
 }
 

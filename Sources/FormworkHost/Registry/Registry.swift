@@ -85,7 +85,9 @@ public struct Registry: Sendable, CellTypeCatalog {
             if !toScan.isEmpty {
                 // A candidate with a key was found a regular file by discovery, at its real path.
                 let items = toScan.map { i in
-                    PackScanner.Item(path: candidates[i].path, realPath: candidates[i].key == nil ? "" : candidates[i].realPath)
+                    PackScanner.Item(
+                        path: candidates[i].path, realPath: candidates[i].key == nil ? "" : candidates[i].realPath, size: keys[i]?.size ?? 0
+                    )
                 }
                 let scanned = PackScanner.scan(items, launcher: scan.launcher)
                 for (i, result) in zip(toScan, scanned) {
