@@ -191,6 +191,37 @@ final class ChildChannel {
         Self.released.add(pid)
     }
 
+    /// Closes the host's side of the socket: the child finishes what it was sent, then ends. `terminate`
+    /// does it too; doing it first for every child lets them all finish at once.
+    func requestEnd() {
+        if ended == nil { shutdown(socket, Int32(SHUT_WR)) }
+    }
+
+    /// `terminate` for a forked child that marks `tag` in its progress page once its work is done and what it
+    /// printed is in the pipe (it then only `_exit`s): from that mark the child is let go (`release`) instead
+    /// of waited for, so its exit overlaps the host's own. A child that ends first, or does not mark `tag`
+    /// within `grace` seconds, is treated as `terminate` treats it.
+    func end(whenMarked tag: UInt64, grace: Double) -> ChildFailure? {
+        guard forked, ended == nil else { return terminate(grace: grace) }
+        requestEnd()
+        let deadline = Clock.now + grace
+        while progressMark.tag != tag {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                drainRemainingOutput()
+                let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+                ended = outcome
+                return outcome == .exited(0) ? nil : outcome
+            }
+            if Clock.now >= deadline { return terminate(grace: 0).map { _ in .timedOut(grace) } }
+            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, 0) > 0, fd.revents & Int16(POLLIN) != 0 { drainOutput() } else { usleep(200) }
+        }
+        drainRemainingOutput()
+        release()
+        return nil
+    }
+
     /// Children let go of by `release` and not reaped yet.
     private static let released = ReleasedChildren()
 

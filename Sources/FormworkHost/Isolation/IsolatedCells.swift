@@ -74,8 +74,11 @@ public final class IsolatedCells: CellDriver {
     /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
     public func finish() {
         let all = lock.run { children.sorted(by: { $0.key < $1.key }) }
+        // Every child is asked to end before any is waited for: they destroy their instances at once.
+        for (_, child) in all { child.requestEnd() }
         for (key, child) in all {
-            var failure = child.terminate(grace: launcher.timeout)
+            // A forked child is let go once it marks `finished` with status 0 (only its `_exit` is left).
+            var failure = child.end(whenMarked: InProcessCells.Phase.finished.rawValue, grace: launcher.timeout)
             let phase = InProcessCells.Phase(rawValue: child.progressMark.tag & 0xFF)
             // A clean exit marks `finished` first; exit status 0 without it is a pack calling exit().
             if failure == nil && phase != .finished { failure = .exited(0) }
@@ -302,8 +305,11 @@ public final class IsolatedCells: CellDriver {
         _ = fwsys_die_with_parent()
         _ = fwsys_sandbox_apply()
         let status = serve(endpoint)
-        // Every instance is destroyed and every deinit called by now (`serve`'s driver is gone).
-        endpoint.mark(InProcessCells.Phase.finished.rawValue)
+        // Every instance is destroyed and every deinit called by now (`serve`'s driver is gone). What the packs
+        // printed is flushed into the pipe before the mark: the host may stop reading once it sees it. The exit
+        // status rides above the phase, so a mark of `finished` alone means a clean end.
+        fflush(nil)
+        endpoint.mark(InProcessCells.Phase.finished.rawValue | UInt64(UInt32(bitPattern: status)) << 8)
         return status
     }
 
