@@ -292,8 +292,10 @@ for size in sizes {
         ("JSON → text", json, "text", "render_json"), ("YAML → text", yaml, "text", "render_yaml"),
         ("JSON → html", json, "html", "render_json"), ("JSON → json", json, "json", "render_json"),
     ] {
+        // A pause after each run: the cell hosts let go of at the end of a render may still be exiting.
         let r = interleaved(
-            [formwork, "render", input, "--format", format, "--output", "/dev/null"], ["\(work)/\(baseline)", input], times: times)
+            [formwork, "render", input, "--format", format, "--output", "/dev/null"], ["\(work)/\(baseline)", input], times: times,
+            settle: smoke ? 0 : 0.1)
         rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.a / r.b, "≤ 3×"))
         scaling[name, default: [:]][size] = r.a
         do {
