@@ -45,6 +45,8 @@ final class ChildChannel {
     private let progress: UnsafeMutablePointer<UInt64>
     private var buffer: [UInt8] = []
     private var start = 0
+    /// What one `read` of the socket fills: made once, not per read.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private(set) var captured: [UInt8] = []
     private var ended: ChildFailure?
     /// Copies what the child prints to the host's standard error as it arrives (the cell host:
@@ -259,8 +261,9 @@ final class ChildChannel {
     /// The next frame. Fails when the child dies, or when it stays inside one call (its
     /// progress page unchanged) for longer than `timeout` seconds.
     func receive(timeout: Double) throws(ChildFailure) -> (kind: UInt8, payload: [UInt8]) {
+        // The clock is read only once this call has to wait (most frames are already in the buffer).
         var lastMark = progressMark
-        var lastChange = Clock.now
+        var lastChange = -1.0
         while true {
             if buffer.count - start >= 5 {
                 var header = WireReader(buffer, offset: start)
@@ -276,15 +279,15 @@ final class ChildChannel {
                     return (kind, payload)
                 }
             }
+            if lastChange < 0 { lastChange = Clock.now }
             var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, 50)
             if ready < 0 && errno != EINTR { throw reap() }
             if fds[1].revents != 0 { drainOutput() }
             if fds[0].revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 let n = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
                 if n > 0 {
-                    buffer.append(contentsOf: chunk[0..<n])
+                    chunk.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
                     continue
                 }
                 if n == 0 || (errno != EINTR && errno != EAGAIN) { throw reap() }

@@ -196,7 +196,10 @@ public final class IsolatedCells: CellDriver {
                     var k = 0
                     while k < batch.count {
                         let end = min(batch.count, k + Self.requestsPerFrame)
-                        for j in k..<end { Self.encode(requests[batch[j]], cell: indices[j], into: &frame) }
+                        // Borrowed through the buffer: a request read out of the array is a copy (half a dozen retains).
+                        requests.withUnsafeBufferPointer { requests in
+                            for j in k..<end { Self.encode(requests[batch[j]], cell: indices[j], into: &frame) }
+                        }
                         guard child.sendFromWriter(kind: kind, frame.bytes) else { return }  // the reader finds out why
                         (kind, k) = (Frame.more.rawValue, end)
                         frame = WireWriter(capacity: 64 * Self.requestsPerFrame)
@@ -214,7 +217,9 @@ public final class IsolatedCells: CellDriver {
             var answered = 0
             do {
                 if writer == nil {
-                    for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &head) }
+                    requests.withUnsafeBufferPointer { requests in
+                        for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &head) }
+                    }
                     try child.send(kind: Frame.batch.rawValue, head.bytes)
                 }
                 while true {
