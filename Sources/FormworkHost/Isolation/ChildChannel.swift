@@ -211,7 +211,7 @@ final class ChildChannel {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 drainRemainingOutput()
-                let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+                let outcome = Self.outcome(status)
                 ended = outcome
                 return outcome == .exited(0) ? nil : outcome
             }
@@ -226,6 +226,11 @@ final class ChildChannel {
 
     /// Children let go of by `release` and not reaped yet.
     private static let released = ReleasedChildren()
+
+    /// How a child ended, from its `waitpid` status: the signal that killed it, or its exit status.
+    private static func outcome(_ status: Int32) -> ChildFailure {
+        status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+    }
 
     /// Calls the child has begun, and the tag of the current one (what the child wrote last).
     var progressMark: (count: UInt64, tag: UInt64) { (progress[0], progress[1]) }
@@ -334,7 +339,7 @@ final class ChildChannel {
             usleep(1000)
         }
         drainRemainingOutput()
-        let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+        let outcome = Self.outcome(status)
         ended = outcome
         return outcome
     }
@@ -377,7 +382,7 @@ final class ChildChannel {
             if poll(&fds, 2, max(0, wait)) > 0, fds[1].revents != 0, drainOutput() == 0 { outputOpen = false }
         }
         drainRemainingOutput()
-        let outcome: ChildFailure = status & 0x7F != 0 ? .signaled(status & 0x7F) : .exited((status >> 8) & 0xFF)
+        let outcome = Self.outcome(status)
         ended = outcome
         return outcome == .exited(0) ? nil : outcome
     }

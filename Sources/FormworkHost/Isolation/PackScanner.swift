@@ -234,20 +234,7 @@ enum PackScanner {
             var out = WireWriter(capacity: 1 << 16)
             for (i, path) in paths.enumerated() {
                 endpoint.mark(UInt64(i))
-                let start = out.bytes.count
-                out.u8(0)
-                out.u32(0)
-                let kind: Frame
-                do throws(PackError) {
-                    out.pack(try PackLoader.load(path: path, realPath: realPaths.map { $0[i] } ?? "").pack)
-                    kind = .pack
-                } catch {
-                    out.packError(error)
-                    kind = .failure
-                }
-                out.bytes[start] = kind.rawValue
-                let length = UInt32(out.bytes.count - start - 5).littleEndian
-                withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[start + 1 + k] = b } }
+                appendResult(path: path, realPath: realPaths.map { $0[i] } ?? "", index: nil, to: &out)
                 if out.bytes.count >= 1 << 16 || i == paths.count - 1 {
                     guard endpoint.sendRaw(out.bytes) else { return 3 }
                     out.bytes.removeAll(keepingCapacity: true)
@@ -255,6 +242,26 @@ enum PackScanner {
             }
             return 0
         }
+    }
+
+    /// Reads the pack at `path` and appends its result to `out` as one frame: `pack` or `failure`, or with an
+    /// `index` (a shared scan) `indexedPack` or `indexedFailure`, which carry it before the record.
+    private static func appendResult(path: String, realPath: String, index: Int?, to out: inout WireWriter) {
+        let start = out.bytes.count
+        out.u8(0)
+        out.u32(0)
+        if let index { out.u32(UInt32(index)) }
+        let kind: Frame
+        do throws(PackError) {
+            out.pack(try PackLoader.load(path: path, realPath: realPath).pack)
+            kind = index == nil ? .pack : .indexedPack
+        } catch {
+            out.packError(error)
+            kind = index == nil ? .failure : .indexedFailure
+        }
+        out.bytes[start] = kind.rawValue
+        let length = UInt32(out.bytes.count - start - 5).littleEndian
+        withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[start + 1 + k] = b } }
     }
 
     /// The shared scan's child: takes the next pack from `queue` until none is left, sends each result with its
@@ -268,21 +275,7 @@ enum PackScanner {
             guard taken < paths.count else { break }
             let i = Int(taken)
             endpoint.mark(UInt64(i + 1))
-            let start = out.bytes.count
-            out.u8(0)
-            out.u32(0)
-            out.u32(UInt32(i))
-            let kind: Frame
-            do throws(PackError) {
-                out.pack(try PackLoader.load(path: paths[i], realPath: realPaths.map { $0[i] } ?? "").pack)
-                kind = .indexedPack
-            } catch {
-                out.packError(error)
-                kind = .indexedFailure
-            }
-            out.bytes[start] = kind.rawValue
-            let length = UInt32(out.bytes.count - start - 5).littleEndian
-            withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[start + 1 + k] = b } }
+            appendResult(path: paths[i], realPath: realPaths.map { $0[i] } ?? "", index: i, to: &out)
             if out.bytes.count >= 1 << 16 {
                 guard endpoint.sendRaw(out.bytes) else { return 3 }
                 out.bytes.removeAll(keepingCapacity: true)
