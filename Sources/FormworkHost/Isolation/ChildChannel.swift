@@ -80,9 +80,13 @@ final class ChildChannel {
     /// executable again costs 3–4 ms of loading, relocating and initialising a process per child, which a
     /// cold `list` paid twice. Otherwise (another thread could hold a lock the copy would inherit held, or a
     /// sanitizer needs its options set) the child is `launcher.executable` started afresh.
-    static func start(_ launcher: IsolationLauncher, mode: String) throws(ChildFailure) -> ChildChannel {
+    ///
+    /// A copy holds what this process held when it was made, and the packs in it can read that memory.
+    /// `mayFork` false keeps a child that must see only what it is sent (a cell host of the per-pack mode,
+    /// started once the document and its values are read) a fresh process whatever the launcher says.
+    static func start(_ launcher: IsolationLauncher, mode: String, mayFork: Bool = true) throws(ChildFailure) -> ChildChannel {
         released.reap()
-        if launcher.forksItself, fwsys_under_sanitizer() == 0, fwsys_single_threaded() == 1 {
+        if mayFork, launcher.forksItself, fwsys_under_sanitizer() == 0, fwsys_single_threaded() == 1 {
             return try start(fork: mode, executable: launcher.executable, launcher.arguments + [mode])
         }
         return try start(fork: nil, executable: launcher.executable, launcher.arguments + [mode])

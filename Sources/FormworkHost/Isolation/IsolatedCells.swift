@@ -139,7 +139,9 @@ public final class IsolatedCells: CellDriver {
 
     private func child(for key: String) throws(ChildFailure) -> ChildChannel {
         if let child = lock.run({ children[key] }) { return child }
-        let child = try ChildChannel.start(launcher, mode: "cells")
+        // A child per pack must not hold the other packs' fields: never a copy of the host, which by then holds
+        // the whole document and its values. The shared child is sent every field anyway.
+        let child = try ChildChannel.start(launcher, mode: "cells", mayFork: mode == .shared)
         child.forwardOutput = true
         lock.run {
             childrenStarted += 1

@@ -17,6 +17,11 @@ public struct IsolationLauncher: Sendable {
     /// Whether a child may be a copy of this process (`fork` without `exec`) that runs `ChildMode.run`,
     /// when `executable` is this process's own image: done only while the process runs one thread and no
     /// sanitizer, otherwise `executable` is started. Saves starting the executable again (3–4 ms a child).
+    ///
+    /// A copy holds what this process held when it was made, and the packs loaded in it can read that
+    /// memory: leave this false in a process that holds what packs must not see. The `formwork` command
+    /// makes its copies before it reads a document (the scanner, `render`'s cell hosts) or for the shared
+    /// cell host, which is sent every field anyway; a cell host of the per-pack mode is never a copy.
     public var forksItself: Bool
 
     public init(executable: String, arguments: [String] = ["__child"], timeout: Double = 10, forksItself: Bool = false) {
