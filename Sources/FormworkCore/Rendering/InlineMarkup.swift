@@ -10,8 +10,13 @@ package enum InlineMarkup {
         case link(text: String, url: String)
     }
 
+    /// Whether `s` has a character that may start markup (`*`, `` ` `` or `[`): most text has none.
+    static func mayHaveMarkup(_ s: String) -> Bool {
+        UTF8Bytes.with(s) { UTF8Bytes.contains($0, 0x2A, 0x60, 0x5B) }
+    }
+
     package static func parse(_ s: String) -> [Span] {
-        guard s.contains(where: { $0 == "*" || $0 == "`" || $0 == "[" }) else { return [.text(s)] }
+        guard mayHaveMarkup(s) else { return [.text(s)] }
         var spans: [Span] = []
         var text = ""
         var i = s.startIndex
@@ -50,7 +55,8 @@ package enum InlineMarkup {
 
     /// Plain text for terminals: markers dropped, a link's address after its text.
     package static func plain(_ s: String) -> String {
-        parse(s).map { span in
+        guard mayHaveMarkup(s) else { return s }
+        return parse(s).map { span in
             switch span {
             case .text(let t), .emphasis(let t), .code(let t): t
             case .link(let text, let url): url.hasSuffix(text) || url == "mailto:" + text ? text : "\(text) (\(url))"
@@ -60,7 +66,8 @@ package enum InlineMarkup {
 
     /// HTML with every span escaped.
     package static func html(_ s: String) -> String {
-        parse(s).map { span in
+        guard mayHaveMarkup(s) else { return HTML.escape(s) }
+        return parse(s).map { span in
             switch span {
             case .text(let t): HTML.escape(t)
             case .emphasis(let t): "<em>\(HTML.escape(t))</em>"

@@ -83,7 +83,8 @@ package enum JSONTreeRenderer {
                 w.array { w in
                     // Through the buffer: each field is borrowed, not copied.
                     section.fields.withUnsafeBufferPointer { fields in
-                        for f in fields { w.item { field(f, traits: &traits, to: &$0) } }
+                        // By index: `for f in fields` copies each field (a dozen retains).
+                        for i in fields.indices { w.item { field(fields[i], traits: &traits, to: &$0) } }
                     }
                 }
             }

@@ -39,26 +39,23 @@ struct TextRenderer {
                 for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
             }
         }
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
         var count = 0
         func emit(_ lines: [Line]) {
-            for line in lines {
-                out += join(line)
-                out += "\n"
-            }
+            for line in lines { append(line, to: &out) }
             count += lines.count
         }
         func flush() {
             guard !out.isEmpty else { return }
-            out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            out.withUnsafeBytes { sink($0) }
             out.removeAll(keepingCapacity: true)
         }
         emit(lines)
         // Sections are laid out independently (on several cores for a large form) and written in order.
         let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
         Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
-            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: "", lines: 0)
+            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: [], lines: 0)
         } consume: { index, body in
             let section = tree.sections[index]
             // A page heading before the first section of each page.
@@ -74,16 +71,15 @@ struct TextRenderer {
             guard section.visible else { return }
             if count > 0 { emit([[]]) }
             flush()
-            var text = body.text
-            text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            body.text.withUnsafeBytes { sink($0) }
             count += body.lines
         }
-        if count == 0 { out = "\n" }
+        if count == 0 { out = [0x0A] }
         flush()
     }
 
-    /// A section's header, fields and footer, as finished text (each line ends in a newline) and its line count.
-    func body(of section: SectionView) -> (text: String, lines: Int) {
+    /// A section's header, fields and footer, as finished UTF-8 text (each line ends in a newline) and its line count.
+    func body(of section: SectionView) -> (text: [UInt8], lines: Int) {
         var lines: [Line] = []
         if let header = section.header, !header.isEmpty {
             for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
@@ -99,19 +95,16 @@ struct TextRenderer {
             }
         } else {
             // Usually every field is visible: no filtered copy then.
-            lines += renderFields(section.fields.allSatisfy(\.visible) ? section.fields : section.fields.filter(\.visible))
+            lines += renderFields(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible })
         }
         if let footer = section.footer, !footer.isEmpty {
             for line in wrap(InlineMarkup.plain(footer), width - 2) {
                 lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])
             }
         }
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(lines.count * 48)
-        for line in lines {
-            text += join(line)
-            text += "\n"
-        }
+        for line in lines { append(line, to: &text) }
         return (text, lines.count)
     }
 
@@ -122,10 +115,15 @@ struct TextRenderer {
         for f in fields.indices { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
         let labelWidth = min(max(12, width / 3), widest)
         var lines: [Line] = []
-        // Through the buffer: each field is borrowed, not copied (a copy per node was a tenth of laying a form out).
+        // Fields and nodes are read in place through their buffers: `for field in fields` (or a field passed on
+        // by value) copies every field, a dozen retains each, and a copy per node was a tenth of laying a form out.
         fields.withUnsafeBufferPointer { fields in
-            for field in fields {
-                for node in field.nodes { lines += render(node, labelWidth: labelWidth, field: field) }
+            guard let base = fields.baseAddress else { return }
+            for f in fields.indices {
+                let field = base + f
+                field.pointee.nodes.withUnsafeBufferPointer { nodes in
+                    for n in nodes.indices { lines += render(nodes[n], labelWidth: labelWidth, field: field) }
+                }
             }
         }
         return lines
@@ -171,7 +169,9 @@ struct TextRenderer {
         var lines: [Line] = []
         let count = max(wrapped.count, value.count)
         for i in 0..<count {
-            var line: Line = [Segment(text: indent)]
+            var line: Line = []
+            line.reserveCapacity(3 + (i < value.count ? value[i].count : 0))
+            line.append(Segment(text: indent))
             var used = 0
             if i < wrapped.count {
                 line.append(Segment(text: wrapped[i], style: .label))
@@ -223,7 +223,7 @@ struct TextRenderer {
 
     func columnWidth(_ labelWidth: Int) -> Int { max(10, width - indent.count - labelWidth - 2) }
 
-    func render(_ node: ViewNode, labelWidth: Int, field: FieldView) -> [Line] {
+    func render(_ node: ViewNode, labelWidth: Int, field: UnsafePointer<FieldView>) -> [Line] {
         let column = columnWidth(labelWidth)
         switch node {
         case .group(_, let title, let children):
@@ -261,7 +261,7 @@ struct TextRenderer {
                 }
                 while value.count < 2 { value.append([Segment(text: "│", style: .disabled)]) }
             } else {
-                let secure = field.textInput.traits.secureEntry == true
+                let secure = field.pointee.textInput.traits.secureEntry == true
                 var shown: String
                 var style: Style = .value
                 if let text, !text.isEmpty {
@@ -336,9 +336,9 @@ struct TextRenderer {
                     Segment(text: " ▾]"),
                 ]
             ]
-            if field.minimum != nil || field.maximum != nil {
+            if field.pointee.minimum != nil || field.pointee.maximum != nil {
                 let range =
-                    "\(field.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
+                    "\(field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
                 value = appending("  " + range, style: .hint, to: value, column: column)
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
@@ -411,7 +411,7 @@ struct TextRenderer {
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
             return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
         case .message(let kind, let text):
-            let hasColumn = labelColumns(in: field.nodes).any
+            let hasColumn = labelColumns(in: field.pointee.nodes).any
             let pad = hasColumn ? Self.spaces(indent.count + labelWidth + 2) : indent
             let prefix =
                 switch kind {
@@ -445,6 +445,31 @@ struct TextRenderer {
         return out
     }
 
+    /// `join(line)` and a line feed, appended to `out` as UTF-8 (the same bytes, without a `String` per line).
+    func append(_ line: Line, to out: inout [UInt8]) {
+        let start = out.count
+        for segment in line {
+            let text = TerminalText.safe(segment.text)
+            if ansi, let code = code(segment.style) {
+                out.append(0x1B)
+                out.append(0x5B)
+                UTF8Bytes.with(code) { out.append(contentsOf: $0) }
+                out.append(0x6D)
+                UTF8Bytes.with(text) { out.append(contentsOf: $0) }
+                out.append(0x1B)
+                out.append(0x5B)
+                out.append(0x30)
+                out.append(0x6D)
+            } else {
+                UTF8Bytes.with(text) { out.append(contentsOf: $0) }
+            }
+        }
+        var end = out.count
+        while end > start && out[end - 1] == 0x20 { end -= 1 }
+        out.removeLast(out.count - end)
+        out.append(0x0A)
+    }
+
     func code(_ style: Style) -> String? {
         switch style {
         case .plain, .value, .label: nil
@@ -468,20 +493,47 @@ struct TextRenderer {
     }
     private static let paddings: [String] = (0..<128).map { String(repeating: " ", count: $0) }
 
+    /// The words of `text` joined by single spaces (space being ASCII, runs of it are collapsed on the bytes).
+    static func singleSpaced(_ text: String) -> String {
+        UTF8Bytes.with(text) { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { out in
+                var n = 0
+                var pendingSpace = false
+                for b in bytes {
+                    if b == 0x20 {
+                        pendingSpace = n > 0
+                        continue
+                    }
+                    if pendingSpace {
+                        out[n] = 0x20
+                        n += 1
+                        pendingSpace = false
+                    }
+                    out[n] = b
+                    n += 1
+                }
+                return n
+            }
+        }
+    }
+
     func wrap(_ text: String, _ width: Int) -> [String] {
         let width = max(1, width)
         // Already one line of single-spaced words (the common case): nothing to split.
-        if text.utf8.first != 0x20, text.utf8.last != 0x20, text.columns <= width {
+        let single = UTF8Bytes.with(text) { bytes -> Bool in
+            if bytes.first == 0x20 || bytes.last == 0x20 { return false }
             var previous: UInt8 = 0
-            var single = true
-            for b in text.utf8 {
-                if b == 0x20 && previous == 0x20 {
-                    single = false
-                    break
-                }
+            for b in bytes {
+                if b == 0x20 && previous == 0x20 { return false }
                 previous = b
             }
+            return true
+        }
+        if text.columns <= width {
             if single { return [text] }
+            // It fits: the words, single-spaced, on one line (what the loop below makes of it, without
+            // measuring each word; a rating's "★★☆☆☆  2/5" has two spaces).
+            return [Self.singleSpaced(text)]
         }
         var lines: [String] = []
         var line = ""

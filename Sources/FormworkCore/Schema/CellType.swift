@@ -92,6 +92,7 @@ public final class CellType: Sendable {
         self.name = name
         self.summary = summary
         self.fields = fields
+        self.fieldNames = fields.map(\.name)
         self.textInput = textInput
         self.capabilities = capabilities
         self.configure = configure
@@ -102,10 +103,12 @@ public final class CellType: Sendable {
         self.packABI = packABI
     }
 
-    public func field(named name: String) -> FieldSchema? { fields.first { $0.name == name } }
+    public func field(named name: String) -> FieldSchema? { index(of: name).map { fields[$0] } }
 
-    /// Position of `name` in the schema.
-    public func index(of name: String) -> Int? { fields.firstIndex { $0.name == name } }
+    /// Position of `name` in the schema (asked for every model key of every field: the names are
+    /// compared from an array of their own, without touching each field's schema object).
+    public func index(of name: String) -> Int? { fieldNames.firstIndex(of: name) }
+    private let fieldNames: [String]
 }
 
 /// A pack as the host sees it after loading and validation.

@@ -38,13 +38,8 @@ extension String {
     /// Columns the text takes in a terminal (the concrete `String` version: specialised where the generic
     /// one below would iterate its UTF-8 view through protocol witnesses from other modules).
     package var columns: Int {
-        var ascii = true
-        for byte in utf8 where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        if ascii { return utf8.count }
-        if let narrow = Self.narrowColumns(utf8) { return narrow }
+        let narrow = UTF8Bytes.with(self) { bytes in UTF8Bytes.isASCII(bytes) ? bytes.count : Self.narrowColumns(bytes) }
+        if let narrow { return narrow }
         var total = 0
         for c in self { total += c.columns }
         return total

@@ -120,18 +120,14 @@ package enum JSON: Sendable, Equatable {
     }
 
     static func writeString(_ s: String, to out: inout JSONBytes) {
+        // Most strings need no escape: appended whole between quotes (0xE2 may start U+2028/U+2029).
+        let plain = UTF8Bytes.with(s) { bytes in
+            guard !UTF8Bytes.mayNeedJSONEscape(bytes) else { return false }
+            out.quoted(bytes)
+            return true
+        }
+        if plain { return }
         out.byte(0x22)
-        // Most strings need no escape: append them whole (0xE2 may start U+2028/U+2029).
-        var plain = true
-        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 {
-            plain = false
-            break
-        }
-        if plain {
-            out.append(s)
-            out.byte(0x22)
-            return
-        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out.append("\\\"")
@@ -171,12 +167,23 @@ struct JSONBytes {
 
     var count: Int { bytes.count }
 
+    /// A line feed and `level` indents of two spaces, in one copy.
     mutating func newline(_ level: Int) {
-        bytes.append(0x0A)
-        for _ in 0..<level {
-            bytes.append(0x20)
-            bytes.append(0x20)
+        let count = 1 + 2 * level
+        if count <= Self.indents.count {
+            Self.indents.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+        } else {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(0x20, count: count - 1))
         }
+    }
+    private static let indents: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 64)
+
+    /// `"`, the bytes, `"`.
+    mutating func quoted(_ text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        bytes.append(contentsOf: text)
+        bytes.append(0x22)
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }

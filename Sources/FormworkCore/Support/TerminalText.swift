@@ -20,7 +20,7 @@ public enum TerminalText {
             }
             return false
         }
-        guard s.utf8.withContiguousStorageIfAvailable({ needsReplacing($0) }) ?? needsReplacing(s.utf8) else { return s }
+        guard UTF8Bytes.with(s, { UTF8Bytes.mayHaveControls($0) && needsReplacing($0) }) else { return s }
         var out = String.UnicodeScalarView()
         for scalar in s.unicodeScalars {
             switch scalar.value {

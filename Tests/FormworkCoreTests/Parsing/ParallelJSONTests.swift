@@ -6,8 +6,8 @@ import Testing
 struct ParallelJSONTests {
     enum Fault { case none, badNumber, duplicateKey, unbalanced, textAfterList, unterminated }
 
-    /// A document past the parallel threshold: sections of fields, with escapes, braces in strings and blank
-    /// lines; `fault` breaks it in one place.
+    /// A document past the parallel threshold: sections of fields, with escapes (an escaped backslash before
+    /// a closing quote among them), braces in strings, raw UTF-8 and blank lines; `fault` breaks it in one place.
     func document(_ fault: Fault = .none) -> String {
         var out = "{\n  \"formwork\": 1,\n  \"id\": \"big\",\n  \"sections\": [\n"
         for s in 0..<60 {
@@ -20,6 +20,8 @@ struct ParallelJSONTests {
                 let n = fault == .badNumber && s == 44 && f == 7 ? "07x" : "\(f)"
                 let labels = fault == .unbalanced && s == 12 && f == 3 ? "[\"a\", \"b}\"" : "[\"a\", \"b}\"]"
                 out += "      {\"id\": \"f\(s)_\(f)\", \"cell\": \"org.example.cell\", \"model\": {\"title\": \"Name \\u00e9 \(f)\", "
+                // An escaped backslash just before a closing quote, raw UTF-8 and brackets in strings.
+                out += "\"path\": \"C:\\\\dir\\\\\", \"raw\": \"★ é ]}\", "
                 out += "\"labels\": \(labels), \"n\": \(n), \"x\": \(f).5}}"
             }
             out += "\n\n    ]}"

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import FormworkCore
+
+/// The eight-bytes-at-a-time scans against the byte-by-byte answers they replace, for every byte value at
+/// every position of a word (and in the tail after the last whole word), next to every other kind of byte.
+@Suite("UTF-8 scans, eight bytes at a time")
+struct UTF8BytesTests {
+    /// Buffers of 1…19 bytes of `fill` with `byte` at each position: every lane of a word and the tail.
+    func cases(_ byte: UInt8, fill: UInt8) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        for length in 1..<20 {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: fill, count: length)
+                bytes[position] = byte
+                out.append(bytes)
+            }
+        }
+        return out
+    }
+
+    /// Fillers that sit next to the bytes searched for (0x01 and 0x80 trip a careless zero-byte test).
+    let fillers: [UInt8] = [0x41, 0x20, 0x01, 0x21, 0x7E, 0x80, 0xC3, 0xFF, 0x00]
+
+    @Test("each scan answers as a loop over the bytes does")
+    func sameAsLoop() {
+        for byte in 0...UInt8.max {
+            for fill in fillers {
+                for bytes in cases(byte, fill: fill) {
+                    bytes.withUnsafeBufferPointer { b in
+                        #expect(UTF8Bytes.isASCII(b) == b.allSatisfy { $0 < 0x80 })
+                        #expect(UTF8Bytes.contains(b, 0x2A, 0x60, 0x5B) == b.contains { $0 == 0x2A || $0 == 0x60 || $0 == 0x5B })
+                        #expect(
+                            UTF8Bytes.mayHaveControls(b) == b.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 },
+                            "\(bytes)")
+                        #expect(
+                            UTF8Bytes.mayNeedJSONEscape(b) == b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 },
+                            "\(bytes)")
+                    }
+                }
+            }
+        }
+        [UInt8]().withUnsafeBufferPointer { empty in
+            #expect(UTF8Bytes.isASCII(empty) && !UTF8Bytes.contains(empty, 1, 2, 3))
+            #expect(!UTF8Bytes.mayHaveControls(empty) && !UTF8Bytes.mayNeedJSONEscape(empty))
+        }
+    }
+
+    @Test("what the scans decide is unchanged: escapes, terminal safety, markup, widths, wrapping")
+    func callers() {
+        // Each case has the byte that matters past the first word (the scans' fast lanes).
+        #expect(JSON.string("abcdefgh\u{1}ij\"k\\l\u{2028}").serialized() == "\"abcdefgh\\u0001ij\\\"k\\\\l\\u2028\"")
+        #expect(JSON.string("abcdefghijklmnop").serialized() == "\"abcdefghijklmnop\"")
+        #expect(TerminalText.safe("abcdefgh\u{1B}[2Jx\u{85}y\u{7F}") == "abcdefgh␛[2Jx\u{FFFD}y\u{2421}")
+        #expect(TerminalText.safe("abcdefgh é ★ Ç") == "abcdefgh é ★ Ç")  // 0xC3, 0xE2: no control
+        #expect(TerminalText.safe("abcdefgh\nij", keepLayout: true) == "abcdefgh\nij")
+        #expect(InlineMarkup.plain("abcdefgh *ij* [k](https://l.example)") == "abcdefgh ij k (https://l.example)")
+        #expect(InlineMarkup.plain("abcdefgh ij") == "abcdefgh ij")
+        #expect(InlineMarkup.html("abcdefgh <b> & 'q'") == "abcdefgh &lt;b&gt; &amp; &#39;q&#39;")
+        #expect(HTML.escape("abcdefghij\"") == "abcdefghij&quot;")
+        #expect("abcdefghij".columns == 10 && "abcdefgh★★".columns == 10 && "abcdefgh日本".columns == 12)
+        let text = TextRenderer(width: 40, ansi: false)
+        #expect(text.wrap("★★☆☆☆  2/5   b ", 40) == ["★★☆☆☆ 2/5 b"])
+        #expect(text.wrap("  ", 40) == [""])
+        #expect(text.wrap("one two", 40) == ["one two"])
+        #expect(text.wrap("aaaa bbbb  cccc", 9) == ["aaaa bbbb", "cccc"])
+    }
+}
