@@ -58,13 +58,18 @@ struct CommandTests {
 
     @Test("a large document's problems are reported identically on one thread and on several (sections decoded in parallel)")
     func parallelDecodeDiagnostics() throws {
-        func document(duplicate: Bool) -> String {
+        /// Where an id is repeated: the ids are checked for repeats on two cores, a half of the sections each.
+        enum Duplicate { case none, fieldAcrossHalves, fieldInOneHalf, section }
+        func document(duplicate: Duplicate) -> String {
             var sections: [String] = []
             for s in 0..<5 {
                 var fields: [String] = []
                 for f in 0..<500 {
                     let n = s * 1000 + f
-                    let id = duplicate && s == 3 && f == 7 ? "f7" : "f\(n)"
+                    let id =
+                        duplicate == .fieldAcrossHalves && s == 3 && f == 7
+                        ? "f7"
+                        : duplicate == .fieldInOneHalf && s == 1 && f == 5 ? "f5" : "f\(n)"
                     switch (s, f) {
                     case (1, 3): fields.append("{\"id\":\"\(id)\",\"cell\":\"org.formwork.text-feild\",\"model\":{\"title\":\"A\"}}")
                     case (2, 9):
@@ -77,11 +82,12 @@ struct CommandTests {
                     default: fields.append("{\"id\":\"\(id)\",\"cell\":\"org.formwork.toggle\",\"model\":{\"title\":\"Option \(n)\"}}")
                     }
                 }
-                sections.append("{\"id\":\"s\(s)\",\"fields\":[\(fields.joined(separator: ","))]}")
+                let id = duplicate == .section && s == 4 ? "s0" : "s\(s)"
+                sections.append("{\"id\":\"\(id)\",\"fields\":[\(fields.joined(separator: ","))]}")
             }
             return "{\"formwork\":1,\"id\":\"big\",\"sections\":[\(sections.joined(separator: ","))]}"
         }
-        for duplicate in [false, true] {
+        for duplicate in [Duplicate.none, .fieldAcrossHalves, .fieldInOneHalf, .section] {
             let path = Scratch.directory + "/problems-\(UUID().uuidString).json"
             try document(duplicate: duplicate).write(toFile: path, atomically: true, encoding: .utf8)
             var one = environment
@@ -94,7 +100,8 @@ struct CommandTests {
             #expect(
                 a.stderr.contains("text-feild") && a.stderr.contains("nothere") && a.stderr.contains("/sections/2/fields/9"), "\(a.stderr)")
             #expect(a.stderr.contains("/sections/4/fields/1/extra"), "\(a.stderr)")
-            #expect(a.stderr.contains("duplicate field id") == duplicate)
+            #expect(a.stderr.contains("duplicate field id") == (duplicate == .fieldAcrossHalves || duplicate == .fieldInOneHalf))
+            #expect(a.stderr.contains("duplicate section id") == (duplicate == .section))
             #expect(a.stdout == b.stdout && a.stderr == b.stderr && a.status == b.status)
         }
     }

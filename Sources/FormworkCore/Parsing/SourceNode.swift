@@ -233,10 +233,16 @@ struct JSONParser {
     /// This pass runs on one core before the parallel parse, so it reads eight bytes at a time and jumps
     /// to the first that matters (in a string `"`, a backslash or a line feed; outside, those and brackets).
     private mutating func skipComposite() -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        // The position and line are kept in locals (registers) and stored back once.
+        var index = self.index, line = self.line
+        defer {
+            self.index = index
+            self.line = line
+        }
         var depth = 0
         var inString = false
         let n = bytes.count
-        guard let base = bytes.baseAddress else { return false }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
             let x = word ^ (ones &* UInt64(byte))

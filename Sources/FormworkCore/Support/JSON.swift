@@ -179,6 +179,19 @@ struct JSONBytes {
     }
     private static let indents: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 64)
 
+    /// A key of Formwork's own and its colon: `"key": ` (or `"key":` when compact).
+    mutating func key(_ key: StaticString, pretty: Bool) {
+        assert(key.withUTF8Buffer { !UTF8Bytes.mayNeedJSONEscape($0) }, "a key that needs escaping")
+        bytes.append(0x22)
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        if pretty { bytes.append(0x20) }
+    }
+
+    /// Text of Formwork's own, as it is (`true`, `null`, …).
+    mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+
     /// `"`, the bytes, `"`.
     mutating func quoted(_ text: UnsafeBufferPointer<UInt8>) {
         bytes.append(0x22)
@@ -251,10 +264,10 @@ struct JSONTextWriter {
     }
 
     /// One member of the object being written.
-    mutating func member(_ key: String, _ value: (inout JSONTextWriter) -> Void) {
+    /// Keys are Formwork's own (static text that needs no escape): written as they are, with the colon.
+    mutating func member(_ key: StaticString, _ value: (inout JSONTextWriter) -> Void) {
         separate()
-        JSON.writeString(key, to: &out)
-        if pretty { out.append(": ") } else { out.byte(0x3A) }
+        out.key(key, pretty: pretty)
         nested(value)
     }
 
@@ -270,19 +283,19 @@ struct JSONTextWriter {
         depth -= 1
     }
 
-    mutating func member(_ key: String, _ string: String?) {
+    mutating func member(_ key: StaticString, _ string: String?) {
         if let string { member(key) { JSON.writeString(string, to: &$0.out) } }
     }
-    mutating func member(_ key: String, bool: Bool?) {
-        if let bool { member(key) { $0.out.append(bool ? "true" : "false") } }
+    mutating func member(_ key: StaticString, bool: Bool?) {
+        if let bool { member(key) { $0.out.raw(bool ? "true" : "false") } }
     }
-    mutating func member(_ key: String, integer: Int64?) {
+    mutating func member(_ key: StaticString, integer: Int64?) {
         if let integer { member(key) { $0.out.append(String(integer)) } }
     }
-    mutating func member(_ key: String, number: Double?) {
+    mutating func member(_ key: StaticString, number: Double?) {
         if let number { member(key, json: .number(number)) }
     }
-    mutating func member(_ key: String, json: JSON?) {
+    mutating func member(_ key: StaticString, json: JSON?) {
         if let json { member(key) { $0.value(json) } }
     }
     /// A value made as `JSON` (small parts: traits, rules), at the current indent.
