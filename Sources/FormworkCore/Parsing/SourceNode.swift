@@ -243,17 +243,15 @@ struct JSONParser {
         var depth = 0
         var inString = false
         let n = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-            let x = word ^ (ones &* UInt64(byte))
-            return (x &- ones) & ~x & highs
-        }
         while index < n {
             if index + 8 <= n {
                 // The lowest marked byte is exact (a false mark can only follow a true one).
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                var mask = matches(word, 0x22) | matches(word, 0x5C) | matches(word, 0x0A)
-                if !inString { mask |= matches(word, 0x7B) | matches(word, 0x5B) | matches(word, 0x7D) | matches(word, 0x5D) }
+                var mask = UTF8Bytes.equal(word, 0x22) | UTF8Bytes.equal(word, 0x5C) | UTF8Bytes.equal(word, 0x0A)
+                if !inString {
+                    mask |= UTF8Bytes.equal(word, 0x7B) | UTF8Bytes.equal(word, 0x5B)
+                    mask |= UTF8Bytes.equal(word, 0x7D) | UTF8Bytes.equal(word, 0x5D)
+                }
                 if mask == 0 {
                     index += 8
                     continue

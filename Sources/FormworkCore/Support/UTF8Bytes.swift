@@ -14,88 +14,60 @@ enum UTF8Bytes {
     /// Whether every byte is ASCII (below 0x80).
     @inline(__always)
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let n = bytes.count
-        var i = 0
-        while i + 8 <= n {
-            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
-        while i < n {
-            if base[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
+        !any(bytes, word: { $0 & highs != 0 }, byte: { $0 >= 0x80 })
     }
 
     /// Whether any byte is one of `a`, `b` or `c` (ASCII bytes), eight at a time.
     @inline(__always)
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ a: UInt8, _ b: UInt8, _ c: UInt8) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        let n = bytes.count
-        var i = 0
-        @inline(__always) func has(_ word: UInt64, _ byte: UInt8) -> Bool {
-            // The classic "has zero byte" test on `word ^ byte×8`.
-            let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
-        }
-        while i + 8 <= n {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            if has(word, a) || has(word, b) || has(word, c) { return true }
-            i += 8
-        }
-        while i < n {
-            let x = base[i]
-            if x == a || x == b || x == c { return true }
-            i += 1
-        }
-        return false
+        any(bytes, word: { equal($0, a) | equal($0, b) | equal($0, c) != 0 }, byte: { $0 == a || $0 == b || $0 == c })
     }
 
     /// Whether any byte is a C0 control (below 0x20), DEL (0x7F) or 0xC2 (the lead byte of the
     /// C1 controls): false means the text is safe for a terminal as it is, eight bytes at a time.
     static func mayHaveControls(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        any(
+            bytes, word: { below($0, 0x20) | equal($0, 0x7F) | equal($0, 0xC2) != 0 },
+            byte: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+    }
+
+    /// Whether any byte is a control (below 0x20), `"`, a backslash or 0xE2 (the lead byte of U+2028
+    /// and U+2029): false means JSON takes the text as it is between quotes.
+    static func mayNeedJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        any(
+            bytes, word: { below($0, 0x20) | equal($0, 0x22) | equal($0, 0x5C) | equal($0, 0xE2) != 0 },
+            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 })
+    }
+
+    /// Whether `word` (eight bytes at a time) or `byte` (the tail) says yes for any of the bytes.
+    @inline(__always)
+    static func any(_ bytes: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let n = bytes.count
         var i = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= n {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 (exact for bytes below 0x80; a high byte is caught by `~word`), 0x7F or 0xC2.
-            let below = (word &- ones &* 0x20) & ~word & highs
-            let del = word ^ (ones &* 0x7F), c2 = word ^ (ones &* 0xC2)
-            let equal = ((del &- ones) & ~del | (c2 &- ones) & ~c2) & highs
-            if below | equal != 0 { return true }
+            if word(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { return true }
             i += 8
         }
         while i < n {
-            let x = base[i]
-            if x < 0x20 || x == 0x7F || x == 0xC2 { return true }
+            if byte(base[i]) { return true }
             i += 1
         }
         return false
     }
 
-    /// Whether any byte is a control (below 0x20), `"`, `\\` or 0xE2 (the lead byte of U+2028 and
-    /// U+2029): false means JSON takes the text as it is between quotes.
-    static func mayNeedJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        let n = bytes.count
-        var i = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= n {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let below = (word &- ones &* 0x20) & ~word & highs
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C), e2 = word ^ (ones &* 0xE2)
-            let equal = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (e2 &- ones) & ~e2) & highs
-            if below | equal != 0 { return true }
-            i += 8
-        }
-        while i < n {
-            let x = base[i]
-            if x < 0x20 || x == 0x22 || x == 0x5C || x == 0xE2 { return true }
-            i += 1
-        }
-        return false
+    @inline(__always) static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inline(__always) static var highs: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// The bytes of `word` equal to `byte`, marked by their high bit. Exact as a yes or no, and the lowest
+    /// mark is exact (a borrow can only add a false mark above a true one).
+    @inline(__always)
+    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs
     }
+
+    /// The bytes of `word` below `limit` (at most 0x80), marked the same way.
+    @inline(__always)
+    static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highs }
 }
