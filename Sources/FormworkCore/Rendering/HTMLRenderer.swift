@@ -648,11 +648,14 @@ struct HTMLRenderer {
 }
 
 enum HTML {
-    /// Escapes text and attribute values (&, <, >, ", ').
+    /// Escapes text and attribute values (&, <, >, ", ') and neutralises control characters as
+    /// `TerminalText.safe` does (an HTML page printed to a terminal must not carry an escape sequence
+    /// to it, and HTML forbids them anyway): tabs, line feeds and carriage returns are kept.
     static func escape(_ s: String) -> String {
         // Most text has nothing to escape: returned as it is (the same bytes the loop below would write).
         let plain = UTF8Bytes.with(s) { bytes in
             !UTF8Bytes.contains(bytes, 0x26, 0x3C, 0x3E) && !UTF8Bytes.contains(bytes, 0x22, 0x27, 0x27)
+                && !UTF8Bytes.mayHaveControls(bytes)
         }
         guard !plain else { return s }
         var out = ""
@@ -664,7 +667,14 @@ enum HTML {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
+            case "\t", "\n", "\r": out.unicodeScalars.append(c)
+            default:
+                switch c.value {
+                case 0x00..<0x20: out.unicodeScalars.append(Unicode.Scalar(0x2400 + c.value)!)
+                case 0x7F: out += "\u{2421}"
+                case 0x80...0x9F: out += "\u{FFFD}"
+                default: out.unicodeScalars.append(c)
+                }
             }
         }
         return out

@@ -120,7 +120,7 @@ package enum JSON: Sendable, Equatable {
     }
 
     static func writeString(_ s: String, to out: inout JSONBytes) {
-        // Most strings need no escape: appended whole between quotes (0xE2 may start U+2028/U+2029).
+        // Most strings need no escape: appended whole between quotes (0xE2 may start U+2028/U+2029, 0xC2 a C1 control).
         let plain = UTF8Bytes.with(s) { bytes in
             guard !UTF8Bytes.mayNeedJSONEscape(bytes) else { return false }
             out.quoted(bytes)
@@ -138,7 +138,8 @@ package enum JSON: Sendable, Equatable {
             case "\u{2028}": out.append("\\u2028")
             case "\u{2029}": out.append("\\u2029")
             default:
-                if scalar.value < 0x20 {
+                // Controls, DEL and the C1 controls are escaped: JSON printed to a terminal carries none of them.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 } else {

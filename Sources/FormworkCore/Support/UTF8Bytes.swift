@@ -31,12 +31,15 @@ enum UTF8Bytes {
             byte: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
     }
 
-    /// Whether any byte is a control (below 0x20), `"`, a backslash or 0xE2 (the lead byte of U+2028
-    /// and U+2029): false means JSON takes the text as it is between quotes.
+    /// Whether any byte is a control (below 0x20), DEL, `"`, a backslash, 0xC2 (the lead byte of the C1
+    /// controls) or 0xE2 (of U+2028 and U+2029): false means JSON takes the text as it is between quotes.
     static func mayNeedJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         any(
-            bytes, word: { below($0, 0x20) | equal($0, 0x22) | equal($0, 0x5C) | equal($0, 0xE2) != 0 },
-            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 })
+            bytes,
+            word: { w in
+                below(w, 0x20) | equal(w, 0x22) | equal(w, 0x5C) | equal(w, 0x7F) | equal(w, 0xC2) | equal(w, 0xE2) != 0
+            },
+            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 })
     }
 
     /// Whether `word` (eight bytes at a time) or `byte` (the tail) says yes for any of the bytes.

@@ -34,7 +34,8 @@ struct UTF8BytesTests {
                             UTF8Bytes.mayHaveControls(b) == b.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 },
                             "\(bytes)")
                         #expect(
-                            UTF8Bytes.mayNeedJSONEscape(b) == b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 },
+                            UTF8Bytes.mayNeedJSONEscape(b)
+                                == b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 },
                             "\(bytes)")
                     }
                 }
@@ -58,6 +59,9 @@ struct UTF8BytesTests {
         #expect(InlineMarkup.plain("abcdefgh ij") == "abcdefgh ij")
         #expect(InlineMarkup.html("abcdefgh <b> & 'q'") == "abcdefgh &lt;b&gt; &amp; &#39;q&#39;")
         #expect(HTML.escape("abcdefghij\"") == "abcdefghij&quot;")
+        // Controls never reach a terminal through HTML or JSON either: neutralised, or escaped.
+        #expect(HTML.escape("abcdefgh\u{1B}[2J\u{9B}x\u{7F}\ty\nz") == "abcdefgh␛[2J\u{FFFD}x\u{2421}\ty\nz")
+        #expect(JSON.string("abcdefgh\u{7F}\u{9B}é").serialized() == "\"abcdefgh\\u007f\\u009bé\"")
         #expect("abcdefghij".columns == 10 && "abcdefgh★★".columns == 10 && "abcdefgh日本".columns == 12)
         let text = TextRenderer(width: 40, ansi: false)
         #expect(text.wrap("★★☆☆☆  2/5   b ", 40) == ["★★☆☆☆ 2/5 b"])
