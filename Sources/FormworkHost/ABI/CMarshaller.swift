@@ -56,7 +56,8 @@ final class CMarshaller {
         return s.withUTF8 { copy($0) }
     }
 
-    private func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+    /// A NUL-terminated copy of `bytes`, valid until the marshaller is reset or released.
+    func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
         let copy = allocate(bytes.count + 1, alignment: 1)
         if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
         copy.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)

@@ -132,23 +132,38 @@ final class TypedModelLayout: @unchecked Sendable {
                     }
                 }
             }
-            // By pointer the signature is fixed, `fw_status (*)(void *, const MODEL *)`: call it directly, no libffi.
-            if convention == .byPointer {
-                let direct = unsafeBitCast(function, to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> fw_status).self)
-                return direct(cell, model)
-            }
-            let cif = try byValueCIF()
-            var cellArgument: UnsafeMutableRawPointer? = cell
-            var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened
-            withUnsafeMutablePointer(to: &cellArgument) { cellSlot in
-                withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 2) { arguments in
-                    arguments[0] = UnsafeMutableRawPointer(cellSlot)
-                    arguments[1] = model
-                    ffi_call(cif, function, &returned, arguments.baseAddress)
-                }
-            }
-            return fw_status(truncatingIfNeeded: Int64(bitPattern: returned))
+            return try invokeChecked(function, convention: convention, cell: cell, model: model)
         }
+    }
+
+    /// Calls `function` with the model struct at `model`: directly by pointer (the signature is fixed,
+    /// `fw_status (*)(void *, const MODEL *)`: no libffi), by value through the prepared `ffi_cif`.
+    private func invokeChecked(
+        _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer, model: UnsafeMutableRawPointer
+    ) throws(LayoutError) -> fw_status {
+        if convention == .byPointer {
+            let direct = unsafeBitCast(function, to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> fw_status).self)
+            return direct(cell, model)
+        }
+        let cif = try byValueCIF()
+        var cellArgument: UnsafeMutableRawPointer? = cell
+        var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened
+        withUnsafeMutablePointer(to: &cellArgument) { cellSlot in
+            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 2) { arguments in
+                arguments[0] = UnsafeMutableRawPointer(cellSlot)
+                arguments[1] = model
+                ffi_call(cif, function, &returned, arguments.baseAddress)
+            }
+        }
+        return fw_status(truncatingIfNeeded: Int64(bitPattern: returned))
+    }
+
+    /// `invokeChecked`, nil when the by-value call interface cannot be prepared (the pack's function is
+    /// then not called).
+    func invoke(
+        _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer, model: UnsafeMutableRawPointer
+    ) -> fw_status? {
+        try? invokeChecked(function, convention: convention, cell: cell, model: model)
     }
 
     /// The by-value `ffi_cif`, read without a lock once prepared.

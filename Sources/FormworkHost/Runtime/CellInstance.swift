@@ -17,6 +17,10 @@ final class CellInstance {
     private let genericConfigure: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fw_value>?, UInt32) -> fw_status
     /// C memory for the values of one call, reused call after call (freed between calls).
     private let marshaller = CMarshaller()
+    /// The configure's fast path: per-field kinds, limits, offsets and the defaults laid out once.
+    private let plan: ConfigurePlan
+    /// The schema's defaults in schema order (nil: none), for the general path.
+    private let schemaDefaults: [Value?]
 
     init(_ cell: CellType, entry: CellEntry) throws(RuntimeError) {
         if let failure = entry.lifecycle.retain() {
@@ -43,6 +47,8 @@ final class CellInstance {
         typedFunction = entry.typed?.function
         typedConvention = entry.typed?.convention ?? .byValue
         genericConfigure = entry.configure
+        plan = ConfigurePlan(fields: cell.fields, layout: entry.typed?.layout)
+        schemaDefaults = cell.fields.map(\.defaultValue)
     }
 
     deinit {
@@ -63,14 +69,19 @@ final class CellInstance {
     /// The pack's log is captured around the call (`PackLog.begin`/`end`, no closure) and read only
     /// when the call fails; the model's C memory comes from the instance's marshaller, kept between calls.
     ///
-    /// `defaults` (schema order, as long as the schema), when given, holds what an absent value takes.
-    func configure(_ values: [Value?], defaults: [Value?]? = nil, field: String?, forceGeneric: Bool = false) throws(RuntimeError) {
+    /// With `defaults`, an absent value takes the schema's default. Values the instance's plan takes
+    /// go through `configureIfPlain` (`plain: false` skips it: tests compare the two paths).
+    func configure(
+        _ values: [Value?], defaults: Bool = false, field: String?, forceGeneric: Bool = false, plain: Bool = true
+    ) throws(RuntimeError) {
+        if plain && !forceGeneric, try configureIfPlain(values, defaults: defaults, checking: false, field: field) { return }
         let session = PackLog.begin()
+        let defaultValues = defaults ? schemaDefaults : nil
         let status: fw_status
         if !forceGeneric, let layout = typedLayout, let function = typedFunction {
             do throws(TypedModelLayout.LayoutError) {
                 status = try layout.call(
-                    function, convention: typedConvention, cell: handle, values: values, defaults: defaults, marshaller: marshaller)
+                    function, convention: typedConvention, cell: handle, values: values, defaults: defaultValues, marshaller: marshaller)
             } catch {
                 marshaller.reset()
                 PackLog.end(session)
@@ -78,13 +89,13 @@ final class CellInstance {
             }
         } else {
             // The fw_value array lives on the stack; its strings and lists in the marshaller's chunk.
-            let count = defaults == nil ? min(values.count, fieldTypes.count) : fieldTypes.count
+            let count = defaultValues == nil ? min(values.count, fieldTypes.count) : fieldTypes.count
             status = withUnsafeTemporaryAllocation(of: fw_value.self, capacity: max(count, 1)) { array in
                 values.withUnsafeBufferPointer { values in
                     for i in 0..<count {
                         if i < values.count, let value = values[i] {
                             array.initializeElement(at: i, to: marshaller.value(value, as: fieldTypes[i]))
-                        } else if let value = defaults?[i] {
+                        } else if let value = defaultValues?[i] {
                             array.initializeElement(at: i, to: marshaller.value(value, as: fieldTypes[i]))
                         } else {
                             array.initializeElement(at: i, to: fw_value())  // absent
@@ -95,9 +106,52 @@ final class CellInstance {
             }
         }
         marshaller.reset()
+        try finish(status, session, field: field, generic: forceGeneric || typedLayout == nil)
+    }
+
+    /// Configures through the instance's `ConfigurePlan` when every value is for its fast path (and,
+    /// when `checking`, plainly fits its schema): one pass that checks and lays out each value over the
+    /// template, then the call. False, with nothing called, when the general path must take the values.
+    func configureIfPlain(_ values: [Value?], defaults: Bool, checking: Bool, field: String?) throws(RuntimeError) -> Bool {
+        let plan = self.plan
+        let called: (fw_status, PackLog.Session)?
+        if let layout = typedLayout, let function = typedFunction {
+            called = withUnsafeTemporaryAllocation(byteCount: max(layout.size, 1), alignment: max(layout.alignment, 8)) { buffer in
+                let model = buffer.baseAddress!
+                let fits = values.withUnsafeBufferPointer {
+                    plan.layTyped($0, defaults: defaults, checking: checking, into: model, marshaller: marshaller)
+                }
+                guard fits else { return nil }
+                let session = PackLog.begin()
+                guard let status = layout.invoke(function, convention: typedConvention, cell: handle, model: model) else {
+                    PackLog.end(session)
+                    return nil  // no call interface: the general path reports why
+                }
+                return (status, session)
+            }
+        } else {
+            let count = plan.genericCount(values: values.count, defaults: defaults)
+            called = withUnsafeTemporaryAllocation(of: fw_value.self, capacity: max(count, 1)) { array in
+                let fits = values.withUnsafeBufferPointer {
+                    plan.layGeneric(
+                        $0, defaults: defaults, checking: checking, into: array.baseAddress!, count: count, marshaller: marshaller)
+                }
+                guard fits else { return nil }
+                let session = PackLog.begin()
+                return (genericConfigure(handle, array.baseAddress, UInt32(count)), session)
+            }
+        }
+        marshaller.reset()
+        guard let (status, session) = called else { return false }
+        try finish(status, session, field: field, generic: typedLayout == nil)
+        return true
+    }
+
+    /// Ends the log capture of a configure; a failed call throws with what the pack logged.
+    private func finish(_ status: fw_status, _ session: PackLog.Session, field: String?, generic: Bool) throws(RuntimeError) {
         guard status == FW_OK else {
-            let what = !forceGeneric && typedLayout != nil ? "typed configure" : "configure"
-            throw failure(what, status: status, field: field, log: PackLog.end(session, keepingMessages: true))
+            throw failure(
+                generic ? "configure" : "typed configure", status: status, field: field, log: PackLog.end(session, keepingMessages: true))
         }
         PackLog.end(session)
     }

@@ -30,17 +30,17 @@ public final class LiveCell {
     /// Whether some field takes its allowed values from another (`options`): only then is a
     /// dictionary of the model built to check them.
     private let hasOptionsFields: Bool
-    /// The schema's defaults in schema order (nil: none), taken by absent values in the layout itself
-    /// (no model with its defaults filled in is built per configure).
-    private let defaults: [Value?]
+    /// Whether some field has a default: absent values then take it (laid out by the instance's plan,
+    /// no model with its defaults filled in is built per configure).
     private let hasDefaults: Bool
+    private let fieldCount: Int
 
     init(cell: CellType, instance: CellInstance) {
         self.cell = cell
         self.instance = instance
         hasOptionsFields = cell.fields.contains { $0.optionsField != nil }
-        defaults = cell.fields.map(\.defaultValue)
-        hasDefaults = defaults.contains { $0 != nil }
+        hasDefaults = cell.fields.contains { $0.defaultValue != nil }
+        fieldCount = cell.fields.count
     }
 
     /// Configures the cell with `model`, its values in schema order (`cell.fields`; nil = absent,
@@ -48,10 +48,14 @@ public final class LiveCell {
     /// Throws, naming the model field, when a required value is absent or a value does not fit the
     /// schema, or when the pack's configure fails (quoting what the pack logged).
     public func configure(_ model: [Value?]) throws(RuntimeError) {
-        let fields = cell.fields
-        guard model.count <= fields.count else {
-            throw error("has \(model.count) model values but its schema has \(fields.count) fields")
+        guard model.count <= fieldCount else {
+            throw error("has \(model.count) model values but its schema has \(fieldCount) fields")
         }
+        // One pass: each value checked and laid out for the pack, then the call. A value the pass does
+        // not take (one that may not fit, or needs a check it leaves to the general path) takes the
+        // path below, which checks in full and reports the problem.
+        if try instance.configureIfPlain(model, defaults: hasDefaults, checking: true, field: nil) { return }
+        let fields = cell.fields
         // Checked through the buffers (no copy of a value or retain of a schema per field) and
         // without making text; a value that may not fit is checked again in full, with the model.
         var from = 0
@@ -59,7 +63,7 @@ public final class LiveCell {
             if let failure = problem(at: index, in: model) { throw failure }
             from = index + 1
         }
-        try instance.configure(model, defaults: hasDefaults ? defaults : nil, field: nil)
+        try instance.configure(model, defaults: hasDefaults, field: nil)
     }
 
     /// The index of the first value from `from` on that does not plainly fit its schema (or is absent
