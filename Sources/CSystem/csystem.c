@@ -11,6 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+_Thread_local void *fwsys_log_current;
+_Thread_local void *fwsys_log_spare;
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -13,6 +13,19 @@
 extern "C" {
 #endif
 
+/*
+ * The calling thread's pack-log capture (`PackLog` in FormworkHost) and its reusable spare,
+ * as C thread-local variables: read and written in place (linked into an executable: no call),
+ * where `pthread_getspecific`/`pthread_setspecific` were four library calls around every call
+ * into a pack. Swift cannot import a thread-local variable, hence the accessors.
+ */
+extern _Thread_local void *fwsys_log_current;
+extern _Thread_local void *fwsys_log_spare;
+static inline void *fwsys_log_current_get(void) { return fwsys_log_current; }
+static inline void fwsys_log_current_set(void *capture) { fwsys_log_current = capture; }
+static inline void *fwsys_log_spare_get(void) { return fwsys_log_spare; }
+static inline void fwsys_log_spare_set(void *capture) { fwsys_log_spare = capture; }
+
 /* An anonymous shared-memory file. The corresponding C function is `memfd_create`. */
 int fwsys_memfd_create(const char *name);
 

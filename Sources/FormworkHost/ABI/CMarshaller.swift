@@ -11,19 +11,26 @@ final class CMarshaller {
     /// Strings and lists are bump-allocated in chunks that `reset` keeps for the next call: no
     /// malloc and free per string (they were most of a configure's cost beside the call itself).
     private var chunks: [(pointer: UnsafeMutableRawPointer, size: Int)] = []
-    private var chunk = -1
+    /// The chunk being filled (the last in `chunks`), its size and how much of it is used: the bump
+    /// allocation reads these three, not the array.
+    private var current: UnsafeMutableRawPointer?
+    private var capacity = 0
     private var used = 0
 
     deinit { for c in chunks { free(c.pointer) } }
 
     /// Frees what the last call used, keeping the marshaller (and its first chunk) for the next.
+    @inline(__always)
     func reset() {
-        if chunks.count > 1 {
-            for c in chunks.dropFirst() { free(c.pointer) }
-            chunks.removeSubrange(1...)
-        }
-        chunk = chunks.isEmpty ? -1 : 0
         used = 0
+        if chunks.count > 1 { keepFirstChunk() }
+    }
+
+    private func keepFirstChunk() {
+        for c in chunks.dropFirst() { free(c.pointer) }
+        chunks.removeSubrange(1...)
+        current = chunks[0].pointer
+        capacity = chunks[0].size
     }
 
     /// Runs `body` with a marshaller whose memory is freed afterwards.
@@ -33,19 +40,24 @@ final class CMarshaller {
     }
 
     /// `count` bytes aligned to `alignment`, valid until the next `reset`.
+    @inline(__always)
     private func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer {
-        if chunk >= 0 {
-            let offset = (used + alignment - 1) & ~(alignment - 1)
-            if offset + count <= chunks[chunk].size {
-                used = offset + count
-                return chunks[chunk].pointer + offset
-            }
+        let offset = (used + alignment - 1) & ~(alignment - 1)
+        if let current, offset + count <= capacity {
+            used = offset + count
+            return current + offset
         }
+        return allocateChunk(count)
+    }
+
+    private func allocateChunk(_ count: Int) -> UnsafeMutableRawPointer {
         let size = max(4096, count)
-        chunks.append((malloc(size)!, size))
-        chunk = chunks.count - 1
+        let pointer = malloc(size)!
+        chunks.append((pointer, size))
+        current = pointer
+        capacity = size
         used = count
-        return chunks[chunk].pointer
+        return pointer
     }
 
     /// A NUL-terminated copy of `s`, valid until the marshaller is reset or released.
@@ -59,7 +71,12 @@ final class CMarshaller {
     /// A NUL-terminated copy of `bytes`, valid until the marshaller is reset or released.
     func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
         let copy = allocate(bytes.count + 1, alignment: 1)
-        if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+        if bytes.count <= 16 {
+            // A title or a short value: a loop costs less than the call to `memmove`.
+            for i in 0..<bytes.count { copy.storeBytes(of: bytes[i], toByteOffset: i, as: UInt8.self) }
+        } else if let base = bytes.baseAddress {
+            copy.copyMemory(from: base, byteCount: bytes.count)
+        }
         copy.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
         return UnsafePointer(copy.assumingMemoryBound(to: CChar.self))
     }

@@ -66,7 +66,7 @@ final class ConfigurePlan {
             genericWithDefaults.initializeElement(at: i, to: permanent.value(field.defaultValue, as: field.type))
         }
         if let layout {
-            let size = max(layout.size, 1)
+            let size = Self.typedSize(layout)
             let alignment = max(layout.alignment, 8)
             let bare = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: alignment)
             let full = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: alignment)
@@ -104,29 +104,36 @@ final class ConfigurePlan {
         marshaller: CMarshaller
     ) -> Bool {
         guard let template = defaults ? typedWithDefaults : typedBare else { return false }
-        model.copyMemory(from: template.baseAddress!, byteCount: template.count)
+        // Word by word (the size is a multiple of the alignment, at least 8): a model struct is a few words.
+        let source = UnsafeRawPointer(template.baseAddress!)
+        for offset in stride(from: 0, to: template.count, by: 8) {
+            model.storeBytes(of: source.load(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+        }
         for i in 0..<slots.count {
             let slot = slots[i]
-            guard i < values.count, let value = values[i] else {
+            guard i < values.count else {
                 if checking && slot.flags.contains(.requiredWithoutDefault) { return false }
                 continue
             }
             let at = model + slot.offset
-            switch value {
-            case .string(let s):
+            // Matched in place (a `let value = values[i]` first copied the value: a retain and a release).
+            switch values[i] {
+            case nil:
+                if checking && slot.flags.contains(.requiredWithoutDefault) { return false }
+            case .string(let s)?:
                 guard isStringKind(slot.type), let copied = string(s, slot, index: i, checking: checking, marshaller) else { return false }
                 at.storeBytes(of: copied, as: UnsafePointer<CChar>?.self)
-            case .bool(let b):
+            case .bool(let b)?:
                 guard slot.type == .bool else { return false }
                 at.storeBytes(of: b, as: Bool.self)
-            case .integer(let n):
+            case .integer(let n)?:
                 guard slot.type == .integer, !checking || inRange(Double(n), slot) else { return false }
                 at.storeBytes(of: n, as: Int64.self)
-            case .number(let d):
+            case .number(let d)?:
                 guard slot.type == .number || slot.type == .date, !checking || (d.isFinite && inRange(d, slot)) else { return false }
                 at.storeBytes(of: d, as: Double.self)
-            case .stringList(let items):
-                guard slot.type == .stringList, !checking || fitsList(items, slot) else { return false }
+            case .stringList(let items)?:
+                guard slot.type == .stringList || slot.type == .choiceList, !checking || fitsList(items, slot) else { return false }
                 at.storeBytes(of: marshaller.list(items), as: fw_string_list.self)
             }
         }
@@ -145,27 +152,32 @@ final class ConfigurePlan {
         }
         for i in 0..<count {
             let slot = slots[i]
-            guard i < values.count, let value = values[i] else {
+            guard i < values.count else {
                 if checking && slot.flags.contains(.requiredWithoutDefault) { return false }
                 continue
             }
             var v = fw_value()
-            switch value {
-            case .string(let s):
+            switch values[i] {
+            case nil:
+                if checking && slot.flags.contains(.requiredWithoutDefault) { return false }
+                continue
+            case .string(let s)?:
                 guard isStringKind(slot.type), let copied = string(s, slot, index: i, checking: checking, marshaller) else { return false }
                 v.as.string = copied
-            case .bool(let b):
+            case .bool(let b)?:
                 guard slot.type == .bool else { return false }
                 v.as.boolean = b
-            case .integer(let n):
+            case .integer(let n)?:
                 guard slot.type == .integer, !checking || inRange(Double(n), slot) else { return false }
                 v.as.integer = n
-            case .number(let d):
+            case .number(let d)?:
                 guard slot.type == .number || slot.type == .date, !checking || (d.isFinite && inRange(d, slot)) else { return false }
                 v.as.number = d
-            case .stringList(let items):
+            case .stringList(let items)?:
                 // An empty generic list keeps a non-NULL items pointer (1.0 behaviour): the general path makes it.
-                guard slot.type == .stringList, !items.isEmpty, !checking || fitsList(items, slot) else { return false }
+                guard slot.type == .stringList || slot.type == .choiceList, !items.isEmpty, !checking || fitsList(items, slot) else {
+                    return false
+                }
                 v.as.list = marshaller.list(items)
             }
             v.type = slot.type.abiValue
@@ -173,6 +185,10 @@ final class ConfigurePlan {
         }
         return true
     }
+
+    /// The bytes of a typed model's buffer: the struct's size rounded up to whole words (the template
+    /// is copied a word at a time).
+    static func typedSize(_ layout: TypedModelLayout) -> Int { max((layout.size + 7) & ~7, 8) }
 
     /// How many `fw_value`s a generic configure passes: every field with the defaults, else as many
     /// as there are values (at most the schema's).

@@ -1,4 +1,5 @@
 import CFormwork
+import CSystem
 import FormworkCore
 import Glibc
 import Synchronization
@@ -72,39 +73,42 @@ enum PackLog {
         var messages: [String] = []
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// The thread's reusable Capture (released when the thread ends).
+    // The thread's capture and its reusable spare live in C thread-locals (`fwsys_log_current`,
+    // `fwsys_log_spare`): no library call per access. This key only releases the spare when its
+    // thread ends (set once per thread, with the spare).
     private static let spareKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
+            fwsys_log_spare_set(nil)
             if let pointer { Unmanaged<Capture>.fromOpaque(pointer).release() }
         }
         return key
     }()
+
+    /// Keeps `capture` as the thread's spare, released when the thread ends.
+    private static func keepSpare(_ capture: UnsafeMutableRawPointer) {
+        fwsys_log_spare_set(capture)
+        pthread_setspecific(spareKey, capture)
+    }
 
     /// Runs `body`, a call into a pack, and returns what the pack logged during it.
     /// Captures nest: an inner call's messages are its own.
     static func capture<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (R, [String]) {
         // One Capture per thread, reused: a call that logs nothing allocates nothing. A nested capture
         // (rare: a pack calling back into the host) gets its own.
-        let previous = pthread_getspecific(key)
+        let previous = fwsys_log_current_get()
         let capture: Capture
-        if previous == nil, let spare = pthread_getspecific(spareKey) {
+        if previous == nil, let spare = fwsys_log_spare_get() {
             capture = Unmanaged<Capture>.fromOpaque(spare).takeUnretainedValue()
             capture.messages.removeAll(keepingCapacity: true)
         } else if previous == nil {
             capture = Capture()
-            pthread_setspecific(spareKey, Unmanaged.passRetained(capture).toOpaque())  // kept for the thread's life
+            keepSpare(Unmanaged.passRetained(capture).toOpaque())  // kept for the thread's life
         } else {
             capture = Capture()
         }
-        pthread_setspecific(key, Unmanaged.passUnretained(capture).toOpaque())
-        defer { pthread_setspecific(key, previous) }
+        fwsys_log_current_set(Unmanaged.passUnretained(capture).toOpaque())
+        defer { fwsys_log_current_set(previous) }
         let result = try withExtendedLifetime(capture) { () throws(E) -> R in try body() }
         return (result, capture.messages)
     }
@@ -119,18 +123,18 @@ enum PackLog {
     /// Starts capturing what the packs log on this thread (nests like `capture`).
     @inline(__always)
     static func begin() -> Session {
-        let previous = pthread_getspecific(key)
+        let previous = fwsys_log_current_get()
         let capture: Unmanaged<Capture>
-        if previous == nil, let spare = pthread_getspecific(spareKey) {
+        if previous == nil, let spare = fwsys_log_spare_get() {
             capture = Unmanaged<Capture>.fromOpaque(spare)
             if !capture.takeUnretainedValue().messages.isEmpty { capture.takeUnretainedValue().messages.removeAll(keepingCapacity: true) }
         } else if previous == nil {
             capture = Unmanaged.passRetained(Capture())
-            pthread_setspecific(spareKey, capture.toOpaque())  // kept for the thread's life
+            keepSpare(capture.toOpaque())  // kept for the thread's life
         } else {
             capture = Unmanaged.passRetained(Capture())  // released by `end`
         }
-        pthread_setspecific(key, capture.toOpaque())
+        fwsys_log_current_set(capture.toOpaque())
         return Session(previous: previous, capture: capture)
     }
 
@@ -138,14 +142,14 @@ enum PackLog {
     /// quotes them); a call that succeeded copies nothing.
     @inline(__always) @discardableResult
     static func end(_ session: Session, keepingMessages: Bool = false) -> [String] {
-        pthread_setspecific(key, session.previous)
+        fwsys_log_current_set(session.previous)
         let messages = keepingMessages ? session.capture.takeUnretainedValue().messages : []
         if session.previous != nil { session.capture.release() }
         return messages
     }
 
     static func record(level: UInt32, text: String, host: UnsafePointer<fw_host>?) {
-        if let current = pthread_getspecific(key) {
+        if let current = fwsys_log_current_get() {
             let capture = Unmanaged<Capture>.fromOpaque(current).takeUnretainedValue()
             if capture.messages.count < 64 { capture.messages.append(text) }
             return

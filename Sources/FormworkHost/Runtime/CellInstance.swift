@@ -116,7 +116,8 @@ final class CellInstance {
         let plan = self.plan
         let called: (fw_status, PackLog.Session)?
         if let layout = typedLayout, let function = typedFunction {
-            called = withUnsafeTemporaryAllocation(byteCount: max(layout.size, 1), alignment: max(layout.alignment, 8)) { buffer in
+            called = withUnsafeTemporaryAllocation(byteCount: ConfigurePlan.typedSize(layout), alignment: max(layout.alignment, 8)) {
+                buffer in
                 let model = buffer.baseAddress!
                 let fits = values.withUnsafeBufferPointer {
                     plan.layTyped($0, defaults: defaults, checking: checking, into: model, marshaller: marshaller)
