@@ -395,7 +395,7 @@ if let swiftc, runs("start-up") {
         let help = interleaved([formwork, "--help"], ["\(work)/hello"], times: smoke ? 3 : 21)
         rows.append(("formwork --help", ms(help.a), "Swift hello world \(ms(help.b))", help.a / help.b, "≤ 2×"))
     }
-} else {
+} else if runs("start-up") {
     print("start-up: skipped (no swiftc for the hello-world baseline)")
 }
 

@@ -71,7 +71,7 @@ public final class InProcessCells: CellDriver {
                 guard let base = buffer.baseAddress else { return }
                 for i in buffer.indices {
                     do throws(RuntimeError) {
-                        responses.append(try perform((base + i).pointee, index: UInt64(i)))
+                        responses.append(try perform(at: base + i, index: UInt64(i)))
                     } catch {
                         responses.append(CellResponse(failure: error))
                     }
@@ -127,8 +127,15 @@ public final class InProcessCells: CellDriver {
     }
 
     func perform(_ request: CellRequest, index: UInt64 = 0) throws(RuntimeError) -> CellResponse {
-        let slot = try pool.slot(for: request.cell) { () throws(RuntimeError) in
-            try self.entry(for: request.cell, index: index, field: request.fieldID)
+        try withUnsafePointer(to: request) { (request) throws(RuntimeError) in try perform(at: request, index: index) }
+    }
+
+    /// One request, read in place through `request` (a request passed by value was copied: a dozen
+    /// retains and releases).
+    func perform(at request: UnsafePointer<CellRequest>, index: UInt64) throws(RuntimeError) -> CellResponse {
+        let cell = request.pointee.cell, fieldID = request.pointee.fieldID
+        let slot = try pool.slot(for: cell) { () throws(RuntimeError) in
+            try self.entry(for: cell, index: index, field: fieldID)
         }
         // In the cell host, init (on the pack's first instance) and create are told apart for the report.
         var initialized = false
@@ -138,50 +145,50 @@ public final class InProcessCells: CellDriver {
         }
         defer { if initialized { slot.entry.lifecycle.release() } }
         mark(index << 8 | Phase.create.rawValue)
-        let instance = try pool.dequeue(request.cell, from: slot)
+        let instance = try pool.dequeue(request.pointee.cell, from: slot)
         defer { pool.enqueue(instance, to: slot) }
         mark(index << 8 | Phase.configure.rawValue)
-        try instance.configure(request.model, field: request.fieldID)
+        try instance.configure(request.pointee.model, field: request.pointee.fieldID)
         // The common request (configure, then render) takes no other branch below.
-        if request.offers.isEmpty && request.highlighted == nil && request.selected == nil {
-            guard request.render else { return CellResponse(nodes: [], rejections: []) }
+        if request.pointee.offers.isEmpty && request.pointee.highlighted == nil && request.pointee.selected == nil {
+            guard request.pointee.render else { return CellResponse(nodes: [], rejections: []) }
             mark(index << 8 | Phase.render.rawValue)
             let nodes = try instance.render(
-                accessibilityId: request.accessibilityId, valueField: request.valueField, field: request.fieldID)
+                accessibilityId: request.pointee.accessibilityId, valueField: request.pointee.valueField, field: request.pointee.fieldID)
             return CellResponse(nodes: nodes, rejections: [])
         }
         var rejections: [CellResponse.Rejection] = []
-        if !request.offers.isEmpty {
-            var model = request.model
+        if !request.pointee.offers.isEmpty {
+            var model = request.pointee.model
             mark(index << 8 | Phase.valueChanged.rawValue)
-            for offer in request.offers {
-                let schema = request.cell.fields[offer.index]
+            for offer in request.pointee.offers {
+                let schema = request.pointee.cell.fields[offer.index]
                 if let reason = instance.valueChanged(field: schema.name, to: offer.value, type: schema.type) {
                     rejections.append(CellResponse.Rejection(index: offer.index, reason: reason))
                 } else {
                     model[offer.index] = offer.value
                 }
             }
-            if request.render {
+            if request.pointee.render {
                 mark(index << 8 | Phase.configure.rawValue)
-                try instance.configure(model, field: request.fieldID)
+                try instance.configure(model, field: request.pointee.fieldID)
             }
         }
-        if request.highlighted != nil || request.selected != nil {
+        if request.pointee.highlighted != nil || request.pointee.selected != nil {
             mark(index << 8 | Phase.selection.rawValue)
-            if let highlighted = request.highlighted { instance.setHighlighted(highlighted) }
-            if let selected = request.selected { instance.setSelected(selected) }
+            if let highlighted = request.pointee.highlighted { instance.setHighlighted(highlighted) }
+            if let selected = request.pointee.selected { instance.setSelected(selected) }
         }
         // A pooled instance goes back unhighlighted and unselected (the next request may be another field's).
         defer {
-            if request.highlighted == true { instance.setHighlighted(false) }
-            if request.selected == true { instance.setSelected(false) }
+            if request.pointee.highlighted == true { instance.setHighlighted(false) }
+            if request.pointee.selected == true { instance.setSelected(false) }
         }
-        guard request.render else { return CellResponse(nodes: [], rejections: rejections) }
+        guard request.pointee.render else { return CellResponse(nodes: [], rejections: rejections) }
         mark(index << 8 | Phase.render.rawValue)
         let nodes = try instance.render(
-            accessibilityId: request.accessibilityId, valueField: request.valueField,
-            field: request.fieldID)
+            accessibilityId: request.pointee.accessibilityId, valueField: request.pointee.valueField,
+            field: request.pointee.fieldID)
         return CellResponse(nodes: nodes, rejections: rejections)
     }
 
