@@ -53,13 +53,15 @@ struct HTMLRenderer {
         Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
             var r = renderer
             let section = tree.sections[index]
-            if let group = section.repeatGroup { return r.renderItems(section, group) }
-            var body = ""
             // Sized once (a field is about 260 bytes of HTML), and each field borrowed through the buffer, not copied.
-            body.reserveCapacity(section.fields.count * 320)
+            var body = HTMLBytes(capacity: section.fields.count * 320 + 256)
+            if let group = section.repeatGroup {
+                r.renderItems(section, group, to: &body)
+                return body
+            }
             section.fields.withUnsafeBufferPointer { fields in
                 // By index: `for field in fields` copies each field (a dozen retains).
-                for i in fields.indices { body += r.render(fields[i]) }
+                for i in fields.indices { r.render(fields[i], to: &body) }
             }
             return body
         } consume: { index, body in
@@ -80,8 +82,7 @@ struct HTMLRenderer {
                 "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
             if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
             flush()
-            var body = body
-            body.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            body.bytes.withUnsafeBytes { sink($0) }
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
@@ -108,12 +109,10 @@ struct HTMLRenderer {
 
     /// `data-visible-if` and friends: the parsed condition as JSON, for the inline script.
     func conditionAttributes(_ c: FieldConditions) -> String {
-        var out = ""
-        for (name, source) in [("visible-if", c.visibleIf), ("enabled-if", c.enabledIf), ("required-if", c.requiredIf)] {
-            guard let source else { continue }
-            out += " data-\(name)=\"\(escape(source.condition.json.serialized(pretty: false)))\""
-        }
-        return out
+        guard !c.isEmpty else { return "" }
+        var out = HTMLBytes(capacity: 128)
+        writeConditionAttributes(c, to: &out)
+        return out.string
     }
 
     /// Live conditions, with no dependency: on every change the script reads each field's value
@@ -178,25 +177,24 @@ struct HTMLRenderer {
     /// The items of a repeatable group, each a named group with its Remove button, then the spare (empty,
     /// optional) item and the Add button. The buttons are for the script and hidden without it; without
     /// JavaScript the spare item is the way to add one more.
-    mutating func renderItems(_ section: SectionView, _ group: RepeatGroup) -> String {
-        var out =
-            "<div class=\"fw-items\" data-group=\"\(escape(section.id))\" data-min=\"\(group.minItems)\" data-max=\"\(group.maxItems)\">\n"
+    mutating func renderItems(_ section: SectionView, _ group: RepeatGroup, to out: inout HTMLBytes) {
+        out.raw("<div class=\"fw-items\" data-group=\"")
+        out.text(section.id)
+        out.html("\" data-min=\"\(group.minItems)\" data-max=\"\(group.maxItems)\">\n")
         let items = Dictionary(grouping: section.fields) { $0.item?.index ?? 0 }
         let label = escape(group.itemLabel)
-        func item(_ index: Int, _ fields: [FieldView], spare: Bool) -> String {
-            var out = "<fieldset class=\"fw-item\" data-item=\"\(index)\"\(spare ? " data-spare" : "")>\n"
-            out += "<legend>\(label) \(index + 1)\(spare ? " (optional)" : "")</legend>\n"
-            for field in fields { out += render(field) }
-            out +=
-                "<button type=\"button\" class=\"fw-button fw-item-remove\" data-remove hidden>Remove \(label.lowercased()) \(index + 1)</button>\n"
-            out += "</fieldset>\n"
-            return out
+        func item(_ index: Int, _ fields: [FieldView], spare: Bool) {
+            out.html("<fieldset class=\"fw-item\" data-item=\"\(index)\"\(spare ? " data-spare" : "")>\n")
+            out.html("<legend>\(label) \(index + 1)\(spare ? " (optional)" : "")</legend>\n")
+            for field in fields { render(field, to: &out) }
+            out.raw("<button type=\"button\" class=\"fw-button fw-item-remove\" data-remove hidden>Remove ")
+            out.html("\(label.lowercased()) \(index + 1)</button>\n")
+            out.raw("</fieldset>\n")
         }
-        for index in items.keys.sorted() { out += item(index, items[index]!, spare: false) }
-        if !section.spare.isEmpty, let index = section.spare.first?.item?.index { out += item(index, section.spare, spare: true) }
-        out += "<button type=\"button\" class=\"fw-button fw-item-add\" data-add hidden>Add \(label.lowercased())</button>\n"
-        out += "</div>\n"
-        return out
+        for index in items.keys.sorted() { item(index, items[index]!, spare: false) }
+        if !section.spare.isEmpty, let index = section.spare.first?.item?.index { item(index, section.spare, spare: true) }
+        out.html("<button type=\"button\" class=\"fw-button fw-item-add\" data-add hidden>Add \(label.lowercased())</button>\n")
+        out.raw("</div>\n")
     }
 
     /// Add and remove items of repeatable groups: the spare item becomes the template that "Add" clones
@@ -326,114 +324,207 @@ struct HTMLRenderer {
     /// A CSS length: insets and spacing are bounded by the decoder, and this never traps either way.
     func css(_ d: Double) -> String { NumberText.format(d) }
 
-    mutating func render(_ field: FieldView) -> String {
-        // Room for a field's usual HTML at once: grown from empty it was reallocated five or six times.
-        var out = ""
-        out.reserveCapacity(512)
-        out += "<div class=\"fw-field\" data-field=\"\(escape(field.id))\" data-cell=\"\(escape(field.cell))\""
+    /// A field's HTML, written to `out`.
+    mutating func render(_ field: FieldView, to out: inout HTMLBytes) {
+        out.raw("<div class=\"fw-field\" data-field=\"")
+        out.text(field.id)
+        out.raw("\" data-cell=\"")
+        out.text(field.cell)
+        out.raw("\"")
         if live && field.valueField != nil {
-            out += " data-value-id=\"\(escape(field.accessibilityId))\""
+            out.raw(" data-value-id=\"")
+            out.text(field.accessibilityId)
+            out.raw("\"")
         }
-        out += conditionAttributes(field.conditions) + ">\n"
-        let messages = messageIDs(field)
-        invalid = field.nodes.contains { if case .message(.error, _) = $0 { true } else { false } }
+        if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
+        out.raw(">\n")
+        var messages = 0
+        invalid = false
+        for node in field.nodes {
+            guard case .message(let kind, _) = node else { continue }
+            messages += 1
+            if kind == .error { invalid = true }
+        }
         var messageIndex = 0
-        for node in field.nodes { out += render(node, field: field, describedBy: messages, messageIndex: &messageIndex) }
-        out += "</div>\n"
-        return out
+        for node in field.nodes { render(node, field: field, messages: messages, messageIndex: &messageIndex, to: &out) }
+        out.raw("</div>\n")
     }
 
-    /// Ids of the field's messages, for `aria-describedby`.
-    func messageIDs(_ field: FieldView) -> [String] {
-        var index = 0
-        return field.nodes.compactMap { node in
-            guard case .message = node else { return nil }
-            index += 1
-            return "\(field.accessibilityId)-message-\(index)"
+    /// ` aria-describedby="…"`: the ids of the field's messages (`<accessibility id>-message-<n>`), when it has any.
+    func writeDescribed(_ field: FieldView, messages: Int, to out: inout HTMLBytes) {
+        guard messages > 0 else { return }
+        out.raw(" aria-describedby=\"")
+        for k in 1...messages {
+            if k > 1 { out.raw(" ") }
+            writeMessageID(field, k, to: &out)
         }
+        out.raw("\"")
     }
 
-    func render(_ node: ViewNode, field: FieldView, describedBy: [String], messageIndex: inout Int) -> String {
-        let described = describedBy.isEmpty ? "" : " aria-describedby=\"\(describedBy.map(escape).joined(separator: " "))\""
+    func writeMessageID(_ field: FieldView, _ index: Int, to out: inout HTMLBytes) {
+        out.text(field.accessibilityId)
+        out.raw("-message-")
+        out.int(index)
+    }
+
+    /// `data-visible-if` and friends, written to `out`.
+    func writeConditionAttributes(_ c: FieldConditions, to out: inout HTMLBytes) {
+        func write(_ name: StaticString, _ source: ConditionSource?) {
+            guard let source else { return }
+            out.raw(" data-")
+            out.raw(name)
+            out.raw("=\"")
+            out.text(source.condition.json.serialized(pretty: false))
+            out.raw("\"")
+        }
+        write("visible-if", c.visibleIf)
+        write("enabled-if", c.enabledIf)
+        write("required-if", c.requiredIf)
+    }
+
+    func render(_ node: ViewNode, field: FieldView, messages: Int, messageIndex: inout Int, to out: inout HTMLBytes) {
         switch node {
         case .group(let role, let title, let children):
-            var out = "<div class=\"fw-group fw-\(escape(role))\">\n"
-            if let title { out += "<p class=\"fw-group-title\">\(escape(title))</p>\n" }
-            for child in children { out += render(child, field: field, describedBy: describedBy, messageIndex: &messageIndex) }
-            return out + "</div>\n"
+            out.raw("<div class=\"fw-group fw-")
+            out.text(role)
+            out.raw("\">\n")
+            if let title {
+                out.raw("<p class=\"fw-group-title\">")
+                out.text(title)
+                out.raw("</p>\n")
+            }
+            for child in children { render(child, field: field, messages: messages, messageIndex: &messageIndex, to: &out) }
+            out.raw("</div>\n")
         case .label(let text, let style):
-            let body = text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "<br>")
-            return "<p class=\"fw-label fw-\(style.rawValue)\">\(body)</p>\n"
+            out.raw("<p class=\"fw-label fw-")
+            out.html(style.rawValue)
+            out.raw("\">")
+            out.lines(text)
+            out.raw("</p>\n")
         case .value(let label, let text):
-            return "<div class=\"fw-value\"><span class=\"fw-value-label\">\(escape(label))</span> <output>\(escape(text))</output></div>\n"
+            out.raw("<div class=\"fw-value\"><span class=\"fw-value-label\">")
+            out.text(label)
+            out.raw("</span> <output>")
+            out.text(text)
+            out.raw("</output></div>\n")
         case .textInput(let c, let text, let placeholder):
-            var attributes = common(c, name: name(c, field), described: described)
-            attributes += textAttributes(field.textInput.traits, multiline: c.multiline)
-            if let placeholder { attributes += " placeholder=\"\(escape(placeholder))\"" }
+            writeLabel(c, to: &out)
+            out.raw(c.multiline ? "<textarea" : "<input")
+            writeCommon(c, field, messages: messages, to: &out)
+            writeTextAttributes(field.textInput.traits, multiline: c.multiline, to: &out)
+            if let placeholder {
+                out.raw(" placeholder=\"")
+                out.text(placeholder)
+                out.raw("\"")
+            }
             let isValue = c.field != nil && c.field == field.valueField
-            if let max = field.rules.maxLength?.value ?? field.maxLength, isValue { attributes += " maxlength=\"\(max)\"" }
-            if isValue, let min = field.rules.minLength?.value { attributes += " minlength=\"\(min)\"" }
+            if let max = field.rules.maxLength?.value ?? field.maxLength, isValue {
+                out.raw(" maxlength=\"")
+                out.html(String(max))
+                out.raw("\"")
+            }
+            if isValue, let min = field.rules.minLength?.value {
+                out.raw(" minlength=\"")
+                out.html(String(min))
+                out.raw("\"")
+            }
             // Browsers check minlength only after the user edits; a pattern is also checked on a prefilled
             // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one.
             if isValue, !c.multiline,
                 let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
                     ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" })
             {
-                attributes += " pattern=\"\(escape(pattern))\""
+                out.raw(" pattern=\"")
+                out.text(pattern)
+                out.raw("\"")
             }
             if c.multiline {
-                return label(c) + "<textarea\(attributes) rows=\"4\">\(escape(text ?? ""))</textarea>\n"
+                out.raw(" rows=\"4\">")
+                out.text(text ?? "")
+                out.raw("</textarea>\n")
+                return
             }
             // A format rule decides the input type (and so the browser's own check), unless the entry is secure.
-            if c.field != nil, c.field == field.valueField, let format = field.rules.format?.value,
-                field.textInput.traits.secureEntry != true,
-                let type = ["email": "email", "url": "url", "tel": "tel", "date": "date"][format.rawValue]
+            if isValue, let format = field.rules.format?.value, field.textInput.traits.secureEntry != true,
+                let type = Self.formatInputTypes[format.rawValue]
             {
-                attributes += " type=\"\(type)\"" + (type == "email" || type == "url" || type == "tel" ? " inputmode=\"\(type)\"" : "")
+                out.raw(type)
             } else {
-                attributes += inputType(field.textInput.traits)
+                writeInputType(field.textInput.traits, to: &out)
             }
             // A secure entry's value is never written into the page (the runtime masks it, and a mask is no value).
-            if let text, field.textInput.traits.secureEntry != true { attributes += " value=\"\(escape(text))\"" }
-            return label(c) + "<input\(attributes)>\n"
+            if let text, field.textInput.traits.secureEntry != true {
+                out.raw(" value=\"")
+                out.text(text)
+                out.raw("\"")
+            }
+            out.raw(">\n")
         case .toggle(let c, let isOn):
-            let attributes =
-                common(c, name: name(c, field), described: described) + " type=\"checkbox\" role=\"switch\" value=\"true\""
-                + (isOn ? " checked" : "")
-            return
-                "<div class=\"fw-toggle\"><input\(attributes)> <label for=\"\(escape(c.id))\">\(escape(c.label ?? ""))\(c.required ? requiredMark : "")</label></div>\n"
+            out.raw("<div class=\"fw-toggle\"><input")
+            writeCommon(c, field, messages: messages, to: &out)
+            out.raw(" type=\"checkbox\" role=\"switch\" value=\"true\"")
+            if isOn { out.raw(" checked") }
+            out.raw("> <label for=\"")
+            out.text(c.id)
+            out.raw("\">")
+            out.text(c.label ?? "")
+            if c.required { out.raw(Self.requiredMark) }
+            out.raw("</label></div>\n")
         case .button(let c, let role):
-            let type = role == .primary ? "submit" : "button"
-            var attributes = " id=\"\(escape(c.id))\" type=\"\(type)\" class=\"fw-button fw-\(role.rawValue)\""
-            if let action = c.field { attributes += " name=\"action\" value=\"\(escape(action))\"" }
-            if c.disabled { attributes += " disabled" }
-            return "<button\(attributes)>\(escape(c.label ?? ""))</button>\n"
+            out.raw("<button id=\"")
+            out.text(c.id)
+            out.raw(role == .primary ? "\" type=\"submit\" class=\"fw-button fw-" : "\" type=\"button\" class=\"fw-button fw-")
+            out.html(role.rawValue)
+            out.raw("\"")
+            if let action = c.field {
+                out.raw(" name=\"action\" value=\"")
+                out.text(action)
+                out.raw("\"")
+            }
+            if c.disabled { out.raw(" disabled") }
+            out.raw(">")
+            out.text(c.label ?? "")
+            out.raw("</button>\n")
         case .choice(let c, let choices, let selected, let style):
             if style == .segments {
-                var out = "<fieldset class=\"fw-segments\" id=\"\(escape(c.id))\" role=\"radiogroup\"\(described)>\n"
-                if let l = c.label { out += "<legend>\(escape(l))\(c.required ? requiredMark : "")</legend>\n" }
+                out.raw("<fieldset class=\"fw-segments\" id=\"")
+                out.text(c.id)
+                out.raw("\" role=\"radiogroup\"")
+                writeDescribed(field, messages: messages, to: &out)
+                out.raw(">\n")
+                writeLegend(c, to: &out)
                 for (i, choice) in choices.enumerated() {
-                    let id = "\(c.id)-\(i)"
-                    out += "<input type=\"radio\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
-                    out +=
-                        (choice.value == selected ? " checked" : "") + (c.disabled ? " disabled" : "") + (c.required ? " required" : "")
-                        + ">"
-                    out += "<label for=\"\(escape(id))\">\(escape(choice.label))</label>\n"
+                    out.raw("<input type=\"radio\" id=\"")
+                    writeItemID(c, i, to: &out)
+                    out.raw("\" name=\"")
+                    writeName(c, field, to: &out)
+                    out.raw("\" value=\"")
+                    out.text(choice.value)
+                    out.raw("\"")
+                    if choice.value == selected { out.raw(" checked") }
+                    if c.disabled { out.raw(" disabled") }
+                    if c.required { out.raw(" required") }
+                    out.raw("><label for=\"")
+                    writeItemID(c, i, to: &out)
+                    out.raw("\">")
+                    out.text(choice.label)
+                    out.raw("</label>\n")
                 }
-                return out + "</fieldset>\n"
+                out.raw("</fieldset>\n")
+                return
             }
-            var out = label(c) + "<select\(common(c, name: name(c, field), described: described))>\n"
+            writeLabel(c, to: &out)
+            out.raw("<select")
+            writeCommon(c, field, messages: messages, to: &out)
+            out.raw(">\n")
             if selected == nil || !choices.contains(where: { $0.value == selected }) {
-                out += "<option value=\"\" disabled selected>Choose…</option>\n"
+                out.raw("<option value=\"\" disabled selected>Choose…</option>\n")
             }
-            for choice in choices {
-                out +=
-                    "<option value=\"\(escape(choice.value))\"\(choice.value == selected ? " selected" : "")>\(escape(choice.label))</option>\n"
-            }
-            return out + "</select>\n"
+            for choice in choices { writeOption(choice, selected: choice.value == selected, to: &out) }
+            out.raw("</select>\n")
         case .date(let c, let seconds, let mode):
             let mode = mode == .default ? (field.textInput.traits.dateMode ?? .dateAndTime) : mode
-            let (type, format): (String, (Double) -> String) =
+            let (type, format): (StaticString, (Double) -> String) =
                 switch mode {
                 case .date: ("date", { String(DateFormat.iso8601($0).prefix(10)) })
                 case .time: ("time", { DateText.format($0, mode: .time) })
@@ -447,122 +538,204 @@ struct HTMLRenderer {
                         }
                     )
                 }
-            var attributes = common(c, name: name(c, field), described: described) + " type=\"\(type)\""
-            if let seconds { attributes += " value=\"\(format(seconds))\"" }
-            if let min = field.minimum { attributes += " min=\"\(format(min))\"" }
-            if let max = field.maximum { attributes += " max=\"\(format(max))\"" }
-            return label(c) + "<input\(attributes)>\n"
+            writeLabel(c, to: &out)
+            out.raw("<input")
+            writeCommon(c, field, messages: messages, to: &out)
+            out.raw(" type=\"")
+            out.raw(type)
+            out.raw("\"")
+            func attribute(_ name: StaticString, _ v: Double?) {
+                guard let v else { return }
+                out.raw(name)
+                out.html(format(v))
+                out.raw("\"")
+            }
+            attribute(" value=\"", seconds)
+            attribute(" min=\"", field.minimum)
+            attribute(" max=\"", field.maximum)
+            out.raw(">\n")
         case .number(let c, let value, let minimum, let maximum, let step, let style):
-            var attributes = common(c, name: name(c, field), described: described)
-            attributes +=
-                style == .slider
-                ? " type=\"range\" class=\"fw-slider\""
-                : " type=\"number\" inputmode=\"decimal\"" + (style == .stepper ? " class=\"fw-stepper\"" : "")
+            writeLabel(c, to: &out)
+            out.raw("<input")
+            writeCommon(c, field, messages: messages, to: &out)
+            switch style {
+            case .slider: out.raw(" type=\"range\" class=\"fw-slider\"")
+            case .stepper: out.raw(" type=\"number\" inputmode=\"decimal\" class=\"fw-stepper\"")
+            case .field: out.raw(" type=\"number\" inputmode=\"decimal\"")
+            }
             let isValue = c.field != nil && c.field == field.valueField
-            if let minimum = (isValue ? field.rules.minimum?.value : nil) ?? minimum {
-                attributes += " min=\"\(NumberText.format(minimum))\""
+            func attribute(_ name: StaticString, _ v: Double?) {
+                guard let v else { return }
+                out.raw(name)
+                out.html(NumberText.format(v))
+                out.raw("\"")
             }
-            if let maximum = (isValue ? field.rules.maximum?.value : nil) ?? maximum {
-                attributes += " max=\"\(NumberText.format(maximum))\""
-            }
-            attributes += " step=\"\(((isValue ? field.rules.step?.value : nil) ?? step).map(NumberText.format) ?? "any")\""
-            if let value { attributes += " value=\"\(NumberText.format(value))\"" }
-            var out = label(c) + "<input\(attributes)>\n"
+            attribute(" min=\"", (isValue ? field.rules.minimum?.value : nil) ?? minimum)
+            attribute(" max=\"", (isValue ? field.rules.maximum?.value : nil) ?? maximum)
+            out.raw(" step=\"")
+            out.html(((isValue ? field.rules.step?.value : nil) ?? step).map(NumberText.format) ?? "any")
+            out.raw("\"")
+            attribute(" value=\"", value)
+            out.raw(">\n")
             if style == .slider {
-                out += "<output for=\"\(escape(c.id))\" class=\"fw-slider-value\">\(value.map(NumberText.format) ?? "")</output>\n"
+                out.raw("<output for=\"")
+                out.text(c.id)
+                out.raw("\" class=\"fw-slider-value\">")
+                if let value { out.html(NumberText.format(value)) }
+                out.raw("</output>\n")
             }
-            return out
         case .multiChoice(let c, let choices, let selected, let style):
             if style == .list {
-                var out =
-                    label(c)
-                    + "<select multiple\(common(c, name: name(c, field), described: described)) size=\"\(min(max(choices.count, 2), 8))\">\n"
-                for choice in choices {
-                    out +=
-                        "<option value=\"\(escape(choice.value))\"\(selected.contains(choice.value) ? " selected" : "")>\(escape(choice.label))</option>\n"
-                }
-                return out + "</select>\n"
+                writeLabel(c, to: &out)
+                out.raw("<select multiple")
+                writeCommon(c, field, messages: messages, to: &out)
+                out.raw(" size=\"")
+                out.int(min(max(choices.count, 2), 8))
+                out.raw("\">\n")
+                for choice in choices { writeOption(choice, selected: selected.contains(choice.value), to: &out) }
+                out.raw("</select>\n")
+                return
             }
-            var out = "<fieldset class=\"fw-checkboxes\" id=\"\(escape(c.id))\"\(described)>\n"
-            if let l = c.label { out += "<legend>\(escape(l))\(c.required ? requiredMark : "")</legend>\n" }
+            out.raw("<fieldset class=\"fw-checkboxes\" id=\"")
+            out.text(c.id)
+            out.raw("\"")
+            writeDescribed(field, messages: messages, to: &out)
+            out.raw(">\n")
+            writeLegend(c, to: &out)
             for (i, choice) in choices.enumerated() {
-                let id = "\(c.id)-\(i)"
-                out +=
-                    "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"\(escape(id))\" name=\"\(escape(name(c, field)))\" value=\"\(escape(choice.value))\""
-                out += (selected.contains(choice.value) ? " checked" : "") + (c.disabled ? " disabled" : "") + ">"
-                out += " <label for=\"\(escape(id))\">\(escape(choice.label))</label></div>\n"
+                out.raw("<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"")
+                writeItemID(c, i, to: &out)
+                out.raw("\" name=\"")
+                writeName(c, field, to: &out)
+                out.raw("\" value=\"")
+                out.text(choice.value)
+                out.raw("\"")
+                if selected.contains(choice.value) { out.raw(" checked") }
+                if c.disabled { out.raw(" disabled") }
+                out.raw("> <label for=\"")
+                writeItemID(c, i, to: &out)
+                out.raw("\">")
+                out.text(choice.label)
+                out.raw("</label></div>\n")
             }
-            return out + "</fieldset>\n"
+            out.raw("</fieldset>\n")
         case .message(let kind, let text):
             messageIndex += 1
-            let id = "\(field.accessibilityId)-message-\(messageIndex)"
-            let role = kind == .error ? " role=\"alert\"" : ""
-            let body = kind == .hint ? InlineMarkup.html(text) : escape(text)
-            return "<p class=\"fw-message fw-\(kind.rawValue)\" id=\"\(escape(id))\"\(role)>\(body)</p>\n"
+            out.raw("<p class=\"fw-message fw-")
+            out.html(kind.rawValue)
+            out.raw("\" id=\"")
+            writeMessageID(field, messageIndex, to: &out)
+            out.raw(kind == .error ? "\" role=\"alert\">" : "\">")
+            if kind == .hint { out.html(InlineMarkup.html(text)) } else { out.text(text) }
+            out.raw("</p>\n")
         }
     }
 
-    var requiredMark: String { "<span class=\"fw-required\" aria-hidden=\"true\"> *</span>" }
+    /// The input types a format rule sets (and the keyboard for them).
+    static let formatInputTypes: [String: StaticString] = [
+        "email": " type=\"email\" inputmode=\"email\"", "url": " type=\"url\" inputmode=\"url\"",
+        "tel": " type=\"tel\" inputmode=\"tel\"", "date": " type=\"date\"",
+    ]
 
-    func label(_ c: Control) -> String {
-        "<label for=\"\(escape(c.id))\">\(escape(c.label ?? ""))\(c.required ? requiredMark : "")</label>\n"
+    static let requiredMark: StaticString = "<span class=\"fw-required\" aria-hidden=\"true\"> *</span>"
+
+    func writeLabel(_ c: Control, to out: inout HTMLBytes) {
+        out.raw("<label for=\"")
+        out.text(c.id)
+        out.raw("\">")
+        out.text(c.label ?? "")
+        if c.required { out.raw(Self.requiredMark) }
+        out.raw("</label>\n")
+    }
+
+    /// A group's legend, when the control has a label.
+    func writeLegend(_ c: Control, to out: inout HTMLBytes) {
+        guard let l = c.label else { return }
+        out.raw("<legend>")
+        out.text(l)
+        if c.required { out.raw(Self.requiredMark) }
+        out.raw("</legend>\n")
+    }
+
+    /// The id of a control's `i`th radio button or checkbox: `<control id>-<i>`.
+    func writeItemID(_ c: Control, _ i: Int, to out: inout HTMLBytes) {
+        out.text(c.id)
+        out.raw("-")
+        out.int(i)
+    }
+
+    func writeOption(_ choice: Choice, selected: Bool, to out: inout HTMLBytes) {
+        out.raw("<option value=\"")
+        out.text(choice.value)
+        out.raw(selected ? "\" selected>" : "\">")
+        out.text(choice.label)
+        out.raw("</option>\n")
     }
 
     /// The submitted name: the field id for its value control, `field.modelField` for others.
-    func name(_ c: Control, _ field: FieldView) -> String {
-        guard let model = c.field, c.id != field.accessibilityId else { return field.id }
-        return "\(field.id).\(model)"
+    func writeName(_ c: Control, _ field: FieldView, to out: inout HTMLBytes) {
+        out.text(field.id)
+        guard let model = c.field, c.id != field.accessibilityId else { return }
+        out.raw(".")
+        out.text(model)
     }
 
-    func common(_ c: Control, name: String, described: String) -> String {
-        var a = " id=\"\(escape(c.id))\" name=\"\(escape(name))\""
-        if c.required { a += " required aria-required=\"true\"" }
-        if c.disabled { a += " disabled" }
-        if invalid { a += " aria-invalid=\"true\"" }
-        return a + described
+    func writeCommon(_ c: Control, _ field: FieldView, messages: Int, to out: inout HTMLBytes) {
+        out.raw(" id=\"")
+        out.text(c.id)
+        out.raw("\" name=\"")
+        writeName(c, field, to: &out)
+        out.raw("\"")
+        if c.required { out.raw(" required aria-required=\"true\"") }
+        if c.disabled { out.raw(" disabled") }
+        if invalid { out.raw(" aria-invalid=\"true\"") }
+        writeDescribed(field, messages: messages, to: &out)
     }
 
-    func inputType(_ t: TextInputTraits) -> String {
-        if t.secureEntry == true { return " type=\"password\"" }
+    func writeInputType(_ t: TextInputTraits, to out: inout HTMLBytes) {
+        if t.secureEntry == true { return out.raw(" type=\"password\"") }
         switch t.keyboard {
-        case .email?: return " type=\"email\" inputmode=\"email\""
-        case .url?: return " type=\"url\" inputmode=\"url\""
-        case .phonePad?, .namePhonePad?: return " type=\"tel\" inputmode=\"tel\""
-        case .numberPad?: return " type=\"text\" inputmode=\"numeric\" pattern=\"[0-9]*\""
-        case .decimalPad?: return " type=\"text\" inputmode=\"decimal\""
-        case .numbersAndPunctuation?: return " type=\"text\" inputmode=\"decimal\""
-        case .webSearch?: return " type=\"search\" inputmode=\"search\""
-        default: return " type=\"text\""
+        case .email?: out.raw(" type=\"email\" inputmode=\"email\"")
+        case .url?: out.raw(" type=\"url\" inputmode=\"url\"")
+        case .phonePad?, .namePhonePad?: out.raw(" type=\"tel\" inputmode=\"tel\"")
+        case .numberPad?: out.raw(" type=\"text\" inputmode=\"numeric\" pattern=\"[0-9]*\"")
+        case .decimalPad?: out.raw(" type=\"text\" inputmode=\"decimal\"")
+        case .numbersAndPunctuation?: out.raw(" type=\"text\" inputmode=\"decimal\"")
+        case .webSearch?: out.raw(" type=\"search\" inputmode=\"search\"")
+        default: out.raw(" type=\"text\"")
         }
     }
 
-    func textAttributes(_ t: TextInputTraits, multiline: Bool) -> String {
-        var a = ""
-        if let content = t.contentType { a += " autocomplete=\"\(escape(Self.autocomplete(content)))\"" }
+    func writeTextAttributes(_ t: TextInputTraits, multiline: Bool, to out: inout HTMLBytes) {
+        if let content = t.contentType {
+            out.raw(" autocomplete=\"")
+            out.text(Self.autocomplete(content))
+            out.raw("\"")
+        }
         switch t.autocapitalization {
-        case .none?: a += " autocapitalize=\"none\""
-        case .words?: a += " autocapitalize=\"words\""
-        case .sentences?: a += " autocapitalize=\"sentences\""
-        case .allCharacters?: a += " autocapitalize=\"characters\""
+        case .none?: out.raw(" autocapitalize=\"none\"")
+        case .words?: out.raw(" autocapitalize=\"words\"")
+        case .sentences?: out.raw(" autocapitalize=\"sentences\"")
+        case .allCharacters?: out.raw(" autocapitalize=\"characters\"")
         default: break
         }
-        if let spell = t.spellChecking { a += " spellcheck=\"\(spell)\"" }
-        if let correct = t.autocorrection { a += " autocorrect=\"\(correct ? "on" : "off")\"" }
+        if let spell = t.spellChecking { out.raw(spell ? " spellcheck=\"true\"" : " spellcheck=\"false\"") }
+        if let correct = t.autocorrection { out.raw(correct ? " autocorrect=\"on\"" : " autocorrect=\"off\"") }
         switch t.returnKey {
-        case .go?, .join?: a += " enterkeyhint=\"go\""
-        case .next?, .continue?: a += " enterkeyhint=\"next\""
-        case .done?: a += " enterkeyhint=\"done\""
-        case .search?: a += " enterkeyhint=\"search\""
-        case .send?: a += " enterkeyhint=\"send\""
+        case .go?, .join?: out.raw(" enterkeyhint=\"go\"")
+        case .next?, .continue?: out.raw(" enterkeyhint=\"next\"")
+        case .done?: out.raw(" enterkeyhint=\"done\"")
+        case .search?: out.raw(" enterkeyhint=\"search\"")
+        case .send?: out.raw(" enterkeyhint=\"send\"")
         default: break
         }
         if multiline && !t.dataDetectors.isEmpty {
-            a += " data-detectors=\"\(t.dataDetectors.map(\.rawValue).joined(separator: " "))\""
+            out.raw(" data-detectors=\"")
+            out.html(t.dataDetectors.map(\.rawValue).joined(separator: " "))
+            out.raw("\"")
         }
-        if multiline, t.selectable == false { a += " readonly" }
-        return a
+        if multiline, t.selectable == false { out.raw(" readonly") }
     }
-
     /// UIKit-style content types to HTML autocomplete tokens.
     static func autocomplete(_ contentType: String) -> String {
         let map = [
@@ -652,31 +825,15 @@ enum HTML {
     /// `TerminalText.safe` does (an HTML page printed to a terminal must not carry an escape sequence
     /// to it, and HTML forbids them anyway): tabs, line feeds and carriage returns are kept.
     static func escape(_ s: String) -> String {
-        // Most text has nothing to escape: returned as it is (the same bytes the loop below would write).
-        let plain = UTF8Bytes.with(s) { bytes in
-            !UTF8Bytes.contains(bytes, 0x26, 0x3C, 0x3E) && !UTF8Bytes.contains(bytes, 0x22, 0x27, 0x27)
-                && !UTF8Bytes.mayHaveControls(bytes)
+        UTF8Bytes.with(s) { bytes in
+            // Most text has nothing to escape: returned as it is (the same bytes `appendEscaped` would write).
+            guard
+                UTF8Bytes.contains(bytes, 0x26, 0x3C, 0x3E) || UTF8Bytes.contains(bytes, 0x22, 0x27, 0x27)
+                    || UTF8Bytes.mayHaveControls(bytes)
+            else { return s }
+            var out: [UInt8] = []
+            appendEscaped(bytes, to: &out)
+            return String(decoding: out, as: UTF8.self)
         }
-        guard !plain else { return s }
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 16)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(c)
-            default:
-                switch c.value {
-                case 0x00..<0x20: out.unicodeScalars.append(Unicode.Scalar(0x2400 + c.value)!)
-                case 0x7F: out += "\u{2421}"
-                case 0x80...0x9F: out += "\u{FFFD}"
-                default: out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out
     }
 }
