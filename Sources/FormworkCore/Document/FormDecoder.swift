@@ -804,7 +804,8 @@ public struct FormDecoder {
                 }
                 continue
             }
-            if let problem = SchemaValidator.problem(with: value, for: field, model: model) {
+            // `fits` answers yes for most values without building anything; only the others are looked at in full.
+            if !SchemaValidator.fits(value, field), let problem = SchemaValidator.problem(with: value, for: field, model: model) {
                 report(at(), node?[field.name] ?? node, "\(field.name) \(problem)")
                 model[i] = nil
             }
