@@ -45,17 +45,40 @@ final class CanvasRecorder {
         append(.group(role: group.role, title: group.title, children: group.children))
     }
 
-    private var usedIDs: Set<String> = []
+    /// The control ids given so far: a short list for the few controls of most cells (no hashing, no table
+    /// allocated per render), a set once there are more.
+    private var usedList: [String] = []
+    private var usedSet: Set<String> = []
+    /// For an id asked for again: the next suffix to try (every smaller one is taken), so a cell that draws
+    /// thousands of controls for one field is not quadratic.
+    private var nextSuffix: [String: Int] = [:]
 
-    /// A control; `action` marks a button, whose `field` names an action rather than a model field.
-    func control(field: String?, label: String?, flags: UInt32, action: Bool = false) -> Control {
-        var id = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
-        if usedIDs.contains(id) {
-            var n = 2
-            while usedIDs.contains("\(id)-\(n)") { n += 1 }
-            id = "\(id)-\(n)"
+    private func isUsed(_ id: String) -> Bool { usedSet.isEmpty ? usedList.contains(id) : usedSet.contains(id) }
+
+    private func markUsed(_ id: String) {
+        if !usedSet.isEmpty {
+            usedSet.insert(id)
+        } else if usedList.count < 8 {
+            usedList.append(id)
+        } else {
+            usedSet = Set(usedList)
+            usedSet.insert(id)
         }
-        usedIDs.insert(id)
+    }
+
+    /// A control; `action` marks a button, whose `field` names an action rather than a model field. Its id is
+    /// the field's accessibility id, `-<model field>` after it for a control of another field, and `-2`, `-3`
+    /// … after that for an id already given.
+    func control(field: String?, label: String?, flags: UInt32, action: Bool = false) -> Control {
+        let base = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
+        var id = base
+        if isUsed(base) {
+            var n = nextSuffix[base] ?? 2
+            while isUsed("\(base)-\(n)") { n += 1 }
+            nextSuffix[base] = n + 1
+            id = "\(base)-\(n)"
+        }
+        markUsed(id)
         return Control(
             field: field, id: id, label: label,
             disabled: flags & UInt32(FW_CONTROL_DISABLED) != 0,
