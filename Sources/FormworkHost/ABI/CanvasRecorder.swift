@@ -10,16 +10,16 @@ import Glibc
 final class CanvasRecorder {
     static let maxNodes = 10_000
     static let maxDepth = 32
+    /// The warning shown under a cell whose output was cut.
+    static let cutWarning =
+        "output cut: the cell drew more than \(maxNodes) views or nested groups deeper than \(maxDepth)"
 
-    private let accessibilityId: String
-    private let valueField: String?
     private var stack: [(role: String, title: String?, children: [ViewNode])] = [("root", nil, [])]
     private var count = 0
     private(set) var truncated = false
 
     init(accessibilityId: String, valueField: String?) {
-        self.accessibilityId = accessibilityId
-        self.valueField = valueField
+        ids = ControlIDs(accessibilityId: accessibilityId, valueField: valueField)
     }
 
     /// The recorded nodes, closing any group the cell left open.
@@ -45,45 +45,14 @@ final class CanvasRecorder {
         append(.group(role: group.role, title: group.title, children: group.children))
     }
 
-    /// The control ids given so far: a short list for the few controls of most cells (no hashing, no table
-    /// allocated per render), a set once there are more.
-    private var usedList: [String] = []
-    private var usedSet: Set<String> = []
-    /// For an id asked for again: the next suffix to try (every smaller one is taken), so a cell that draws
-    /// thousands of controls for one field is not quadratic.
-    private var nextSuffix: [String: Int] = [:]
+    private var ids: ControlIDs
 
-    private func isUsed(_ id: String) -> Bool { usedSet.isEmpty ? usedList.contains(id) : usedSet.contains(id) }
-
-    private func markUsed(_ id: String) {
-        if !usedSet.isEmpty {
-            usedSet.insert(id)
-        } else if usedList.count < 8 {
-            usedList.append(id)
-        } else {
-            usedSet = Set(usedList)
-            usedSet.insert(id)
-        }
-    }
-
-    /// A control; `action` marks a button, whose `field` names an action rather than a model field. Its id is
-    /// the field's accessibility id, `-<model field>` after it for a control of another field, and `-2`, `-3`
-    /// … after that for an id already given.
+    /// A control; `action` marks a button, whose `field` names an action rather than a model field.
     func control(field: String?, label: String?, flags: UInt32, action: Bool = false) -> Control {
-        let base = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
-        var id = base
-        if isUsed(base) {
-            var n = nextSuffix[base] ?? 2
-            while isUsed("\(base)-\(n)") { n += 1 }
-            nextSuffix[base] = n + 1
-            id = "\(base)-\(n)"
-        }
-        markUsed(id)
+        let flags = ControlIDs.Flags(flags)
         return Control(
-            field: field, id: id, label: label,
-            disabled: flags & UInt32(FW_CONTROL_DISABLED) != 0,
-            required: flags & UInt32(FW_CONTROL_REQUIRED) != 0,
-            multiline: flags & UInt32(FW_CONTROL_MULTILINE) != 0)
+            field: field, id: ids.id(field: field, action: action), label: label, disabled: flags.disabled,
+            required: flags.required, multiline: flags.multiline)
     }
 
     static func from(_ context: UnsafeMutableRawPointer?) -> CanvasRecorder? {
@@ -168,20 +137,95 @@ final class CanvasRecorder {
     /// A pack string: invalid UTF-8 is repaired rather than trusted.
     static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
-        let length = strnlen(pointer, DescriptorReader.maxStringLength * 16)
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length(pointer)), as: UTF8.self)
     }
 
     static func readChoices(_ base: UnsafePointer<fw_choice>?, count: UInt32) -> [Choice] {
-        guard let base, count > 0, count <= 10_000 else { return [] }
+        var out: [Choice] = []
+        forEachChoice(base, count: count) { value, label in
+            let v = text(value)!
+            // A label that is the value's own string (most are) is not read twice.
+            out.append(Choice(value: v, label: label == value ? v : text(label) ?? v))
+        }
+        return out
+    }
+
+    /// Calls `body` with the value and label of each choice a pack passed (its array read at the stride the
+    /// first element declares), skipping a choice without a value; nothing for a count of 0 or above 10,000
+    /// or a stride this host does not accept.
+    static func forEachChoice(
+        _ base: UnsafePointer<fw_choice>?, count: UInt32,
+        _ body: (_ value: UnsafePointer<CChar>, _ label: UnsafePointer<CChar>?) -> Void
+    ) {
+        guard let base, count > 0, count <= 10_000 else { return }
         let raw = UnsafeRawPointer(base)
         let stride = Int(raw.loadUnaligned(as: UInt32.self))
-        guard stride >= DescriptorReader.minimumSize.choice, stride <= DescriptorReader.maximumStride else { return [] }
-        return (0..<Int(count)).compactMap { i in
+        guard stride >= DescriptorReader.minimumSize.choice, stride <= DescriptorReader.maximumStride else { return }
+        for i in 0..<Int(count) {
             let c = DescriptorReader.copy(fw_choice.self, from: raw + i * stride, declaredSize: stride)
-            guard let value = text(c.value) else { return nil }
-            // A label that is the value's own string (most are) is not read twice.
-            return Choice(value: value, label: c.label == c.value ? value : text(c.label) ?? value)
+            guard let value = c.value else { continue }
+            body(value, c.label)
         }
+    }
+
+    /// The length of a pack string as `text` reads it (at most `DescriptorReader.maxStringLength * 16` bytes).
+    static func length(_ pointer: UnsafePointer<CChar>) -> Int { strnlen(pointer, DescriptorReader.maxStringLength * 16) }
+}
+
+/// The ids a render gives its controls: the field's accessibility id, `-<model field>` after it for a
+/// control of another field, and `-2`, `-3` … after that for an id already given.
+struct ControlIDs {
+    let accessibilityId: String
+    let valueField: String?
+    /// The ids given so far: a short list for the few controls of most cells (no hashing, no table allocated
+    /// per render), a set once there are more.
+    private var usedList: [String] = []
+    private var usedSet: Set<String> = []
+    /// For an id asked for again: the next suffix to try (every smaller one is taken), so a cell that draws
+    /// thousands of controls for one field is not quadratic.
+    private var nextSuffix: [String: Int] = [:]
+
+    init(accessibilityId: String, valueField: String?) {
+        self.accessibilityId = accessibilityId
+        self.valueField = valueField
+    }
+
+    private func isUsed(_ id: String) -> Bool { usedSet.isEmpty ? usedList.contains(id) : usedSet.contains(id) }
+
+    private mutating func markUsed(_ id: String) {
+        if !usedSet.isEmpty {
+            usedSet.insert(id)
+        } else if usedList.count < 8 {
+            usedList.append(id)
+        } else {
+            usedSet = Set(usedList)
+            usedSet.insert(id)
+        }
+    }
+
+    /// The id of the next control for `field`; `action` marks a button, whose `field` names an action.
+    mutating func id(field: String?, action: Bool) -> String {
+        let base = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
+        var id = base
+        if isUsed(base) {
+            var n = nextSuffix[base] ?? 2
+            while isUsed("\(base)-\(n)") { n += 1 }
+            nextSuffix[base] = n + 1
+            id = "\(base)-\(n)"
+        }
+        markUsed(id)
+        return id
+    }
+
+    /// A control's `FW_CONTROL_*` flags.
+    struct Flags {
+        let disabled: Bool, required: Bool, multiline: Bool
+        init(_ flags: UInt32) {
+            disabled = flags & UInt32(FW_CONTROL_DISABLED) != 0
+            required = flags & UInt32(FW_CONTROL_REQUIRED) != 0
+            multiline = flags & UInt32(FW_CONTROL_MULTILINE) != 0
+        }
+        /// As the wire carries them.
+        var wire: UInt8 { (disabled ? 1 : 0) | (required ? 2 : 0) | (multiline ? 4 : 0) }
     }
 }

@@ -290,10 +290,17 @@ public final class IsolatedCells: CellDriver {
         w.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
     }
 
-    static func encode(_ response: CellResponse, position: Int, into w: inout WireWriter) {
+    /// A response whose views are in `recorder`, already encoded (the cell host records them straight into
+    /// their wire form: `CanvasWireRecorder`).
+    static func encode(_ response: CellResponse, position: Int, recorder: CanvasWireRecorder, into w: inout WireWriter) {
         w.u32(UInt32(position))
-        w.array(response.nodes) { $0.node($1) }
-        w.array(response.rejections) {
+        w.u32(recorder.rootCount)
+        w.bytes.append(contentsOf: recorder.out.bytes)
+        encode(response.rejections, into: &w)
+    }
+
+    static func encode(_ rejections: [CellResponse.Rejection], into w: inout WireWriter) {
+        w.array(rejections) {
             $0.int($1.index)
             $0.string($1.reason)
         }
@@ -323,6 +330,8 @@ public final class IsolatedCells: CellDriver {
     private static func serve(_ endpoint: ChildEndpoint) -> Int32 {
         let cells = InProcessCells(entries: [:])
         cells.progressPage = endpoint.progress
+        // Views are recorded straight into their wire encoding (no view nodes made and encoded again).
+        let recorder = CanvasWireRecorder()
         var out = WireWriter(capacity: 1 << 16)
         func flush(force: Bool) -> Bool {
             guard force || out.bytes.count >= 1 << 16 else { return true }
@@ -410,7 +419,7 @@ public final class IsolatedCells: CellDriver {
                     request.highlighted = highlighted == 0 ? nil : highlighted == 2
                     request.selected = selected == 0 ? nil : selected == 2
                     // No redirection here: the child's standard output is a pipe the host keeps for its reports.
-                    response = try cells.perform(request, index: UInt64(position))
+                    response = try cells.perform(request, index: UInt64(position), recorder: recorder)
                 } catch {
                     frame(.failure) {
                         $0.u32(UInt32(position))
@@ -419,7 +428,7 @@ public final class IsolatedCells: CellDriver {
                     guard flush(force: false) else { return 3 }
                     continue
                 }
-                frame(.response) { encode(response, position: position, into: &$0) }
+                frame(.response) { encode(response, position: position, recorder: recorder, into: &$0) }
                 guard flush(force: false) else { return 3 }
             }
             frame(.batchEnd) { _ in }

@@ -184,14 +184,18 @@ final class CellInstance {
         if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
         var nodes = recorder.finish()
         if recorder.truncated {
-            nodes.append(
-                .message(
-                    kind: .warning,
-                    text:
-                        "output cut: the cell drew more than \(CanvasRecorder.maxNodes) views or nested groups deeper than \(CanvasRecorder.maxDepth)"
-                ))
+            nodes.append(.message(kind: .warning, text: CanvasRecorder.cutWarning))
         }
         return nodes
+    }
+
+    /// `render`, recorded straight into `recorder`'s wire encoding (the cell host's path), which is reset first.
+    func render(accessibilityId: String, valueField: String?, field: String?, into recorder: CanvasWireRecorder) throws(RuntimeError) {
+        recorder.reset(accessibilityId: accessibilityId, valueField: valueField)
+        let context = Unmanaged.passUnretained(recorder).toOpaque()
+        let (status, log) = PackLog.capture { withExtendedLifetime(recorder) { entry.render(handle, CanvasWireRecorder.canvas, context) } }
+        if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
+        recorder.finish()
     }
 
     func setSelected(_ selected: Bool) { entry.didSetSelected?(handle, selected) }

@@ -126,13 +126,19 @@ public final class InProcessCells: CellDriver {
         return entry
     }
 
-    func perform(_ request: CellRequest, index: UInt64 = 0) throws(RuntimeError) -> CellResponse {
-        try withUnsafePointer(to: request) { (request) throws(RuntimeError) in try perform(at: request, index: index) }
+    func perform(_ request: CellRequest, index: UInt64 = 0, recorder: CanvasWireRecorder? = nil) throws(RuntimeError) -> CellResponse {
+        try withUnsafePointer(to: request) { (request) throws(RuntimeError) in try perform(at: request, index: index, recorder: recorder) }
     }
 
     /// One request, read in place through `request` (a request passed by value was copied: a dozen
     /// retains and releases).
-    func perform(at request: UnsafePointer<CellRequest>, index: UInt64) throws(RuntimeError) -> CellResponse {
+    ///
+    /// With a `recorder` (the cell host's), the views are recorded into it, in their wire encoding, and the
+    /// response's `nodes` are empty; without a render the recorder is left empty.
+    func perform(
+        at request: UnsafePointer<CellRequest>, index: UInt64, recorder: CanvasWireRecorder? = nil
+    ) throws(RuntimeError) -> CellResponse {
+        recorder?.reset(accessibilityId: "", valueField: nil)
         let cell = request.pointee.cell, fieldID = request.pointee.fieldID
         let slot = try pool.slot(for: cell) { () throws(RuntimeError) in
             try self.entry(for: cell, index: index, field: fieldID)
@@ -153,9 +159,7 @@ public final class InProcessCells: CellDriver {
         if request.pointee.offers.isEmpty && request.pointee.highlighted == nil && request.pointee.selected == nil {
             guard request.pointee.render else { return CellResponse(nodes: [], rejections: []) }
             mark(index << 8 | Phase.render.rawValue)
-            let nodes = try instance.render(
-                accessibilityId: request.pointee.accessibilityId, valueField: request.pointee.valueField, field: request.pointee.fieldID)
-            return CellResponse(nodes: nodes, rejections: [])
+            return CellResponse(nodes: try render(instance, request, recorder), rejections: [])
         }
         var rejections: [CellResponse.Rejection] = []
         if !request.pointee.offers.isEmpty {
@@ -186,10 +190,19 @@ public final class InProcessCells: CellDriver {
         }
         guard request.pointee.render else { return CellResponse(nodes: [], rejections: rejections) }
         mark(index << 8 | Phase.render.rawValue)
-        let nodes = try instance.render(
-            accessibilityId: request.pointee.accessibilityId, valueField: request.pointee.valueField,
-            field: request.pointee.fieldID)
-        return CellResponse(nodes: nodes, rejections: rejections)
+        return CellResponse(nodes: try render(instance, request, recorder), rejections: rejections)
+    }
+
+    /// The views of `instance` (configured for `request`), or none when they go into `recorder`.
+    private func render(
+        _ instance: CellInstance, _ request: UnsafePointer<CellRequest>, _ recorder: CanvasWireRecorder?
+    ) throws(RuntimeError) -> [ViewNode] {
+        let accessibilityId = request.pointee.accessibilityId, valueField = request.pointee.valueField
+        guard let recorder else {
+            return try instance.render(accessibilityId: accessibilityId, valueField: valueField, field: request.pointee.fieldID)
+        }
+        try instance.render(accessibilityId: accessibilityId, valueField: valueField, field: request.pointee.fieldID, into: recorder)
+        return []
     }
 
     public func drain() {

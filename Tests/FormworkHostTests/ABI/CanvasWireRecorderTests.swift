@@ -1,0 +1,90 @@
+import Testing
+
+@testable import FormworkCore
+@testable import FormworkHost
+import FormworkTestSupport
+
+/// The cell host records views straight into their wire encoding; the host decodes them. Whatever a pack
+/// draws, that must decode to the views the in-process recorder makes of the same calls.
+@Suite("ABI: views recorded as wire bytes decode to the views recorded as nodes")
+struct CanvasWireRecorderTests {
+    /// The nodes of one request through both recorders (a fresh request each way, on the same instance pool).
+    func bothWays(
+        _ cells: InProcessCells, _ request: CellRequest, sameBytes: Bool = false
+    ) throws -> (nodes: [ViewNode], decoded: [ViewNode]) {
+        let nodes = try cells.perform(request).nodes
+        let recorder = CanvasWireRecorder()
+        let response = try cells.perform(request, recorder: recorder)
+        #expect(response.nodes.isEmpty)
+        // Valid UTF-8 throughout: the very bytes the encoder of view nodes writes for them.
+        if sameBytes {
+            var reference = WireWriter()
+            for node in nodes { reference.node(node) }
+            #expect(recorder.out.bytes == reference.bytes && Int(recorder.rootCount) == nodes.count)
+        }
+        // What the cell host writes into its response frame, read back as the host reads it.
+        var w = WireWriter()
+        IsolatedCells.encode(response, position: 7, recorder: recorder, into: &w)
+        var r = WireReader(w.bytes)
+        let (position, decoded) = try IsolatedCells.decodeResponse(&r)
+        #expect(position == 7 && r.atEnd)
+        #expect(decoded.rejections == response.rejections)
+        return (nodes, decoded.nodes)
+    }
+
+    @Test("every first-party cell of the gallery, as a render sends it")
+    func firstParty() throws {
+        let registry = firstPartyRegistry()
+        let cells = InProcessCells(registry: registry)
+        let form = Samples.galleryForm(registry)
+        var count = 0
+        for section in form.sections {
+            for field in section.fields {
+                let (request, _) = FormRuntime.prepare(field)
+                let (nodes, decoded) = try bothWays(cells, request, sameBytes: true)
+                #expect(decoded == nodes, "\(field.cell.id)")
+                #expect(!nodes.isEmpty)
+                count += 1
+            }
+        }
+        #expect(count >= 10)
+    }
+
+    @Test(
+        "corner cases: bad UTF-8, NULLs, unknown enums, NaN, repeated controls, the node limit, deep and unbalanced groups",
+        arguments: [0, 1, 2])
+    func cornerCases(mode: Int64) throws {
+        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
+        let registry = firstPartyRegistry(plus: [path])
+        let cells = InProcessCells(registry: registry)
+        let cell = try registry.cellType("org.test.canvas")
+        for valueField in ["mode", nil] {
+            let request = CellRequest(
+                cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: valueField)
+            let (nodes, decoded) = try bothWays(cells, request)
+            #expect(decoded == nodes)
+            let cut = nodes.contains { if case .message(.warning, let text) = $0 { text.hasPrefix("output cut") } else { false } }
+            #expect(cut == (mode != 0))
+        }
+    }
+
+    @Test("a render that fails reports the same failure, and the next render starts clean")
+    func failure() throws {
+        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
+        let registry = firstPartyRegistry(plus: [path])
+        let cells = InProcessCells(registry: registry)
+        let cell = try registry.cellType("org.test.canvas")
+        func request(_ mode: Int64) -> CellRequest {
+            CellRequest(cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: nil)
+        }
+        let recorder = CanvasWireRecorder()
+        var direct: RuntimeError?
+        var wired: RuntimeError?
+        do { _ = try cells.perform(request(3)) } catch { direct = error }
+        do { _ = try cells.perform(request(3), recorder: recorder) } catch { wired = error }
+        #expect(direct != nil && wired?.message == direct?.message)
+        _ = try cells.perform(request(2), recorder: recorder)
+        let (nodes, decoded) = try bothWays(cells, request(2))
+        #expect(decoded == nodes)
+    }
+}
