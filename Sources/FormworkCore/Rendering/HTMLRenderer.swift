@@ -494,21 +494,9 @@ struct HTMLRenderer {
                 out.raw(">\n")
                 writeLegend(c, to: &out)
                 for (i, choice) in choices.enumerated() {
-                    out.raw("<input type=\"radio\" id=\"")
-                    writeItemID(c, i, to: &out)
-                    out.raw("\" name=\"")
-                    writeName(c, field, to: &out)
-                    out.raw("\" value=\"")
-                    out.text(choice.value)
-                    out.raw("\"")
-                    if choice.value == selected { out.raw(" checked") }
-                    if c.disabled { out.raw(" disabled") }
-                    if c.required { out.raw(" required") }
-                    out.raw("><label for=\"")
-                    writeItemID(c, i, to: &out)
-                    out.raw("\">")
-                    out.text(choice.label)
-                    out.raw("</label>\n")
+                    writeChoiceInput(
+                        "<input type=\"radio\" id=\"", c, field, i, choice, checked: choice.value == selected, required: c.required,
+                        between: "><label for=\"", close: "</label>\n", to: &out)
                 }
                 out.raw("</fieldset>\n")
                 return
@@ -603,20 +591,10 @@ struct HTMLRenderer {
             out.raw(">\n")
             writeLegend(c, to: &out)
             for (i, choice) in choices.enumerated() {
-                out.raw("<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"")
-                writeItemID(c, i, to: &out)
-                out.raw("\" name=\"")
-                writeName(c, field, to: &out)
-                out.raw("\" value=\"")
-                out.text(choice.value)
-                out.raw("\"")
-                if selected.contains(choice.value) { out.raw(" checked") }
-                if c.disabled { out.raw(" disabled") }
-                out.raw("> <label for=\"")
-                writeItemID(c, i, to: &out)
-                out.raw("\">")
-                out.text(choice.label)
-                out.raw("</label></div>\n")
+                writeChoiceInput(
+                    "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"", c, field, i, choice,
+                    checked: selected.contains(choice.value), required: false, between: "> <label for=\"",
+                    close: "</label></div>\n", to: &out)
             }
             out.raw("</fieldset>\n")
         case .message(let kind, let text):
@@ -662,6 +640,29 @@ struct HTMLRenderer {
         out.text(c.id)
         out.raw("-")
         out.int(i)
+    }
+
+    /// One radio button or checkbox of a choice control, then its label: `open` ends with the id's opening
+    /// quote, `between` goes from the input to the label's `for` value, `close` ends the label.
+    func writeChoiceInput(
+        _ open: StaticString, _ c: Control, _ field: FieldView, _ i: Int, _ choice: Choice, checked: Bool, required: Bool,
+        between: StaticString, close: StaticString, to out: inout HTMLBytes
+    ) {
+        out.raw(open)
+        writeItemID(c, i, to: &out)
+        out.raw("\" name=\"")
+        writeName(c, field, to: &out)
+        out.raw("\" value=\"")
+        out.text(choice.value)
+        out.raw("\"")
+        if checked { out.raw(" checked") }
+        if c.disabled { out.raw(" disabled") }
+        if required { out.raw(" required") }
+        out.raw(between)
+        writeItemID(c, i, to: &out)
+        out.raw("\">")
+        out.text(choice.label)
+        out.raw(close)
     }
 
     func writeOption(_ choice: Choice, selected: Bool, to out: inout HTMLBytes) {

@@ -69,9 +69,7 @@ final class CanvasWireRecorder {
 
     func endGroup() {
         guard let group = stack.popLast() else { return }
-        withUnsafeBytes(of: group.children.littleEndian) { b in
-            for k in 0..<4 { out.bytes[group.countAt + k] = b[k] }
-        }
+        patch(group.countAt, group.children)
         // The group is a node of its parent once closed; past the limit it is taken out with its children.
         if !admit() { out.bytes.removeSubrange(group.start...) }
     }
@@ -112,8 +110,13 @@ final class CanvasWireRecorder {
             string(label ?? value)
             n += 1
         }
-        withUnsafeBytes(of: n.littleEndian) { b in
-            for k in 0..<4 { out.bytes[countAt + k] = b[k] }
+        patch(countAt, n)
+    }
+
+    /// Writes `count` over the placeholder at `offset` (a count known once its items are written).
+    private func patch(_ offset: Int, _ count: UInt32) {
+        withUnsafeBytes(of: count.littleEndian) { b in
+            for k in 0..<4 { out.bytes[offset + k] = b[k] }
         }
     }
 
@@ -204,9 +207,7 @@ final class CanvasWireRecorder {
                     n += 1
                 }
             }
-            withUnsafeBytes(of: n.littleEndian) { b in
-                for k in 0..<4 { r.out.bytes[countAt + k] = b[k] }
-            }
+            r.patch(countAt, n)
             r.out.u32((MultiChoiceStyle(abiValue: style) ?? .checkboxes).abiValue)
         }
         c.pointee.message = { ctx, kind, value in
