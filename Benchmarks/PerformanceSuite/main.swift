@@ -59,13 +59,15 @@ func spawn(_ arguments: [String]) -> Run {
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
-/// Runs `a` and `b` alternately `times` times; medians of wall time, and the peak memory of each.
+/// Runs `a` and `b` alternately `times` times; medians of wall time, the median of the ratios of each pair
+/// of runs (a run of `a` and the run of `b` right after it see the same state of a shared machine, so a slow
+/// minute moves both: this ratio moves less than the ratio of the two medians), and the peak memory of each.
 /// `beforeA` runs before each run of `a`, untimed. `settle`: seconds of pause after each run, untimed, so that
 /// what a run leaves behind (`formwork list`'s scanner children still exiting after it returned) does not
 /// land on the next run.
 func interleaved(
     _ a: [String], _ b: [String], times: Int, settle: Double = 0, beforeA: () -> Void = {}
-) -> (a: Double, b: Double, rssA: Int, rssB: Int) {
+) -> (a: Double, b: Double, ratio: Double, rssA: Int, rssB: Int) {
     var ta: [Double] = [], tb: [Double] = []
     var ra = 0, rb = 0
     for _ in 0..<times {
@@ -81,7 +83,7 @@ func interleaved(
         ra = max(ra, x.maxRSSKiB)
         rb = max(rb, y.maxRSSKiB)
     }
-    return (median(ta), median(tb), ra, rb)
+    return (median(ta), median(tb), median(zip(ta, tb).map { $0 / $1 }), ra, rb)
 }
 
 // MARK: build the baselines
@@ -153,16 +155,16 @@ if runs("list") {
     let baselineList = ["\(work)/list_packs", "\(work)/packs", bin]
     let listRuns = smoke ? 3 : 21
     let warm = interleaved([formwork, "list", "--pack-path", "\(work)/packs"], baselineList, times: listRuns)
-    rows.append(("list, 200 packs, warm cache", ms(warm.a), ms(warm.b), warm.a / warm.b, "≤ 0.5×"))
+    rows.append(("list, 200 packs, warm cache", ms(warm.a), ms(warm.b), warm.ratio, "≤ 0.5×"))
     // The same with the stored listing removed before each run: what a listing after a change costs
     // (fingerprint, registry from its cache, formatting).
     let rebuilt = interleaved(
         [formwork, "list", "--pack-path", "\(work)/packs"], baselineList, times: listRuns,
         beforeA: { unlink("\(work)/cache/formwork/list-v1.bin") })
-    rows.append(("list, 200 packs, warm registry cache, listing rebuilt", ms(rebuilt.a), ms(rebuilt.b), rebuilt.a / rebuilt.b, ""))
+    rows.append(("list, 200 packs, warm registry cache, listing rebuilt", ms(rebuilt.a), ms(rebuilt.b), rebuilt.ratio, ""))
     let cold = interleaved(
         [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], baselineList, times: smoke ? 1 : 11, settle: 0.05)
-    rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.a / cold.b, "≤ 1.25×"))
+    rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.ratio, "≤ 1.25×"))
 }
 
 // MARK: configure
@@ -286,8 +288,8 @@ for size in sizes {
     let json = "\(work)/bench-\(size).json", yaml = "\(work)/bench-\(size).yaml"
     try document(fields: size, yaml: false).write(toFile: json, atomically: true, encoding: .utf8)
     try document(fields: size, yaml: true).write(toFile: yaml, atomically: true, encoding: .utf8)
-    // Medians of 5 and 9 runs: on a shared virtual machine the C baseline alone moves by a third between runs.
-    let times = smoke ? 1 : (size >= 100_000 ? 5 : 9)
+    // Medians of 7 and 11 runs: on a shared virtual machine the C baseline alone moves by a third between runs.
+    let times = smoke ? 1 : (size >= 100_000 ? 7 : 11)
     for (name, input, format, baseline) in [
         ("JSON → text", json, "text", "render_json"), ("YAML → text", yaml, "text", "render_yaml"),
         ("JSON → html", json, "html", "render_json"), ("JSON → json", json, "json", "render_json"),
@@ -296,7 +298,7 @@ for size in sizes {
         let r = interleaved(
             [formwork, "render", input, "--format", format, "--output", "/dev/null"], ["\(work)/\(baseline)", input], times: times,
             settle: smoke ? 0 : 0.1)
-        rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.a / r.b, "≤ 3×"))
+        rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.ratio, "≤ 3×"))
         scaling[name, default: [:]][size] = r.a
         do {
             let empty = spawn([formwork, "render", "\(root)/Examples/Forms/login.yaml", "--format", "text", "--output", "/dev/null"])
@@ -393,7 +395,7 @@ if let swiftc, runs("start-up") {
     try "print(\"hello\")\n".write(toFile: "\(work)/hello.swift", atomically: true, encoding: .utf8)
     if spawn([swiftc, "-O", "\(work)/hello.swift", "-o", "\(work)/hello"]).status == 0 {
         let help = interleaved([formwork, "--help"], ["\(work)/hello"], times: smoke ? 3 : 21)
-        rows.append(("formwork --help", ms(help.a), "Swift hello world \(ms(help.b))", help.a / help.b, "≤ 2×"))
+        rows.append(("formwork --help", ms(help.a), "Swift hello world \(ms(help.b))", help.ratio, "≤ 2×"))
     }
 } else if runs("start-up") {
     print("start-up: skipped (no swiftc for the hello-world baseline)")
@@ -401,7 +403,9 @@ if let swiftc, runs("start-up") {
 
 // MARK: report
 
-print("formwork-perf: \(smoke ? "smoke run" : "full run"), medians of interleaved runs, wall time")
+print(
+    "formwork-perf: \(smoke ? "smoke run" : "full run"), medians of interleaved runs, wall time;",
+    "a ratio is the median of each pair of runs' ratios")
 let header = ["measure", "formwork", "C baseline", "ratio", "goal"]
 let table = rows.map { [$0.measure, $0.formwork, $0.baseline, $0.ratio.map { String(format: "%.2f×", $0) } ?? "", $0.goal] }
 print("| " + header.joined(separator: " | ") + " |")
