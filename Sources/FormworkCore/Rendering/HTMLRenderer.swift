@@ -464,12 +464,9 @@ struct HTMLRenderer {
             writeCommon(c, field, messages: messages, to: &out)
             out.raw(" type=\"checkbox\" role=\"switch\" value=\"true\"")
             if isOn { out.raw(" checked") }
-            out.raw("> <label for=\"")
-            out.text(c.id)
-            out.raw("\">")
-            out.text(c.label ?? "")
-            if c.required { out.raw(Self.requiredMark) }
-            out.raw("</label></div>\n")
+            out.raw("> ")
+            writeLabelElement(c, to: &out)
+            out.raw("</div>\n")
         case .button(let c, let role):
             out.raw("<button id=\"")
             out.text(c.id)
@@ -617,13 +614,20 @@ struct HTMLRenderer {
 
     static let requiredMark: StaticString = "<span class=\"fw-required\" aria-hidden=\"true\"> *</span>"
 
+    /// A control's label on a line of its own.
     func writeLabel(_ c: Control, to out: inout HTMLBytes) {
+        writeLabelElement(c, to: &out)
+        out.raw("\n")
+    }
+
+    /// `<label for="…">…</label>`, with the required mark.
+    func writeLabelElement(_ c: Control, to out: inout HTMLBytes) {
         out.raw("<label for=\"")
         out.text(c.id)
         out.raw("\">")
         out.text(c.label ?? "")
         if c.required { out.raw(Self.requiredMark) }
-        out.raw("</label>\n")
+        out.raw("</label>")
     }
 
     /// A group's legend, when the control has a label.

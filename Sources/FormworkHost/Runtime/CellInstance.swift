@@ -179,9 +179,7 @@ final class CellInstance {
 
     func render(accessibilityId: String, valueField: String?, field: String?) throws(RuntimeError) -> [ViewNode] {
         let recorder = CanvasRecorder(accessibilityId: accessibilityId, valueField: valueField)
-        let context = Unmanaged.passUnretained(recorder).toOpaque()
-        let (status, log) = PackLog.capture { withExtendedLifetime(recorder) { entry.render(handle, CanvasRecorder.canvas, context) } }
-        if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
+        try draw(onto: CanvasRecorder.canvas, recorder, field: field)
         var nodes = recorder.finish()
         if recorder.truncated {
             nodes.append(.message(kind: .warning, text: CanvasRecorder.cutWarning))
@@ -192,10 +190,18 @@ final class CellInstance {
     /// `render`, recorded straight into `recorder`'s wire encoding (the cell host's path), which is reset first.
     func render(accessibilityId: String, valueField: String?, field: String?, into recorder: CanvasWireRecorder) throws(RuntimeError) {
         recorder.reset(accessibilityId: accessibilityId, valueField: valueField)
-        let context = Unmanaged.passUnretained(recorder).toOpaque()
-        let (status, log) = PackLog.capture { withExtendedLifetime(recorder) { entry.render(handle, CanvasWireRecorder.canvas, context) } }
-        if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
+        try draw(onto: CanvasWireRecorder.canvas, recorder, field: field)
         recorder.finish()
+    }
+
+    /// The pack's `render` onto `canvas`, whose callbacks receive `recorder` as their context; its log is
+    /// captured and a failing status thrown.
+    private func draw<Recorder: AnyObject>(
+        onto canvas: UnsafeMutablePointer<fw_canvas>, _ recorder: Recorder, field: String?
+    ) throws(RuntimeError) {
+        let context = Unmanaged.passUnretained(recorder).toOpaque()
+        let (status, log) = PackLog.capture { withExtendedLifetime(recorder) { entry.render(handle, canvas, context) } }
+        if status != FW_OK { throw failure("render", status: status, field: field, log: log) }
     }
 
     func setSelected(_ selected: Bool) { entry.didSetSelected?(handle, selected) }
