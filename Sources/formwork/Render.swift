@@ -163,6 +163,8 @@ struct Rendering {
             if runtime.failures.count > 1 { Console.error("\(runtime.failures.count) fields failed; nothing was written") }
             throw error
         }
+        // The cells are done: the cell hosts destroy their instances while the output is written.
+        (driver as? IsolatedCells)?.requestEnd()
         for failure in runtime.failures { Console.warning(failure.description + " (shown as an error in the output: --keep-going)") }
         for rejection in runtime.rejections {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")

@@ -34,7 +34,9 @@ public final class IsolatedCells: CellDriver {
     public let launcher: IsolationLauncher
     public let mode: IsolationMode
     private var children: [String: ChildChannel] = [:]
-    /// Guards `children` and `childrenStarted`: a large batch is shared by two children driven from two threads.
+    /// Children asked to end by `requestEnd` and not yet waited for by `finish`, with their keys.
+    private var ending: [(key: String, child: ChildChannel)] = []
+    /// Guards `children`, `ending` and `childrenStarted`: a large batch is shared by two children driven from two threads.
     private let lock = ThreadLock()
     /// Failures of children at shutdown (`destroy` or `deinit` crashed or hung), for a warning.
     public private(set) var shutdownFailures: [String] = []
@@ -71,9 +73,28 @@ public final class IsolatedCells: CellDriver {
         _ = try? child(for: "#2")
     }
 
+    /// Asks every child to end once it has answered what it was sent, without waiting for it: the children
+    /// destroy their cell instances while the caller goes on (`render` writes its output meanwhile), and
+    /// `finish` then waits only for what is left of that and reports what went wrong. A later `perform`
+    /// starts new children.
+    public func requestEnd() {
+        let all = lock.run { () -> [(key: String, child: ChildChannel)] in
+            let all = children.sorted(by: { $0.key < $1.key }).map { (key: $0.key, child: $0.value) }
+            children = [:]
+            ending += all
+            return all
+        }
+        for (_, child) in all { child.requestEnd() }
+    }
+
     /// Ends every child; what went wrong in `destroy`/`deinit` is in `shutdownFailures`.
     public func finish() {
-        let all = lock.run { children.sorted(by: { $0.key < $1.key }) }
+        let all = lock.run { () -> [(key: String, child: ChildChannel)] in
+            let all = ending + children.sorted(by: { $0.key < $1.key }).map { (key: $0.key, child: $0.value) }
+            ending = []
+            children = [:]
+            return all
+        }
         // Every child is asked to end before any is waited for: they destroy their instances at once.
         for (_, child) in all { child.requestEnd() }
         for (key, child) in all {
@@ -88,7 +109,6 @@ public final class IsolatedCells: CellDriver {
                 shutdownFailures.append("the cell host for \(pack) \(failure) in \(what); the form's output is not affected")
             }
         }
-        lock.run { children = [:] }
     }
 
     public func drain() { finish() }

@@ -181,6 +181,22 @@ struct IsolatedCellsTests {
         #expect(isolated.childrenStarted == (mode == "shared" ? 1 : 2))
     }
 
+    @Test("children asked to end early end cleanly; a later batch starts a new child and renders the same")
+    func requestEndThenPerform() throws {
+        let registry = firstPartyRegistry()
+        let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
+        let expected = try FormRuntime(registry: registry).render(form)
+        let isolated = IsolatedCells(launcher: launcher)
+        #expect(try FormRuntime(driver: isolated).render(form) == expected)
+        isolated.requestEnd()
+        #expect(try FormRuntime(driver: isolated).render(form) == expected)
+        #expect(isolated.childrenStarted == 2)
+        isolated.finish()
+        #expect(isolated.shutdownFailures.isEmpty)
+        isolated.finish()  // nothing left to end
+        #expect(isolated.shutdownFailures.isEmpty)
+    }
+
     @Test("values offered through value_changed come back with the cell's rejections")
     func rejections() throws {
         let registry = firstPartyRegistry()
