@@ -1,8 +1,20 @@
 /*
- * The C baseline for `formwork render FORM.json --format text`: parse the document
- * with cJSON, walk every section and field, and write one line of text per field
- * (title, a box with the value) — the same shape and about the same bytes as
- * formwork's text renderer, with no validation and no cells.
+ * The C baseline for `formwork render FORM.json --format text|html|json` on the
+ * suite's generated document: parse the document with cJSON, walk every section and
+ * field, and write what formwork writes, with no validation, no plug-ins and no cells
+ * (what each of the document's five cell types shows is written here directly).
+ *
+ *   render_json FILE            text: a line per field (title, a box with the value) —
+ *                               the same shape and about the same bytes as formwork's
+ *                               text renderer
+ *   render_json FILE json       the view tree as formwork's JSON renderer writes it:
+ *                               the same bytes for the suite's document
+ *   render_json FILE html       the document's <main> as formwork's HTML renderer
+ *                               writes it: the same bytes from <main> on (the fixed
+ *                               <head> and its style sheet are left out)
+ *
+ * Strings from the document are escaped as formwork escapes them (a run that needs no
+ * escape is written whole).
  * Build: cc -O2 render_json.c -o render_json -lcjson
  */
 #include <cjson/cJSON.h>
@@ -32,8 +44,310 @@ static void value_text(const cJSON *v, char *out, size_t size) {
     else snprintf(out, size, "%s", "");
 }
 
+static const cJSON *member(const cJSON *object, const char *key) { return cJSON_GetObjectItemCaseSensitive(object, key); }
+static const char *string_member(const cJSON *object, const char *key) {
+    const cJSON *v = member(object, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* A JSON string: quotes, and escapes for quotes, backslashes, controls (C0, DEL, C1) and U+2028/U+2029. */
+static void json_string(FILE *out, const char *s) {
+    size_t n = strlen(s), i;
+    for (i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x20 || b == '"' || b == '\\' || b == 0x7F || b == 0xC2 || b == 0xE2) break;
+    }
+    putc('"', out);
+    if (i == n) { fwrite(s, 1, n, out); putc('"', out); return; }
+    fwrite(s, 1, i, out);
+    for (; i < n; i++) {
+        unsigned char b = (unsigned char)s[i];
+        if (b == '"') fputs("\\\"", out);
+        else if (b == '\\') fputs("\\\\", out);
+        else if (b == '\n') fputs("\\n", out);
+        else if (b == '\r') fputs("\\r", out);
+        else if (b == '\t') fputs("\\t", out);
+        else if (b < 0x20 || b == 0x7F) fprintf(out, "\\u%04x", b);
+        else if (b == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) {
+            fprintf(out, "\\u%04x", (unsigned char)s[i + 1]);
+            i++;
+        } else if (b == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 && ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
+            fprintf(out, "\\u%s", (unsigned char)s[i + 2] == 0xA8 ? "2028" : "2029");
+            i += 2;
+        } else putc(b, out);
+    }
+    putc('"', out);
+}
+
+/* HTML text or an attribute value: & < > " ' escaped; controls shown as their Unicode pictures. */
+static void html_text(FILE *out, const char *s) {
+    size_t n = strlen(s), i;
+    for (i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x20 || b == '&' || b == '<' || b == '>' || b == '"' || b == '\'' || b == 0x7F || b == 0xC2) break;
+    }
+    if (i == n) { fwrite(s, 1, n, out); return; }
+    fwrite(s, 1, i, out);
+    for (; i < n; i++) {
+        unsigned char b = (unsigned char)s[i];
+        if (b == '&') fputs("&amp;", out);
+        else if (b == '<') fputs("&lt;", out);
+        else if (b == '>') fputs("&gt;", out);
+        else if (b == '"') fputs("&quot;", out);
+        else if (b == '\'') fputs("&#39;", out);
+        else if (b == '\n' || b == '\t' || b == '\r') putc(b, out);
+        else if (b < 0x20) { putc(0xE2, out); putc(0x90, out); putc(0x80 + b, out); }
+        else if (b == 0x7F) fputs("\xE2\x90\xA1", out);
+        else putc(b, out);
+    }
+}
+
+/* What the rating cell shows: filled and empty stars, the value out of five and its label. */
+static void rating_text(char *text, size_t size, const cJSON *model) {
+    int value = (int)cJSON_GetNumberValue(member(model, "value"));
+    if (value < 0) value = 0;
+    if (value > 5) value = 5;
+    size_t at = 0;
+    for (int k = 0; k < 5; k++) at += (size_t)snprintf(text + at, size - at, "%s", k < value ? "\xE2\x98\x85" : "\xE2\x98\x86");
+    at += (size_t)snprintf(text + at, size - at, "  %d/5", value);
+    const cJSON *label = value > 0 ? cJSON_GetArrayItem(member(model, "labels"), value - 1) : NULL;
+    if (cJSON_IsString(label)) snprintf(text + at, size - at, " %s", label->valuestring);
+}
+
+/* What the money cell shows: the amount with two decimals and the currency. */
+static void money_text(char *text, size_t size, const cJSON *model) {
+    snprintf(text, size, "%.2f %s", cJSON_GetNumberValue(member(model, "amount")), string_member(model, "currency"));
+}
+
+static void text_form(FILE *out, const cJSON *root) {
+    const cJSON *title = member(root, "title");
+    if (cJSON_IsString(title)) fprintf(out, "%s\n%.*s\n", title->valuestring, (int)strlen(title->valuestring), "================================================");
+    const cJSON *section;
+    cJSON_ArrayForEach(section, member(root, "sections")) {
+        const cJSON *header = member(section, "header");
+        if (cJSON_IsString(header)) fprintf(out, "\n%s\n--------------\n", header->valuestring);
+        const cJSON *field;
+        cJSON_ArrayForEach(field, member(section, "fields")) {
+            const cJSON *model = member(field, "model");
+            const cJSON *t = member(model, "title");
+            const cJSON *v = member(model, "value");
+            if (!v) v = member(model, "amount");
+            char value[256];
+            value_text(v, value, sizeof value);
+            fprintf(out, "  %-24s [%-40s]\n", cJSON_IsString(t) ? t->valuestring : "", value);
+            const cJSON *hint = member(model, "hint");
+            if (cJSON_IsString(hint)) fprintf(out, "  %-24s %s\n", "", hint->valuestring);
+        }
+    }
+}
+
+/* A value view inside a row group (the rating and money cells), at the views' indent. */
+static void json_row_value(FILE *out, const char *label, const char *text) {
+    fputs("            {\n              \"type\": \"group\",\n              \"role\": \"row\",\n              \"children\": [\n"
+          "                {\n                  \"type\": \"value\",\n                  \"label\": ", out);
+    json_string(out, label);
+    fputs(",\n                  \"text\": ", out);
+    json_string(out, text);
+    fputs("\n                }\n              ]\n            }\n", out);
+}
+
+static void json_form(FILE *out, const cJSON *root) {
+    fputs("{\n  \"formwork\": 1,\n  \"form\": {\n    \"id\": ", out);
+    json_string(out, string_member(root, "id"));
+    if (cJSON_IsString(member(root, "title"))) {
+        fputs(",\n    \"title\": ", out);
+        json_string(out, string_member(root, "title"));
+    }
+    fputs("\n  },\n  \"sections\": [", out);
+    const cJSON *section;
+    int s = 0;
+    cJSON_ArrayForEach(section, member(root, "sections")) {
+        fputs(s++ ? ",\n    {\n      \"id\": " : "\n    {\n      \"id\": ", out);
+        json_string(out, string_member(section, "id"));
+        if (cJSON_IsString(member(section, "header"))) {
+            fputs(",\n      \"header\": ", out);
+            json_string(out, string_member(section, "header"));
+        }
+        fputs(",\n      \"fields\": [", out);
+        const cJSON *field;
+        int f = 0;
+        cJSON_ArrayForEach(field, member(section, "fields")) {
+            const char *id = string_member(field, "id"), *cell = string_member(field, "cell");
+            const cJSON *model = member(field, "model");
+            const char *title = string_member(model, "title");
+            fputs(f++ ? ",\n        {\n          \"id\": " : "\n        {\n          \"id\": ", out);
+            json_string(out, id);
+            fputs(",\n          \"cell\": ", out);
+            json_string(out, cell);
+            fputs(",\n          \"accessibilityId\": ", out);
+            json_string(out, id);
+            fputs(",\n          \"required\": false,\n", out);
+            char text[256];
+            if (!strcmp(cell, "org.formwork.text-field")) {
+                fputs("          \"textInput\": {\n            \"kind\": \"textField\",\n            \"field\": \"value\",\n"
+                      "            \"traits\": {\n              \"autocapitalization\": \"sentences\",\n"
+                      "              \"returnKey\": \"next\",\n              \"clearButton\": \"whileEditing\"\n            }\n"
+                      "          },\n          \"maxLength\": 10000,\n          \"views\": [\n            {\n"
+                      "              \"type\": \"textInput\",\n              \"id\": ", out);
+                json_string(out, id);
+                fputs(",\n              \"field\": \"value\",\n              \"label\": ", out);
+                json_string(out, title);
+                fputs(",\n              \"text\": ", out);
+                json_string(out, string_member(model, "value"));
+                fputs("\n            },\n            {\n              \"type\": \"message\",\n              \"kind\": \"hint\",\n"
+                      "              \"text\": ", out);
+                json_string(out, string_member(model, "hint"));
+                fputs("\n            }\n", out);
+            } else if (!strcmp(cell, "org.formwork.toggle")) {
+                fputs("          \"views\": [\n            {\n              \"type\": \"toggle\",\n              \"id\": ", out);
+                json_string(out, id);
+                fputs(",\n              \"field\": \"value\",\n              \"label\": ", out);
+                json_string(out, title);
+                fprintf(out, ",\n              \"on\": %s\n            }\n", cJSON_IsTrue(member(model, "value")) ? "true" : "false");
+            } else if (!strcmp(cell, "org.formwork.c.rating")) {
+                fputs("          \"views\": [\n", out);
+                rating_text(text, sizeof text, model);
+                json_row_value(out, title, text);
+            } else if (!strcmp(cell, "org.formwork.picker")) {
+                fputs("          \"textInput\": {\n            \"kind\": \"picker\",\n            \"field\": \"value\",\n"
+                      "            \"traits\": {}\n          },\n          \"views\": [\n            {\n"
+                      "              \"type\": \"choice\",\n              \"id\": ", out);
+                json_string(out, id);
+                fputs(",\n              \"field\": \"value\",\n              \"label\": ", out);
+                json_string(out, title);
+                fputs(",\n              \"style\": \"menu\",\n              \"choices\": [", out);
+                const cJSON *choice;
+                int c = 0;
+                cJSON_ArrayForEach(choice, member(model, "choices")) {
+                    fputs(c++ ? ",\n                {\n                  \"value\": " : "\n                {\n                  \"value\": ", out);
+                    json_string(out, cJSON_IsString(choice) ? choice->valuestring : "");
+                    fputs(",\n                  \"label\": ", out);
+                    json_string(out, cJSON_IsString(choice) ? choice->valuestring : "");
+                    fputs("\n                }", out);
+                }
+                fputs("\n              ],\n              \"selected\": ", out);
+                json_string(out, string_member(model, "value"));
+                fputs("\n            }\n", out);
+            } else {
+                fputs("          \"views\": [\n", out);
+                money_text(text, sizeof text, model);
+                json_row_value(out, title, text);
+            }
+            fputs("          ]\n        }", out);
+        }
+        fputs(f ? "\n      ]\n    }" : "]\n    }", out);
+    }
+    fputs(s ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+/* A value view inside a row group (the rating and money cells). */
+static void html_row_value(FILE *out, const char *label, const char *text) {
+    fputs("<div class=\"fw-group fw-row\">\n<div class=\"fw-value\"><span class=\"fw-value-label\">", out);
+    html_text(out, label);
+    fputs("</span> <output>", out);
+    html_text(out, text);
+    fputs("</output></div>\n</div>\n", out);
+}
+
+static void html_form(FILE *out, const cJSON *root) {
+    fputs("<main>\n<form id=\"", out);
+    html_text(out, string_member(root, "id"));
+    fputs("\" class=\"fw-form\" method=\"post\" action=\"\">\n", out);
+    if (cJSON_IsString(member(root, "title"))) {
+        fputs("<h1>", out);
+        html_text(out, string_member(root, "title"));
+        fputs("</h1>\n", out);
+    }
+    const cJSON *section;
+    cJSON_ArrayForEach(section, member(root, "sections")) {
+        fputs("<fieldset class=\"fw-section\" id=\"section-", out);
+        html_text(out, string_member(section, "id"));
+        fputs("\">\n", out);
+        if (cJSON_IsString(member(section, "header"))) {
+            fputs("<legend>", out);
+            html_text(out, string_member(section, "header"));
+            fputs("</legend>\n", out);
+        }
+        const cJSON *field;
+        cJSON_ArrayForEach(field, member(section, "fields")) {
+            const char *id = string_member(field, "id"), *cell = string_member(field, "cell");
+            const cJSON *model = member(field, "model");
+            const char *title = string_member(model, "title");
+            char text[256];
+            fputs("<div class=\"fw-field\" data-field=\"", out);
+            html_text(out, id);
+            fputs("\" data-cell=\"", out);
+            html_text(out, cell);
+            fputs("\">\n", out);
+            if (!strcmp(cell, "org.formwork.text-field")) {
+                fputs("<label for=\"", out);
+                html_text(out, id);
+                fputs("\">", out);
+                html_text(out, title);
+                fputs("</label>\n<input id=\"", out);
+                html_text(out, id);
+                fputs("\" name=\"", out);
+                html_text(out, id);
+                fputs("\" aria-describedby=\"", out);
+                html_text(out, id);
+                fputs("-message-1\" autocapitalize=\"sentences\" enterkeyhint=\"next\" maxlength=\"10000\" type=\"text\" value=\"", out);
+                html_text(out, string_member(model, "value"));
+                fputs("\">\n<p class=\"fw-message fw-hint\" id=\"", out);
+                html_text(out, id);
+                fputs("-message-1\">", out);
+                html_text(out, string_member(model, "hint"));
+                fputs("</p>\n", out);
+            } else if (!strcmp(cell, "org.formwork.toggle")) {
+                fputs("<div class=\"fw-toggle\"><input id=\"", out);
+                html_text(out, id);
+                fputs("\" name=\"", out);
+                html_text(out, id);
+                fputs(cJSON_IsTrue(member(model, "value")) ? "\" type=\"checkbox\" role=\"switch\" value=\"true\" checked> <label for=\""
+                                                            : "\" type=\"checkbox\" role=\"switch\" value=\"true\"> <label for=\"",
+                      out);
+                html_text(out, id);
+                fputs("\">", out);
+                html_text(out, title);
+                fputs("</label></div>\n", out);
+            } else if (!strcmp(cell, "org.formwork.c.rating")) {
+                rating_text(text, sizeof text, model);
+                html_row_value(out, title, text);
+            } else if (!strcmp(cell, "org.formwork.picker")) {
+                fputs("<label for=\"", out);
+                html_text(out, id);
+                fputs("\">", out);
+                html_text(out, title);
+                fputs("</label>\n<select id=\"", out);
+                html_text(out, id);
+                fputs("\" name=\"", out);
+                html_text(out, id);
+                fputs("\">\n", out);
+                const char *selected = string_member(model, "value");
+                const cJSON *choice;
+                cJSON_ArrayForEach(choice, member(model, "choices")) {
+                    const char *value = cJSON_IsString(choice) ? choice->valuestring : "";
+                    fputs("<option value=\"", out);
+                    html_text(out, value);
+                    fputs(strcmp(value, selected) ? "\">" : "\" selected>", out);
+                    html_text(out, value);
+                    fputs("</option>\n", out);
+                }
+                fputs("</select>\n", out);
+            } else {
+                money_text(text, sizeof text, model);
+                html_row_value(out, title, text);
+            }
+            fputs("</div>\n", out);
+        }
+        fputs("</fieldset>\n", out);
+    }
+    fputs("</form>\n</main>\n</body>\n</html>\n", out);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) return 64;
+    if (argc != 2 && argc != 3) return 64;
+    const char *format = argc == 3 ? argv[2] : "text";
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html")) return 64;
     size_t size;
     char *text = slurp(argv[1], &size);
     if (!text) return 66;
@@ -42,25 +356,9 @@ int main(int argc, char **argv) {
     FILE *out = stdout;
     static char buffer[1 << 16];
     setvbuf(out, buffer, _IOFBF, sizeof buffer);
-    const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
-    if (cJSON_IsString(title)) fprintf(out, "%s\n%.*s\n", title->valuestring, (int)strlen(title->valuestring), "================================================");
-    const cJSON *section;
-    cJSON_ArrayForEach(section, cJSON_GetObjectItemCaseSensitive(root, "sections")) {
-        const cJSON *header = cJSON_GetObjectItemCaseSensitive(section, "header");
-        if (cJSON_IsString(header)) fprintf(out, "\n%s\n--------------\n", header->valuestring);
-        const cJSON *field;
-        cJSON_ArrayForEach(field, cJSON_GetObjectItemCaseSensitive(section, "fields")) {
-            const cJSON *model = cJSON_GetObjectItemCaseSensitive(field, "model");
-            const cJSON *t = cJSON_GetObjectItemCaseSensitive(model, "title");
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(model, "value");
-            if (!v) v = cJSON_GetObjectItemCaseSensitive(model, "amount");
-            char value[256];
-            value_text(v, value, sizeof value);
-            fprintf(out, "  %-24s [%-40s]\n", cJSON_IsString(t) ? t->valuestring : "", value);
-            const cJSON *hint = cJSON_GetObjectItemCaseSensitive(model, "hint");
-            if (cJSON_IsString(hint)) fprintf(out, "  %-24s %s\n", "", hint->valuestring);
-        }
-    }
+    if (!strcmp(format, "json")) json_form(out, root);
+    else if (!strcmp(format, "html")) html_form(out, root);
+    else text_form(out, root);
     fflush(out);
     cJSON_Delete(root);
     free(text);

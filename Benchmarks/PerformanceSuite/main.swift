@@ -35,11 +35,11 @@ struct Run {
 }
 
 /// posix_spawn and wait4 (CPU time and peak memory of the child); output to /dev/null.
-func spawn(_ arguments: [String]) -> Run {
+func spawn(_ arguments: [String], output: String = "/dev/null") -> Run {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -282,6 +282,45 @@ if runs("configure") {
 
 // MARK: render
 
+/// Whether the C baseline for `name` writes the bytes formwork writes: the whole output for JSON, from
+/// `<main>` on for HTML (the baseline leaves out the fixed head and its style sheet). Both outputs go to
+/// files compared a megabyte at a time: a child's peak memory as `wait4` reports it starts from this
+/// process's peak (`posix_spawn` shares its memory until `exec`), so this process must stay small.
+func sameBytes(formwork: [String], baseline: [String], _ name: String, _ size: Int) -> (same: Bool, report: String) {
+    let what = "baseline output, \(size / 1000)k fields, \(name)"
+    let oursPath = "\(work)/check-formwork", theirsPath = "\(work)/check-baseline"
+    defer { for path in [oursPath, theirsPath] { try? FileManager.default.removeItem(atPath: path) } }
+    guard spawn(formwork, output: oursPath).status == 0, spawn(baseline, output: theirsPath).status == 0,
+        let ours = FileHandle(forReadingAtPath: oursPath), let theirs = FileHandle(forReadingAtPath: theirsPath)
+    else { return (false, "\(what): a run failed") }
+    defer {
+        try? ours.close()
+        try? theirs.close()
+    }
+    if name.hasSuffix("html") {
+        let head = ours.readData(ofLength: 1 << 16)
+        let main = head.range(of: Data("<main>\n".utf8)).map { head.distance(from: head.startIndex, to: $0.lowerBound) } ?? 0
+        ours.seek(toFileOffset: UInt64(main))
+    }
+    var offset = 0
+    while true {
+        let a = ours.readData(ofLength: 1 << 20), b = theirs.readData(ofLength: 1 << 20)
+        if a != b {
+            let at = offset + (zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count))
+            return (
+                false,
+                "\(what): differs from formwork's at byte \(at); the ratio compares different work: update "
+                    + "Benchmarks/Baselines/render_json.c to write what the renderer now writes"
+            )
+        }
+        if a.isEmpty { break }
+        offset += a.count
+    }
+    return (true, "\(what): the same \(offset) bytes as formwork's")
+}
+/// Baselines found not to write what formwork writes (a smoke run fails on them: CI keeps the baselines honest).
+var baselineMismatches: [String] = []
+
 var scaling: [String: [Int: Double]] = [:]
 let sizes = !runs("render") ? [] : smoke ? [1000] : [10_000, 100_000]
 for size in sizes {
@@ -294,9 +333,16 @@ for size in sizes {
         ("JSON → text", json, "text", "render_json"), ("YAML → text", yaml, "text", "render_yaml"),
         ("JSON → html", json, "html", "render_json"), ("JSON → json", json, "json", "render_json"),
     ] {
+        // The C baseline writes what formwork writes: checked here, byte for byte, for HTML and JSON.
+        let baselineRun = ["\(work)/\(baseline)", input] + (format == "text" ? [] : [format])
+        if format != "text" {
+            let check = sameBytes(formwork: [formwork, "render", input, "--format", format], baseline: baselineRun, name, size)
+            print(check.report)
+            if !check.same { baselineMismatches.append(check.report) }
+        }
         // A pause after each run: the cell hosts let go of at the end of a render may still be exiting.
         let r = interleaved(
-            [formwork, "render", input, "--format", format, "--output", "/dev/null"], ["\(work)/\(baseline)", input], times: times,
+            [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: times,
             settle: smoke ? 0 : 0.1)
         rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.ratio, "≤ 3×"))
         scaling[name, default: [:]][size] = r.a
@@ -411,3 +457,7 @@ let table = rows.map { [$0.measure, $0.formwork, $0.baseline, $0.ratio.map { Str
 print("| " + header.joined(separator: " | ") + " |")
 print("|" + String(repeating: " --- |", count: header.count))
 for row in table { print("| " + row.joined(separator: " | ") + " |") }
+if smoke && !baselineMismatches.isEmpty {
+    for mismatch in baselineMismatches { FileHandle.standardError.write(Data("formwork-perf: \(mismatch)\n".utf8)) }
+    exit(1)
+}
