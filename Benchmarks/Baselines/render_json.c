@@ -4,9 +4,8 @@
  * field, and write what formwork writes, with no validation, no plug-ins and no cells
  * (what each of the document's five cell types shows is written here directly).
  *
- *   render_json FILE            text: a line per field (title, a box with the value) —
- *                               the same shape and about the same bytes as formwork's
- *                               text renderer
+ *   render_json FILE [text]     the form as formwork's text renderer writes it at 80
+ *                               columns: the same bytes for the suite's document
  *   render_json FILE json       the view tree as formwork's JSON renderer writes it:
  *                               the same bytes for the suite's document
  *   render_json FILE html       the document's <main> as formwork's HTML renderer
@@ -22,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_form.h"
+
 static char *slurp(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -34,14 +35,6 @@ static char *slurp(const char *path, size_t *size) {
     if (buffer) buffer[n] = 0;
     *size = (size_t)n;
     return buffer;
-}
-
-static void value_text(const cJSON *v, char *out, size_t size) {
-    if (!v) snprintf(out, size, "%s", "");
-    else if (cJSON_IsString(v)) snprintf(out, size, "%s", v->valuestring);
-    else if (cJSON_IsBool(v)) snprintf(out, size, "%s", cJSON_IsTrue(v) ? "on" : "off");
-    else if (cJSON_IsNumber(v)) snprintf(out, size, "%g", v->valuedouble);
-    else snprintf(out, size, "%s", "");
 }
 
 static const cJSON *member(const cJSON *object, const char *key) { return cJSON_GetObjectItemCaseSensitive(object, key); }
@@ -102,43 +95,55 @@ static void html_text(FILE *out, const char *s) {
     }
 }
 
-/* What the rating cell shows: filled and empty stars, the value out of five and its label. */
-static void rating_text(char *text, size_t size, const cJSON *model) {
-    int value = (int)cJSON_GetNumberValue(member(model, "value"));
-    if (value < 0) value = 0;
-    if (value > 5) value = 5;
-    size_t at = 0;
-    for (int k = 0; k < 5; k++) at += (size_t)snprintf(text + at, size - at, "%s", k < value ? "\xE2\x98\x85" : "\xE2\x98\x86");
-    at += (size_t)snprintf(text + at, size - at, "  %d/5", value);
-    const cJSON *label = value > 0 ? cJSON_GetArrayItem(member(model, "labels"), value - 1) : NULL;
-    if (cJSON_IsString(label)) snprintf(text + at, size - at, " %s", label->valuestring);
+/* The rating cell's text from the model's value and labels. */
+static void json_rating(char *text, size_t size, const cJSON *model) {
+    const char *labels[8];
+    int count = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, member(model, "labels")) {
+        if (count < 8) labels[count++] = cJSON_IsString(item) ? item->valuestring : NULL;
+    }
+    rating_text(text, size, (int)cJSON_GetNumberValue(member(model, "value")), labels, count);
 }
 
-/* What the money cell shows: the amount with two decimals and the currency. */
-static void money_text(char *text, size_t size, const cJSON *model) {
-    snprintf(text, size, "%.2f %s", cJSON_GetNumberValue(member(model, "amount")), string_member(model, "currency"));
-}
-
+/* The form as the text renderer writes it (text_form.h), a section at a time. */
 static void text_form(FILE *out, const cJSON *root) {
     const cJSON *title = member(root, "title");
-    if (cJSON_IsString(title)) fprintf(out, "%s\n%.*s\n", title->valuestring, (int)strlen(title->valuestring), "================================================");
+    if (cJSON_IsString(title)) text_underlined(out, title->valuestring, '=');
+    struct text_field *fields = NULL;
+    int capacity = 0;
     const cJSON *section;
     cJSON_ArrayForEach(section, member(root, "sections")) {
-        const cJSON *header = member(section, "header");
-        if (cJSON_IsString(header)) fprintf(out, "\n%s\n--------------\n", header->valuestring);
+        int n = 0;
         const cJSON *field;
         cJSON_ArrayForEach(field, member(section, "fields")) {
+            if (n == capacity) {
+                capacity = capacity ? 2 * capacity : 1024;
+                fields = realloc(fields, (size_t)capacity * sizeof *fields);
+                if (!fields) exit(71);
+            }
             const cJSON *model = member(field, "model");
-            const cJSON *t = member(model, "title");
-            const cJSON *v = member(model, "value");
-            if (!v) v = member(model, "amount");
-            char value[256];
-            value_text(v, value, sizeof value);
-            fprintf(out, "  %-24s [%-40s]\n", cJSON_IsString(t) ? t->valuestring : "", value);
-            const cJSON *hint = member(model, "hint");
-            if (cJSON_IsString(hint)) fprintf(out, "  %-24s %s\n", "", hint->valuestring);
+            struct text_field *f = &fields[n++];
+            memset(f, 0, sizeof *f);
+            f->cell = string_member(field, "cell");
+            f->title = string_member(model, "title");
+            f->hint = string_member(model, "hint");
+            f->currency = string_member(model, "currency");
+            const cJSON *value = member(model, "value");
+            f->value = cJSON_IsString(value) ? value->valuestring : "";
+            f->number = cJSON_IsBool(value) ? cJSON_IsTrue(value)
+                        : cJSON_IsNumber(value) ? value->valuedouble
+                                                : cJSON_GetNumberValue(member(model, "amount"));
+            const cJSON *list = member(model, "choices"), *item;
+            if (!list) list = member(model, "labels");
+            cJSON_ArrayForEach(item, list) {
+                if (f->count < 8) f->list[f->count++] = cJSON_IsString(item) ? item->valuestring : "";
+            }
         }
+        const cJSON *header = member(section, "header");
+        text_section(out, cJSON_IsString(header) ? header->valuestring : NULL, fields, n);
     }
+    free(fields);
 }
 
 /* A value view inside a row group (the rating and money cells), at the views' indent. */
@@ -206,7 +211,7 @@ static void json_form(FILE *out, const cJSON *root) {
                 fprintf(out, ",\n              \"on\": %s\n            }\n", cJSON_IsTrue(member(model, "value")) ? "true" : "false");
             } else if (!strcmp(cell, "org.formwork.c.rating")) {
                 fputs("          \"views\": [\n", out);
-                rating_text(text, sizeof text, model);
+                json_rating(text, sizeof text, model);
                 json_row_value(out, title, text);
             } else if (!strcmp(cell, "org.formwork.picker")) {
                 fputs("          \"textInput\": {\n            \"kind\": \"picker\",\n            \"field\": \"value\",\n"
@@ -230,7 +235,7 @@ static void json_form(FILE *out, const cJSON *root) {
                 fputs("\n            }\n", out);
             } else {
                 fputs("          \"views\": [\n", out);
-                money_text(text, sizeof text, model);
+                money_text(text, sizeof text, cJSON_GetNumberValue(member(model, "amount")), string_member(model, "currency"));
                 json_row_value(out, title, text);
             }
             fputs("          ]\n        }", out);
@@ -310,7 +315,7 @@ static void html_form(FILE *out, const cJSON *root) {
                 html_text(out, title);
                 fputs("</label></div>\n", out);
             } else if (!strcmp(cell, "org.formwork.c.rating")) {
-                rating_text(text, sizeof text, model);
+                json_rating(text, sizeof text, model);
                 html_row_value(out, title, text);
             } else if (!strcmp(cell, "org.formwork.picker")) {
                 fputs("<label for=\"", out);
@@ -334,7 +339,7 @@ static void html_form(FILE *out, const cJSON *root) {
                 }
                 fputs("</select>\n", out);
             } else {
-                money_text(text, sizeof text, model);
+                money_text(text, sizeof text, cJSON_GetNumberValue(member(model, "amount")), string_member(model, "currency"));
                 html_row_value(out, title, text);
             }
             fputs("</div>\n", out);
