@@ -7,11 +7,15 @@ import Glibc
 enum FormLoading {
     /// `requireComplete`: every required field must have a value (validate), or values may be
     /// partial (render prefills, fill starts from them).
-    static func load(_ path: String, values: String?, registry: Registry, requireComplete: Bool = true) throws -> Form {
+    /// `catalog`: where the decoder finds the cell types, when not `registry` itself (a render's
+    /// `PreloadingCatalog`).
+    static func load(
+        _ path: String, values: String?, registry: Registry, catalog: (any CellTypeCatalog)? = nil, requireComplete: Bool = true
+    ) throws -> Form {
         if path == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
-        var form = try decode(path, registry: registry)
+        var form = try decode(path, registry: registry, catalog: catalog)
         if let values { try ValuesFile.apply(path: values, to: &form, requireComplete: requireComplete) }
         return form
     }
@@ -25,8 +29,8 @@ enum FormLoading {
     }
 
     /// The document alone; a document error is preceded by notes on packs that could not be read.
-    static func decode(_ path: String, registry: Registry) throws -> Form {
-        do { return try FormDecoder.load(path: path, registry: registry) } catch {
+    static func decode(_ path: String, registry: Registry, catalog: (any CellTypeCatalog)? = nil) throws -> Form {
+        do { return try FormDecoder.load(path: path, registry: catalog ?? registry) } catch {
             noteUnavailablePacks(registry)
             throw error
         }
@@ -36,4 +40,21 @@ enum FormLoading {
     static func noteUnavailablePacks(_ registry: Registry) {
         for failure in registry.quarantined { Console.note(failure.description) }
     }
+}
+
+/// The registry as a render's decoder sees it: each cell type's pack is named to the cell hosts the first
+/// time the decoder looks one of its cell types up, so that they load it while the host still decodes
+/// (`IsolatedCells.preload`) instead of on their first batch.
+struct PreloadingCatalog: CellTypeCatalog {
+    let registry: Registry
+    let cells: IsolatedCells
+
+    func cellType(_ id: String) throws(RegistryError) -> CellType {
+        let cell = try registry.cellType(id)
+        cells.preload(packPath: cell.packPath)
+        return cell
+    }
+
+    var cellTypes: [CellType] { registry.cellTypes }
+    var supportsConcurrentLookups: Bool { registry.supportsConcurrentLookups }
 }

@@ -146,15 +146,16 @@ struct Rendering {
     }
 
     func run() throws {
+        // The cell host starts first (a second one for a large document), so that its start-up overlaps
+        // reading the registry and the document ...
+        let isolated = isolation == .inProcess ? nil : IsolatedCells(launcher: .currentExecutable(timeout: timeout), mode: isolation)
+        isolated?.start(expectedRequests: FormLoading.estimatedFields(form))
         let registry = PackOptions.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: false)
-        let driver: any CellDriver =
-            isolation == .inProcess
-            ? InProcessCells(registry: registry)
-            : IsolatedCells(launcher: .currentExecutable(timeout: timeout), mode: isolation)
+        let driver: any CellDriver = isolated ?? InProcessCells(registry: registry)
         defer { PackOptions.finish(driver) }
-        // The cell host starts while the document is read (and a second one for a large document).
-        (driver as? IsolatedCells)?.start(expectedRequests: FormLoading.estimatedFields(form))
-        let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
+        // ... and loads the document's packs as the decoder meets them.
+        let catalog = isolated.map { PreloadingCatalog(registry: registry, cells: $0) }
+        let loaded = try FormLoading.load(form, values: values, registry: registry, catalog: catalog, requireComplete: false)
         let runtime = FormRuntime(driver: driver)
         let tree: ViewTree
         do { tree = try runtime.render(loaded, keepGoing: keepGoing) } catch {
@@ -164,7 +165,7 @@ struct Rendering {
             throw error
         }
         // The cells are done: the cell hosts destroy their instances while the output is written.
-        (driver as? IsolatedCells)?.requestEnd()
+        isolated?.requestEnd()
         for failure in runtime.failures { Console.warning(failure.description + " (shown as an error in the output: --keep-going)") }
         for rejection in runtime.rejections {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")

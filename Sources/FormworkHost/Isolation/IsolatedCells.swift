@@ -22,7 +22,8 @@ public final class IsolatedCells: CellDriver {
     enum Frame: UInt8 {
         // host → child: a batch's table of cell types, its request count and its first requests;
         // then, when they did not all fit, the rest in `more` frames (the child starts on the first).
-        case batch = 1, more = 5
+        // `preload`: a pack's path, to load ahead of the batch that will need it (no answer).
+        case batch = 1, more = 5, preload = 6
         // child → host
         case response = 2, failure = 3, batchEnd = 4
     }
@@ -36,6 +37,14 @@ public final class IsolatedCells: CellDriver {
     private var children: [String: ChildChannel] = [:]
     /// Children asked to end by `requestEnd` and not yet waited for by `finish`, with their keys.
     private var ending: [(key: String, child: ChildChannel)] = []
+    /// Packs the shared children were asked to load ahead of time (`preload`), each once.
+    private var preloaded: Set<String> = []
+    /// Preload requests sent (one per pack and child), for tests.
+    public private(set) var preloadsSent = 0
+
+    /// The position a child marks while it loads a pack ahead of time: past any batch's last request. A
+    /// child that dies there was not in any request's call; it is replaced and the batch sent again.
+    static let preloadPosition: UInt64 = 0xFF_FFFF
     /// Guards `children`, `ending` and `childrenStarted`: a large batch is shared by two children driven from two threads.
     private let lock = ThreadLock()
     /// Failures of children at shutdown (`destroy` or `deinit` crashed or hung), for a warning.
@@ -71,6 +80,28 @@ public final class IsolatedCells: CellDriver {
         start()
         guard mode == .shared, expectedRequests >= Self.splitThreshold, Parallel.threads > 1 else { return }
         _ = try? child(for: "#2")
+    }
+
+    /// Asks the shared children started so far to load the pack at `path` now, ahead of the first batch
+    /// that needs it, so that its loading (for a Swift pack, the Swift runtime's libraries: a few
+    /// milliseconds) overlaps the caller's own work. A render calls it as the decoder first meets each of
+    /// the document's packs (`PreloadingCatalog` in the command). No answer is awaited: a pack that fails to
+    /// load is reported by the request that needs it, as without preloading, and a child that crashes or
+    /// hangs while loading ahead of time is replaced when the next batch finds it gone (nothing is blamed
+    /// on any request; if the pack does it again in the batch, that request is blamed as usual). Each pack
+    /// is sent once; children started later load packs as their batches need them. Safe from several
+    /// threads; does nothing in the per-pack mode.
+    public func preload(packPath path: String) {
+        guard mode == .shared else { return }
+        lock.run {
+            guard preloaded.insert(path).inserted else { return }
+            var w = WireWriter(capacity: path.utf8.count + 4)
+            w.string(path)
+            for (_, child) in children.sorted(by: { $0.key < $1.key }) {
+                // A child that is gone is found out by the next batch.
+                if (try? child.send(kind: Frame.preload.rawValue, w.bytes)) != nil { preloadsSent += 1 }
+            }
+        }
     }
 
     /// Asks every child to end once it has answered what it was sent, without waiting for it: the children
@@ -276,6 +307,11 @@ public final class IsolatedCells: CellDriver {
                 lock.run { children[key] = nil }
                 let position = Int(mark.tag >> 8)
                 let phase = InProcessCells.Phase(rawValue: mark.tag & 0xFF)
+                if mark.count > 0 && phase == .load && UInt64(position) == Self.preloadPosition {
+                    // Gone while loading a pack ahead of time, before reading the batch: no request was in a
+                    // call. Another child (which loads packs only as requests need them) gets the batch.
+                    continue
+                }
                 var detail = "\(error)"
                 if let line = child.lastOutputLine { detail += "; its last output: \"\(line)\"" }
                 if mark.count > 0, let phase, phase != .destroy, position < pending.count, responses[pending[position]] == nil {
@@ -367,6 +403,14 @@ public final class IsolatedCells: CellDriver {
             withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[lengthAt + k] = b } }
         }
         while let (kind, payload) = endpoint.receive() {
+            if kind == Frame.preload.rawValue {
+                var r = WireReader(payload)
+                guard let path = try? r.string() else { return 2 }
+                endpoint.mark(preloadPosition << 8 | InProcessCells.Phase.load.rawValue)
+                cells.preload(path: path)
+                endpoint.mark(0)
+                continue
+            }
             guard kind == Frame.batch.rawValue else { return 2 }
             var r = WireReader(payload)
             struct Named {

@@ -93,6 +93,13 @@ public final class InProcessCells: CellDriver {
         return cell
     }
 
+    /// Loads the pack at `path` now if it was not loaded (or found broken) yet; a failure is kept and
+    /// reported by the first request for one of its cell types, as when it is loaded then.
+    func preload(path: String) {
+        guard loadedCells[path] == nil, loadFailures[path] == nil else { return }
+        try? load(path: path, cellID: "")
+    }
+
     private func load(path: String, cellID: String) throws(RuntimeError) {
         if let error = loadFailures[path] {
             throw RuntimeError(cellID: cellID, fieldID: nil, packPath: path, message: "its pack did not load: \(error.message)")

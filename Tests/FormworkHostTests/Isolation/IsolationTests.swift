@@ -197,6 +197,44 @@ struct IsolatedCellsTests {
         #expect(isolated.shutdownFailures.isEmpty)
     }
 
+    @Test("packs loaded ahead of time: each is sent once, and the form renders as without")
+    func preload() throws {
+        let registry = firstPartyRegistry()
+        let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
+        let expected = try FormRuntime(registry: registry).render(form)
+        let isolated = IsolatedCells(launcher: launcher)
+        isolated.start()
+        let packs = Set(form.sections.flatMap { $0.fields.map(\.cell.packPath) })
+        for path in packs.sorted() + packs.sorted() { isolated.preload(packPath: path) }
+        #expect(isolated.preloadsSent == packs.count)
+        #expect(try FormRuntime(driver: isolated).render(form) == expected)
+        #expect(isolated.childrenStarted == 1)
+        isolated.finish()
+        #expect(isolated.shutdownFailures.isEmpty)
+    }
+
+    @Test(
+        "a pack that crashes or exits while loaded ahead of time costs a restart of the cell host and blames no request",
+        arguments: ["HOSTILE_CRASH", "HOSTILE_EXIT"])
+    func preloadCrash(_ how: String) throws {
+        let pack = try CCompiler.pack(
+            "preload-\(how)", source: Source.fixture("hostile_pack.c"),
+            defines: ["HOSTILE_AT_CONSTRUCTOR", how, "HOSTILE_PACK_ID=\"com.hostile.preload\""], include: Source.include)
+        let registry = firstPartyRegistry()
+        let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
+        let expected = try FormRuntime(registry: registry).render(form)
+        let isolated = IsolatedCells(launcher: launcher)
+        isolated.start()
+        isolated.preload(packPath: pack)
+        usleep(50_000)  // the child has loaded it (and died) before the batch
+        let runtime = FormRuntime(driver: isolated)
+        #expect(try runtime.render(form) == expected)
+        #expect(runtime.failures.isEmpty)
+        #expect(isolated.childrenStarted == 2)
+        isolated.finish()
+        #expect(isolated.shutdownFailures.isEmpty)
+    }
+
     @Test("values offered through value_changed come back with the cell's rejections")
     func rejections() throws {
         let registry = firstPartyRegistry()
