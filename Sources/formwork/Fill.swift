@@ -37,9 +37,14 @@ struct Fill: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        let loaded = try FormLoading.load(form, values: values, registry: registry, requireComplete: false)
+        // The cell host starts while the document is read, and loads its packs as the decoder meets them
+        // (the first screen waits for neither).
         let driver = packs.driver(registry)
         defer { packs.finish(driver) }
+        let isolated = driver as? IsolatedCells
+        isolated?.start()
+        let catalog = isolated.map { PreloadingCatalog(registry: registry, cells: $0) }
+        let loaded = try FormLoading.load(form, values: values, registry: registry, catalog: catalog, requireComplete: false)
         if answers == nil, !accessible, !line, let term = ProcessEnvironment.variables["TERM"], term != "dumb", !term.isEmpty,
             let terminal = RawTerminal()
         {
