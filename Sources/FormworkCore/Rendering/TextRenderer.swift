@@ -80,41 +80,58 @@ struct TextRenderer {
 
     /// A section's header, fields and footer, as finished UTF-8 text (each line ends in a newline) and its line count.
     func body(of section: SectionView) -> (text: [UInt8], lines: Int) {
-        var lines: [Line] = []
+        // Each line is written as soon as it is laid out: a section's lines are never all held as segments.
+        var text: [UInt8] = []
+        text.reserveCapacity(section.fields.count * 64 + 256)
+        var count = 0
+        func emit(_ line: Line) {
+            append(line, to: &text)
+            count += 1
+        }
+        func emit(_ fields: [FieldView]) {
+            layOut(fields) { lines in
+                for line in lines { append(line, to: &text) }
+                count += lines.count
+            }
+        }
         if let header = section.header, !header.isEmpty {
-            for line in wrap(header, width) { lines.append([Segment(text: line, style: .header)]) }
-            lines.append([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
+            for line in wrap(header, width) { emit([Segment(text: line, style: .header)]) }
+            emit([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
         }
         if let group = section.repeatGroup {
             // One heading per item ("Task 2"); an empty group says so.
             let items = Dictionary(grouping: section.fields.filter(\.visible)) { $0.item?.index ?? 0 }
-            if items.isEmpty { lines.append([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
+            if items.isEmpty { emit([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
             for index in items.keys.sorted() {
-                lines.append([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
-                lines += renderFields(items[index]!)
+                emit([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
+                emit(items[index]!)
             }
         } else {
             // Usually every field is visible: no filtered copy then.
-            lines += renderFields(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible })
+            emit(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible })
         }
         if let footer = section.footer, !footer.isEmpty {
             for line in wrap(InlineMarkup.plain(footer), width - 2) {
-                lines.append([Segment(text: "  "), Segment(text: line, style: .footer)])
+                emit([Segment(text: "  "), Segment(text: line, style: .footer)])
             }
         }
-        var text: [UInt8] = []
-        text.reserveCapacity(lines.count * 48)
-        for line in lines { append(line, to: &text) }
-        return (text, lines.count)
+        return (text, count)
     }
 
     // MARK: fields
 
+    /// The fields' lines, laid out with one label column for all of them.
     func renderFields(_ fields: [FieldView]) -> [Line] {
+        var lines: [Line] = []
+        layOut(fields) { lines += $0 }
+        return lines
+    }
+
+    /// `body` with the lines of each node of each field in turn, laid out with one label column for all the fields.
+    func layOut(_ fields: [FieldView], _ body: ([Line]) -> Void) {
         var widest = 0
         for f in fields.indices { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
         let labelWidth = min(max(12, width / 3), widest)
-        var lines: [Line] = []
         // Fields and nodes are read in place through their buffers: `for field in fields` (or a field passed on
         // by value) copies every field, a dozen retains each, and a copy per node was a tenth of laying a form out.
         fields.withUnsafeBufferPointer { fields in
@@ -122,11 +139,10 @@ struct TextRenderer {
             for f in fields.indices {
                 let field = base + f
                 field.pointee.nodes.withUnsafeBufferPointer { nodes in
-                    for n in nodes.indices { lines += render(nodes[n], labelWidth: labelWidth, field: field) }
+                    for n in nodes.indices { body(render(nodes[n], labelWidth: labelWidth, field: field)) }
                 }
             }
         }
-        return lines
     }
 
     /// The widest label in the label column (with its required marker " *"), in columns, and whether any
