@@ -146,12 +146,17 @@ static void text_form(FILE *out, const cJSON *root) {
     free(fields);
 }
 
+/* `before`, the string as JSON, `after`. */
+static void json_between(FILE *out, const char *before, const char *text, const char *after) {
+    fputs(before, out);
+    json_string(out, text);
+    fputs(after, out);
+}
+
 /* A value view inside a row group (the rating and money cells), at the views' indent. */
 static void json_row_value(FILE *out, const char *label, const char *text) {
-    fputs("            {\n              \"type\": \"group\",\n              \"role\": \"row\",\n              \"children\": [\n"
-          "                {\n                  \"type\": \"value\",\n                  \"label\": ", out);
-    json_string(out, label);
-    fputs(",\n                  \"text\": ", out);
+    json_between(out, "            {\n              \"type\": \"group\",\n              \"role\": \"row\",\n              \"children\": [\n"
+          "                {\n                  \"type\": \"value\",\n                  \"label\": ", label, ",\n                  \"text\": ");
     json_string(out, text);
     fputs("\n                }\n              ]\n            }\n", out);
 }
@@ -182,31 +187,23 @@ static void json_form(FILE *out, const cJSON *root) {
             const char *title = string_member(model, "title");
             fputs(f++ ? ",\n        {\n          \"id\": " : "\n        {\n          \"id\": ", out);
             json_string(out, id);
-            fputs(",\n          \"cell\": ", out);
-            json_string(out, cell);
-            fputs(",\n          \"accessibilityId\": ", out);
+            json_between(out, ",\n          \"cell\": ", cell, ",\n          \"accessibilityId\": ");
             json_string(out, id);
             fputs(",\n          \"required\": false,\n", out);
             char text[256];
             if (!strcmp(cell, "org.formwork.text-field")) {
-                fputs("          \"textInput\": {\n            \"kind\": \"textField\",\n            \"field\": \"value\",\n"
+                json_between(out, "          \"textInput\": {\n            \"kind\": \"textField\",\n            \"field\": \"value\",\n"
                       "            \"traits\": {\n              \"autocapitalization\": \"sentences\",\n"
                       "              \"returnKey\": \"next\",\n              \"clearButton\": \"whileEditing\"\n            }\n"
                       "          },\n          \"maxLength\": 10000,\n          \"views\": [\n            {\n"
-                      "              \"type\": \"textInput\",\n              \"id\": ", out);
-                json_string(out, id);
-                fputs(",\n              \"field\": \"value\",\n              \"label\": ", out);
+                      "              \"type\": \"textInput\",\n              \"id\": ", id, ",\n              \"field\": \"value\",\n              \"label\": ");
                 json_string(out, title);
-                fputs(",\n              \"text\": ", out);
-                json_string(out, string_member(model, "value"));
-                fputs("\n            },\n            {\n              \"type\": \"message\",\n              \"kind\": \"hint\",\n"
-                      "              \"text\": ", out);
+                json_between(out, ",\n              \"text\": ", string_member(model, "value"), "\n            },\n            {\n              \"type\": \"message\",\n              \"kind\": \"hint\",\n"
+                      "              \"text\": ");
                 json_string(out, string_member(model, "hint"));
                 fputs("\n            }\n", out);
             } else if (!strcmp(cell, "org.formwork.toggle")) {
-                fputs("          \"views\": [\n            {\n              \"type\": \"toggle\",\n              \"id\": ", out);
-                json_string(out, id);
-                fputs(",\n              \"field\": \"value\",\n              \"label\": ", out);
+                json_between(out, "          \"views\": [\n            {\n              \"type\": \"toggle\",\n              \"id\": ", id, ",\n              \"field\": \"value\",\n              \"label\": ");
                 json_string(out, title);
                 fprintf(out, ",\n              \"on\": %s\n            }\n", cJSON_IsTrue(member(model, "value")) ? "true" : "false");
             } else if (!strcmp(cell, "org.formwork.c.rating")) {
@@ -214,11 +211,9 @@ static void json_form(FILE *out, const cJSON *root) {
                 json_rating(text, sizeof text, model);
                 json_row_value(out, title, text);
             } else if (!strcmp(cell, "org.formwork.picker")) {
-                fputs("          \"textInput\": {\n            \"kind\": \"picker\",\n            \"field\": \"value\",\n"
+                json_between(out, "          \"textInput\": {\n            \"kind\": \"picker\",\n            \"field\": \"value\",\n"
                       "            \"traits\": {}\n          },\n          \"views\": [\n            {\n"
-                      "              \"type\": \"choice\",\n              \"id\": ", out);
-                json_string(out, id);
-                fputs(",\n              \"field\": \"value\",\n              \"label\": ", out);
+                      "              \"type\": \"choice\",\n              \"id\": ", id, ",\n              \"field\": \"value\",\n              \"label\": ");
                 json_string(out, title);
                 fputs(",\n              \"style\": \"menu\",\n              \"choices\": [", out);
                 const cJSON *choice;
@@ -226,13 +221,9 @@ static void json_form(FILE *out, const cJSON *root) {
                 cJSON_ArrayForEach(choice, member(model, "choices")) {
                     fputs(c++ ? ",\n                {\n                  \"value\": " : "\n                {\n                  \"value\": ", out);
                     json_string(out, cJSON_IsString(choice) ? choice->valuestring : "");
-                    fputs(",\n                  \"label\": ", out);
-                    json_string(out, cJSON_IsString(choice) ? choice->valuestring : "");
-                    fputs("\n                }", out);
+                    json_between(out, ",\n                  \"label\": ", cJSON_IsString(choice) ? choice->valuestring : "", "\n                }");
                 }
-                fputs("\n              ],\n              \"selected\": ", out);
-                json_string(out, string_member(model, "value"));
-                fputs("\n            }\n", out);
+                json_between(out, "\n              ],\n              \"selected\": ", string_member(model, "value"), "\n            }\n");
             } else {
                 fputs("          \"views\": [\n", out);
                 money_text(text, sizeof text, cJSON_GetNumberValue(member(model, "amount")), string_member(model, "currency"));
@@ -254,24 +245,23 @@ static void html_row_value(FILE *out, const char *label, const char *text) {
     fputs("</output></div>\n</div>\n", out);
 }
 
+/* `before`, the text escaped, `after`. */
+static void html_between(FILE *out, const char *before, const char *text, const char *after) {
+    fputs(before, out);
+    html_text(out, text);
+    fputs(after, out);
+}
+
 static void html_form(FILE *out, const cJSON *root) {
-    fputs("<main>\n<form id=\"", out);
-    html_text(out, string_member(root, "id"));
-    fputs("\" class=\"fw-form\" method=\"post\" action=\"\">\n", out);
+    html_between(out, "<main>\n<form id=\"", string_member(root, "id"), "\" class=\"fw-form\" method=\"post\" action=\"\">\n");
     if (cJSON_IsString(member(root, "title"))) {
-        fputs("<h1>", out);
-        html_text(out, string_member(root, "title"));
-        fputs("</h1>\n", out);
+        html_between(out, "<h1>", string_member(root, "title"), "</h1>\n");
     }
     const cJSON *section;
     cJSON_ArrayForEach(section, member(root, "sections")) {
-        fputs("<fieldset class=\"fw-section\" id=\"section-", out);
-        html_text(out, string_member(section, "id"));
-        fputs("\">\n", out);
+        html_between(out, "<fieldset class=\"fw-section\" id=\"section-", string_member(section, "id"), "\">\n");
         if (cJSON_IsString(member(section, "header"))) {
-            fputs("<legend>", out);
-            html_text(out, string_member(section, "header"));
-            fputs("</legend>\n", out);
+            html_between(out, "<legend>", string_member(section, "header"), "</legend>\n");
         }
         const cJSON *field;
         cJSON_ArrayForEach(field, member(section, "fields")) {
@@ -279,52 +269,34 @@ static void html_form(FILE *out, const cJSON *root) {
             const cJSON *model = member(field, "model");
             const char *title = string_member(model, "title");
             char text[256];
-            fputs("<div class=\"fw-field\" data-field=\"", out);
-            html_text(out, id);
-            fputs("\" data-cell=\"", out);
+            html_between(out, "<div class=\"fw-field\" data-field=\"", id, "\" data-cell=\"");
             html_text(out, cell);
             fputs("\">\n", out);
             if (!strcmp(cell, "org.formwork.text-field")) {
-                fputs("<label for=\"", out);
-                html_text(out, id);
-                fputs("\">", out);
+                html_between(out, "<label for=\"", id, "\">");
                 html_text(out, title);
-                fputs("</label>\n<input id=\"", out);
+                html_between(out, "</label>\n<input id=\"", id, "\" name=\"");
                 html_text(out, id);
-                fputs("\" name=\"", out);
-                html_text(out, id);
-                fputs("\" aria-describedby=\"", out);
-                html_text(out, id);
-                fputs("-message-1\" autocapitalize=\"sentences\" enterkeyhint=\"next\" maxlength=\"10000\" type=\"text\" value=\"", out);
+                html_between(out, "\" aria-describedby=\"", id, "-message-1\" autocapitalize=\"sentences\" enterkeyhint=\"next\" maxlength=\"10000\" type=\"text\" value=\"");
                 html_text(out, string_member(model, "value"));
-                fputs("\">\n<p class=\"fw-message fw-hint\" id=\"", out);
-                html_text(out, id);
-                fputs("-message-1\">", out);
+                html_between(out, "\">\n<p class=\"fw-message fw-hint\" id=\"", id, "-message-1\">");
                 html_text(out, string_member(model, "hint"));
                 fputs("</p>\n", out);
             } else if (!strcmp(cell, "org.formwork.toggle")) {
-                fputs("<div class=\"fw-toggle\"><input id=\"", out);
-                html_text(out, id);
-                fputs("\" name=\"", out);
+                html_between(out, "<div class=\"fw-toggle\"><input id=\"", id, "\" name=\"");
                 html_text(out, id);
                 fputs(cJSON_IsTrue(member(model, "value")) ? "\" type=\"checkbox\" role=\"switch\" value=\"true\" checked> <label for=\""
                                                             : "\" type=\"checkbox\" role=\"switch\" value=\"true\"> <label for=\"",
                       out);
                 html_text(out, id);
-                fputs("\">", out);
-                html_text(out, title);
-                fputs("</label></div>\n", out);
+                html_between(out, "\">", title, "</label></div>\n");
             } else if (!strcmp(cell, "org.formwork.c.rating")) {
                 json_rating(text, sizeof text, model);
                 html_row_value(out, title, text);
             } else if (!strcmp(cell, "org.formwork.picker")) {
-                fputs("<label for=\"", out);
-                html_text(out, id);
-                fputs("\">", out);
+                html_between(out, "<label for=\"", id, "\">");
                 html_text(out, title);
-                fputs("</label>\n<select id=\"", out);
-                html_text(out, id);
-                fputs("\" name=\"", out);
+                html_between(out, "</label>\n<select id=\"", id, "\" name=\"");
                 html_text(out, id);
                 fputs("\">\n", out);
                 const char *selected = string_member(model, "value");

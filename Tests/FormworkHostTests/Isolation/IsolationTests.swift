@@ -181,11 +181,16 @@ struct IsolatedCellsTests {
         #expect(isolated.childrenStarted == (mode == "shared" ? 1 : 2))
     }
 
-    @Test("children asked to end early end cleanly; a later batch starts a new child and renders the same")
-    func requestEndThenPerform() throws {
+    /// The login example and its view tree rendered in process.
+    func loginForm() throws -> (form: Form, expected: ViewTree) {
         let registry = firstPartyRegistry()
         let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
-        let expected = try FormRuntime(registry: registry).render(form)
+        return (form, try FormRuntime(registry: registry).render(form))
+    }
+
+    @Test("children asked to end early end cleanly; a later batch starts a new child and renders the same")
+    func requestEndThenPerform() throws {
+        let (form, expected) = try loginForm()
         let isolated = IsolatedCells(launcher: launcher)
         #expect(try FormRuntime(driver: isolated).render(form) == expected)
         isolated.requestEnd()
@@ -199,9 +204,7 @@ struct IsolatedCellsTests {
 
     @Test("packs loaded ahead of time: each is sent once, and the form renders as without")
     func preload() throws {
-        let registry = firstPartyRegistry()
-        let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
-        let expected = try FormRuntime(registry: registry).render(form)
+        let (form, expected) = try loginForm()
         let isolated = IsolatedCells(launcher: launcher)
         isolated.start()
         let packs = Set(form.sections.flatMap { $0.fields.map(\.cell.packPath) })
@@ -220,9 +223,7 @@ struct IsolatedCellsTests {
         let pack = try CCompiler.pack(
             "preload-\(how)", source: Source.fixture("hostile_pack.c"),
             defines: ["HOSTILE_AT_CONSTRUCTOR", how, "HOSTILE_PACK_ID=\"com.hostile.preload\""], include: Source.include)
-        let registry = firstPartyRegistry()
-        let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/login.yaml", registry: registry)
-        let expected = try FormRuntime(registry: registry).render(form)
+        let (form, expected) = try loginForm()
         let isolated = IsolatedCells(launcher: launcher)
         isolated.start()
         isolated.preload(packPath: pack)
