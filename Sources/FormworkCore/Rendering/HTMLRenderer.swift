@@ -484,12 +484,8 @@ struct HTMLRenderer {
             out.raw("</button>\n")
         case .choice(let c, let choices, let selected, let style):
             if style == .segments {
-                out.raw("<fieldset class=\"fw-segments\" id=\"")
-                out.text(c.id)
-                out.raw("\" role=\"radiogroup\"")
-                writeDescribed(field, messages: messages, to: &out)
-                out.raw(">\n")
-                writeLegend(c, to: &out)
+                writeChoiceFieldset(
+                    "<fieldset class=\"fw-segments\" id=\"", "\" role=\"radiogroup\"", c, field, messages: messages, to: &out)
                 for (i, choice) in choices.enumerated() {
                     writeChoiceInput(
                         "<input type=\"radio\" id=\"", c, field, i, choice, checked: choice.value == selected, required: c.required,
@@ -581,12 +577,7 @@ struct HTMLRenderer {
                 out.raw("</select>\n")
                 return
             }
-            out.raw("<fieldset class=\"fw-checkboxes\" id=\"")
-            out.text(c.id)
-            out.raw("\"")
-            writeDescribed(field, messages: messages, to: &out)
-            out.raw(">\n")
-            writeLegend(c, to: &out)
+            writeChoiceFieldset("<fieldset class=\"fw-checkboxes\" id=\"", "\"", c, field, messages: messages, to: &out)
             for (i, choice) in choices.enumerated() {
                 writeChoiceInput(
                     "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"", c, field, i, choice,
@@ -631,6 +622,19 @@ struct HTMLRenderer {
     }
 
     /// A group's legend, when the control has a label.
+    /// A fieldset of choices (segments, checkboxes): `open`, the control's id, `attributes`, the messages
+    /// that describe it, then its legend.
+    func writeChoiceFieldset(
+        _ open: StaticString, _ attributes: StaticString, _ c: Control, _ field: FieldView, messages: Int, to out: inout HTMLBytes
+    ) {
+        out.raw(open)
+        out.text(c.id)
+        out.raw(attributes)
+        writeDescribed(field, messages: messages, to: &out)
+        out.raw(">\n")
+        writeLegend(c, to: &out)
+    }
+
     func writeLegend(_ c: Control, to out: inout HTMLBytes) {
         guard let l = c.label else { return }
         out.raw("<legend>")
