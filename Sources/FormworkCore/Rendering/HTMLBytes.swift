@@ -2,42 +2,44 @@
 /// escaped on its way in (`text`). A field's HTML used to be built by string interpolation, a `String` per
 /// attribute and per escaped value appended to another: about a sixth of an HTML render's CPU went to growing
 /// and joining strings.
+///
+/// A handle on a `ByteBuffer`: a copy writes to the same bytes (a writer makes its own with `init`).
 struct HTMLBytes {
-    private(set) var bytes: [UInt8] = []
+    let bytes: ByteBuffer
 
-    init(capacity: Int = 1 << 12) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 1 << 12) { bytes = ByteBuffer(capacity: capacity) }
 
     /// Markup of Formwork's own, as it is.
     @inline(__always)
-    mutating func raw(_ markup: StaticString) { markup.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    mutating func raw(_ markup: StaticString) { bytes.append(markup) }
 
     /// Text that is already HTML (the output of `InlineMarkup.html`) or cannot hold anything to escape (a
     /// number, a date): as it is.
-    mutating func html(_ html: String) { UTF8Bytes.with(html) { bytes.append(contentsOf: $0) } }
+    mutating func html(_ html: String) { bytes.append(html) }
 
     /// Text, escaped as `HTML.escape` escapes it.
-    mutating func text(_ s: String) { UTF8Bytes.with(s) { HTML.appendEscaped($0, to: &bytes) } }
+    mutating func text(_ s: String) { UTF8Bytes.with(s) { HTML.appendEscaped($0, to: bytes) } }
 
     /// Text, escaped, with each line feed written as `<br>`.
-    mutating func lines(_ s: String) { UTF8Bytes.with(s) { HTML.appendEscaped($0, to: &bytes, lineBreaks: true) } }
+    mutating func lines(_ s: String) { UTF8Bytes.with(s) { HTML.appendEscaped($0, to: bytes, lineBreaks: true) } }
 
     /// A decimal integer.
     mutating func int(_ value: Int) {
         guard value >= 0 && value < 10 else { return html(String(value)) }
-        bytes.append(0x30 &+ UInt8(truncatingIfNeeded: value))
+        bytes.byte(0x30 &+ UInt8(truncatingIfNeeded: value))
     }
 
-    mutating func append(_ other: HTMLBytes) { bytes.append(contentsOf: other.bytes) }
+    mutating func append(_ other: HTMLBytes) { bytes.append(other.bytes) }
 
     var isEmpty: Bool { bytes.isEmpty }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { bytes.string }
 
     /// Hands the bytes to `sink` and empties the buffer (keeping its capacity).
     mutating func flush(to sink: (UnsafeRawBufferPointer) -> Void) {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { sink($0) }
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
     }
 }
 
@@ -47,18 +49,17 @@ extension HTML {
     /// U+FFFD, as `TerminalText.safe` does; tabs, line feeds and carriage returns kept, or each line feed
     /// written as `<br>` when `lineBreaks`. `text` is valid UTF-8 (a Swift string's), so every other byte is
     /// copied as it is.
-    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], lineBreaks: Bool = false) {
+    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: ByteBuffer, lineBreaks: Bool = false) {
         // Most text has nothing to escape: copied whole.
         if !UTF8Bytes.contains(text, 0x26, 0x3C, 0x3E) && !UTF8Bytes.contains(text, 0x22, 0x27, 0x27)
             && !UTF8Bytes.mayHaveControls(text)
         {
-            out.append(contentsOf: text)
+            out.append(text)
             return
         }
-        out.reserveCapacity(out.count + text.count + 16)
         var i = 0
         let count = text.count
-        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func put(_ s: StaticString) { out.append(s) }
         while i < count {
             let b = text[i]
             switch b {
@@ -67,19 +68,19 @@ extension HTML {
             case 0x3E: put("&gt;")
             case 0x22: put("&quot;")
             case 0x27: put("&#39;")
-            case 0x0A: if lineBreaks { put("<br>") } else { out.append(b) }
-            case 0x09, 0x0D: out.append(b)
+            case 0x0A: if lineBreaks { put("<br>") } else { out.byte(b) }
+            case 0x09, 0x0D: out.byte(b)
             case 0x00..<0x20:
                 // U+2400 + b: E2 90 (80 + b).
-                out.append(0xE2)
-                out.append(0x90)
-                out.append(0x80 &+ b)
+                out.byte(0xE2)
+                out.byte(0x90)
+                out.byte(0x80 &+ b)
             case 0x7F: put("\u{2421}")
             case 0xC2 where i + 1 < count && (0x80...0x9F).contains(text[i + 1]):
                 put("\u{FFFD}")
                 i += 2
                 continue
-            default: out.append(b)
+            default: out.byte(b)
             }
             i += 1
         }

@@ -840,9 +840,9 @@ enum HTML {
                 UTF8Bytes.contains(bytes, 0x26, 0x3C, 0x3E) || UTF8Bytes.contains(bytes, 0x22, 0x27, 0x27)
                     || UTF8Bytes.mayHaveControls(bytes)
             else { return s }
-            var out: [UInt8] = []
-            appendEscaped(bytes, to: &out)
-            return String(decoding: out, as: UTF8.self)
+            let out = ByteBuffer(capacity: bytes.count + 16)
+            appendEscaped(bytes, to: out)
+            return out.string
         }
     }
 }

@@ -83,8 +83,9 @@ package enum JSONTreeRenderer {
                 w.array { w in
                     // Through the buffer: each field is borrowed, not copied.
                     section.fields.withUnsafeBufferPointer { fields in
-                        // By index: `for f in fields` copies each field (a dozen retains).
-                        for i in fields.indices { w.item { field(fields[i], traits: &traits, to: &$0) } }
+                        // By pointer: `for f in fields`, or `fields[i]` handed to a closure, copies each field (a dozen retains).
+                        let base = fields.baseAddress
+                        for i in fields.indices { w.item { field(base.unsafelyUnwrapped + i, traits: &traits, to: &$0) } }
                     }
                 }
             }
@@ -104,36 +105,37 @@ package enum JSONTreeRenderer {
         }
     }
 
-    static func field(_ f: FieldView, traits cache: inout TraitsCache, to w: inout JSONTextWriter) {
+    /// One field, read in place (`field` points into its section's array).
+    static func field(_ field: UnsafePointer<FieldView>, traits cache: inout TraitsCache, to w: inout JSONTextWriter) {
         w.object { w in
-            w.member("id", f.id)
-            w.member("cell", f.cell)
-            w.member("accessibilityId", f.accessibilityId)
-            w.member("required", bool: f.required)
-            if f.textInput.kind != .none {
+            w.member("id", field.pointee.id)
+            w.member("cell", field.pointee.cell)
+            w.member("accessibilityId", field.pointee.accessibilityId)
+            w.member("required", bool: field.pointee.required)
+            if field.pointee.textInput.kind != .none {
                 w.member("textInput") { w in
                     w.object { w in
-                        w.member("kind", f.textInput.kind.rawValue)
-                        w.member("field", f.textInput.field)
-                        w.member("traits", json: cache.json(f.textInput.traits))
+                        w.member("kind", field.pointee.textInput.kind.rawValue)
+                        w.member("field", field.pointee.textInput.field)
+                        w.member("traits", json: cache.json(field.pointee.textInput.traits))
                     }
                 }
             }
-            w.member("minimum", f.minimum.map { DateFormat.iso8601($0) })
-            w.member("maximum", f.maximum.map { DateFormat.iso8601($0) })
-            w.member("maxLength", integer: f.maxLength.map { Int64($0) })
-            if !f.rules.isEmpty { w.member("rules", json: f.rules.json) }
+            w.member("minimum", field.pointee.minimum.map { DateFormat.iso8601($0) })
+            w.member("maximum", field.pointee.maximum.map { DateFormat.iso8601($0) })
+            w.member("maxLength", integer: field.pointee.maxLength.map { Int64($0) })
+            if !field.pointee.rules.isEmpty { w.member("rules", json: field.pointee.rules.json) }
             // Conditions (as written) and the state they give for the values rendered; absent when the field has none.
-            w.member("visibleIf", f.conditions.visibleIf?.text)
-            w.member("enabledIf", f.conditions.enabledIf?.text)
-            w.member("requiredIf", f.conditions.requiredIf?.text)
-            w.member("visible", bool: f.visible ? nil : false)
-            w.member("enabled", bool: f.enabled ? nil : false)
-            w.member("item", integer: f.item.map { Int64($0.index) })
-            if !f.crossRules.isEmpty {
+            w.member("visibleIf", field.pointee.conditions.visibleIf?.text)
+            w.member("enabledIf", field.pointee.conditions.enabledIf?.text)
+            w.member("requiredIf", field.pointee.conditions.requiredIf?.text)
+            w.member("visible", bool: field.pointee.visible ? nil : false)
+            w.member("enabled", bool: field.pointee.enabled ? nil : false)
+            w.member("item", integer: field.pointee.item.map { Int64($0.index) })
+            if !field.pointee.crossRules.isEmpty {
                 w.member("crossRules") { w in
                     w.array { w in
-                        for rule in f.crossRules {
+                        for rule in field.pointee.crossRules {
                             w.item { w in
                                 w.object { w in
                                     switch rule {
@@ -150,7 +152,7 @@ package enum JSONTreeRenderer {
                     }
                 }
             }
-            w.member("views") { w in w.array { w in for n in f.nodes { w.item { node(n, to: &$0) } } } }
+            w.member("views") { w in w.array { w in nodes(field.pointee.nodes, to: &w) } }
         }
     }
 
@@ -190,6 +192,13 @@ package enum JSONTreeRenderer {
         }
     }
 
+    /// Each node as an item of the array being written, read in place (`for n in nodes` copies each node).
+    static func nodes(_ nodes: [ViewNode], to w: inout JSONTextWriter) {
+        nodes.withUnsafeBufferPointer { nodes in
+            for i in nodes.indices { w.item { node(nodes[i], to: &$0) } }
+        }
+    }
+
     static func node(_ n: ViewNode, to w: inout JSONTextWriter) {
         switch n {
         case .group(let role, let title, let children):
@@ -197,7 +206,7 @@ package enum JSONTreeRenderer {
                 w.member("type", "group")
                 w.member("role", role)
                 w.member("title", title)
-                w.member("children") { w in w.array { w in for child in children { w.item { node(child, to: &$0) } } } }
+                w.member("children") { w in w.array { w in nodes(children, to: &w) } }
             }
         case .label(let text, let style):
             w.object { w in

@@ -152,67 +152,68 @@ package enum JSON: Sendable, Equatable {
 }
 
 /// The output buffer of JSON serialisation: UTF-8 bytes, turned into a `String` once.
+///
+/// A handle on a `ByteBuffer`: a copy writes to the same bytes (a writer makes its own with `init`).
 struct JSONBytes {
-    private var bytes: [UInt8] = []
+    private let bytes: ByteBuffer
 
-    init(capacity: Int = 1 << 12) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 1 << 12) { bytes = ByteBuffer(capacity: capacity) }
 
-    mutating func byte(_ b: UInt8) { bytes.append(b) }
+    @inline(__always)
+    mutating func byte(_ b: UInt8) { bytes.byte(b) }
 
-    mutating func append(_ s: String) {
-        let utf8 = s.utf8
-        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
-    }
+    mutating func append(_ s: String) { bytes.append(s) }
 
-    mutating func append(_ other: JSONBytes) { bytes.append(contentsOf: other.bytes) }
+    @inline(__always)
+    mutating func append(_ s: StaticString) { bytes.append(s) }
+
+    mutating func append(_ other: JSONBytes) { bytes.append(other.bytes) }
 
     var count: Int { bytes.count }
 
-    /// A line feed and `level` indents of two spaces, in one copy.
+    /// A line feed and `level` indents of two spaces.
+    @inline(__always)
     mutating func newline(_ level: Int) {
-        let count = 1 + 2 * level
-        if count <= Self.indents.count {
-            Self.indents.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
-        } else {
-            bytes.append(0x0A)
-            bytes.append(contentsOf: repeatElement(0x20, count: count - 1))
-        }
+        bytes.byte(0x0A)
+        bytes.append(repeating: 0x20, count: 2 * level)
     }
-    private static let indents: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 64)
 
     /// A key of Formwork's own and its colon: `"key": ` (or `"key":` when compact).
+    @inline(__always)
     mutating func key(_ key: StaticString, pretty: Bool) {
         assert(key.withUTF8Buffer { !UTF8Bytes.mayNeedJSONEscape($0) }, "a key that needs escaping")
-        bytes.append(0x22)
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22)
-        bytes.append(0x3A)
-        if pretty { bytes.append(0x20) }
+        bytes.byte(0x22)
+        bytes.append(key)
+        bytes.byte(0x22)
+        bytes.byte(0x3A)
+        if pretty { bytes.byte(0x20) }
     }
 
     /// Text of Formwork's own, as it is (`true`, `null`, …).
-    mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    @inline(__always)
+    mutating func raw(_ text: StaticString) { bytes.append(text) }
 
     /// `"`, the bytes, `"`.
+    @inline(__always)
     mutating func quoted(_ text: UnsafeBufferPointer<UInt8>) {
-        bytes.append(0x22)
-        bytes.append(contentsOf: text)
-        bytes.append(0x22)
+        bytes.byte(0x22)
+        bytes.append(text)
+        bytes.byte(0x22)
     }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { bytes.string }
 
     /// Hands the bytes to `sink` and empties the buffer (keeping its capacity).
     mutating func flush(to sink: (UnsafeRawBufferPointer) -> Void) {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { sink($0) }
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
     }
 
     /// Hands the bytes to `sink`, keeping them.
     func write(to sink: (UnsafeRawBufferPointer) -> Void) { bytes.withUnsafeBytes { sink($0) } }
 
-    mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+    mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(raw) }
 }
 
 extension JSON {
