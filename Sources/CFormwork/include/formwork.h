@@ -637,9 +637,11 @@ typedef struct fw_cell_type {
      * Typed configure (AirCollection's `configure(model: Model)`): the host
      * lays out a struct whose members follow the schema order and C types (see
      * fw_field_type), checks that its size and alignment equal `model_size`
-     * and `model_alignment`, and calls `typed_configure` through libffi with
-     * the convention below. Pointers inside the struct are valid only during
-     * the call. An absent value (no default, not given) is NULL for strings,
+     * and `model_alignment`, and calls `typed_configure` with the convention
+     * below (by value: directly where the platform's convention for the
+     * struct is known, x86-64 System V; through libffi elsewhere — the struct
+     * arrives as a C compiler passes it either way). Pointers inside the
+     * struct are valid only during the call. An absent value (no default, not given) is NULL for strings,
      * an empty list, 0 for numbers and integers, false for bools, and NaN for
      * dates. Required iff FW_CELL_TYPED_CONFIGURE; the generic `configure`
      * must still be provided, and both must apply the same model (`formwork

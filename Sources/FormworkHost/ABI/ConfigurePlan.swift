@@ -187,8 +187,8 @@ final class ConfigurePlan {
     }
 
     /// The bytes of a typed model's buffer: the struct's size rounded up to whole words (the template
-    /// is copied a word at a time).
-    static func typedSize(_ layout: TypedModelLayout) -> Int { max((layout.size + 7) & ~7, 8) }
+    /// is copied a word at a time, and a direct by-value call reads whole words).
+    static func typedSize(_ layout: TypedModelLayout) -> Int { layout.bufferSize }
 
     /// How many `fw_value`s a generic configure passes: every field with the defaults, else as many
     /// as there are values (at most the schema's).

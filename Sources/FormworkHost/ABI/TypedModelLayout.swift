@@ -6,7 +6,9 @@ import Synchronization
 
 /// The C struct a typed-configure cell expects, laid out from its schema by
 /// libffi (`ffi_get_struct_offsets`), with the call interfaces prepared once
-/// and cached for each convention.
+/// and cached for each convention. By value, the call is direct where the
+/// platform's convention for the struct is known (x86-64 System V: `DirectCall`),
+/// else through libffi.
 ///
 /// Member C types follow formwork.h: string/text/choice → `const char *`,
 /// bool → `bool`, integer → `int64_t`, number/date → `double`,
@@ -25,6 +27,27 @@ final class TypedModelLayout: @unchecked Sendable {
     let offsets: [Int]
     let size: Int
     let alignment: Int
+    /// How a by-value call passes the struct without libffi, or nil (libffi).
+    let direct: DirectCall?
+
+    /// A by-value call without libffi (x86-64 System V): the struct's words in registers, each word in a
+    /// general register or, when it holds only a double, an SSE register (`CFFI_REGS_*`); or, above 16 bytes,
+    /// copied onto the stack as that many 64-bit words, whatever the members.
+    enum DirectCall: Equatable {
+        case registers(Int32)
+        case stack(words: UInt32)
+    }
+
+    /// Whether by-value calls go direct when `direct` says how (tests turn it off to compare with libffi).
+    private let directEnabled = Atomic<Bool>(true)
+    var usesDirectCalls: Bool {
+        get { directEnabled.load(ordering: .relaxed) }
+        set { directEnabled.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The bytes of a buffer that holds a model for any call: the struct's size rounded up to whole words (a
+    /// direct call reads whole words; a template is copied a word at a time).
+    var bufferSize: Int { max((size + 7) & ~7, 8) }
 
     // libffi keeps pointers to these for as long as a cif is used: owned here, freed in deinit.
     private let structType: UnsafeMutablePointer<ffi_type>
@@ -73,6 +96,44 @@ final class TypedModelLayout: @unchecked Sendable {
         self.offsets = offsets
         size = structType.pointee.size
         alignment = Int(structType.pointee.alignment)
+        direct = Self.directCall(fields: fields, offsets: offsets, size: size)
+    }
+
+    /// The direct call for a struct of `fields` at `offsets`, or nil where libffi must make it.
+    static func directCall(fields: [FieldType], offsets: [Int], size: Int) -> DirectCall? {
+        #if arch(x86_64) && os(Linux)
+            guard size > 0, !fields.isEmpty else { return nil }
+            if size > 16 {
+                let words = (size + 7) / 8
+                return words <= 64 ? .stack(words: UInt32(words)) : nil
+            }
+            // Per word: whether any member lies in it, and whether every member in it is a double.
+            var used = [false, false], double = [true, true]
+            for (i, type) in fields.enumerated() {
+                let width: Int
+                switch type {
+                case .string, .text, .choice, .integer, .number, .date: width = 8
+                case .bool: width = 1
+                case .stringList, .choiceList: width = 16
+                }
+                for word in offsets[i] / 8...(offsets[i] + width - 1) / 8 where word < 2 {
+                    used[word] = true
+                    if type != .number && type != .date { double[word] = false }
+                }
+            }
+            let words = (size + 7) / 8
+            guard used[0], words == 1 || used[1] else { return nil }  // a word of padding only: left to libffi
+            switch (words, double[0], double[1]) {
+            case (1, false, _): return .registers(Int32(CFFI_REGS_I))
+            case (1, true, _): return .registers(Int32(CFFI_REGS_S))
+            case (_, false, false): return .registers(Int32(CFFI_REGS_II))
+            case (_, false, true): return .registers(Int32(CFFI_REGS_IS))
+            case (_, true, false): return .registers(Int32(CFFI_REGS_SI))
+            default: return .registers(Int32(CFFI_REGS_SS))
+            }
+        #else
+            return nil
+        #endif
     }
 
     deinit {
@@ -116,7 +177,7 @@ final class TypedModelLayout: @unchecked Sendable {
         values: [Value?], defaults: [Value?]? = nil, marshaller given: CMarshaller? = nil
     ) throws(LayoutError) -> fw_status {
         // The model struct and the argument list live on the stack: nothing is allocated per call.
-        try withUnsafeTemporaryAllocation(byteCount: max(size, 1), alignment: max(alignment, 8)) { (buffer) throws(LayoutError) in
+        try withUnsafeTemporaryAllocation(byteCount: bufferSize, alignment: max(alignment, 8)) { (buffer) throws(LayoutError) in
             let model = buffer.baseAddress!
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
             let marshaller = given ?? CMarshaller()
@@ -136,8 +197,9 @@ final class TypedModelLayout: @unchecked Sendable {
         }
     }
 
-    /// Calls `function` with the model struct at `model`: directly by pointer (the signature is fixed,
-    /// `fw_status (*)(void *, const MODEL *)`: no libffi), by value through the prepared `ffi_cif`.
+    /// Calls `function` with the model struct at `model` (`bufferSize` bytes): directly by pointer (the
+    /// signature is fixed, `fw_status (*)(void *, const MODEL *)`: no libffi); by value directly where
+    /// `direct` says how, else through the prepared `ffi_cif`.
     private func invokeChecked(
         _ function: fw_typed_configure_fn, convention: TypedConvention, cell: UnsafeMutableRawPointer, model: UnsafeMutableRawPointer
     ) throws(LayoutError) -> fw_status {
@@ -145,6 +207,16 @@ final class TypedModelLayout: @unchecked Sendable {
             let direct = unsafeBitCast(function, to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> fw_status).self)
             return direct(cell, model)
         }
+        #if arch(x86_64) && os(Linux)
+            if let direct, directEnabled.load(ordering: .relaxed) {
+                switch direct {
+                case .registers(let kind): return cffi_direct_in_registers(function, cell, model, kind)
+                case .stack(let words):
+                    var status: Int32 = 0
+                    if cffi_direct_on_stack(function, cell, model, words, &status) != 0 { return status }
+                }
+            }
+        #endif
         let cif = try byValueCIF()
         var cellArgument: UnsafeMutableRawPointer? = cell
         var returned: UInt64 = 0  // ffi_arg: return values narrower than a register are widened
