@@ -39,23 +39,22 @@ struct TextRenderer {
                 for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
             }
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 16)
+        let out = ByteBuffer(capacity: 1 << 16)
         var count = 0
         func emit(_ lines: [Line]) {
-            for line in lines { append(line, to: &out) }
+            for line in lines { append(line, to: out) }
             count += lines.count
         }
         func flush() {
             guard !out.isEmpty else { return }
             out.withUnsafeBytes { sink($0) }
-            out.removeAll(keepingCapacity: true)
+            out.removeAll()
         }
         emit(lines)
         // Sections are laid out independently (on several cores for a large form) and written in order.
         let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
         Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
-            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: [], lines: 0)
+            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: ByteBuffer(capacity: 16), lines: 0)
         } consume: { index, body in
             let section = tree.sections[index]
             // A page heading before the first section of each page.
@@ -74,23 +73,22 @@ struct TextRenderer {
             body.text.withUnsafeBytes { sink($0) }
             count += body.lines
         }
-        if count == 0 { out = [0x0A] }
+        if count == 0 { out.byte(0x0A) }
         flush()
     }
 
     /// A section's header, fields and footer, as finished UTF-8 text (each line ends in a newline) and its line count.
-    func body(of section: SectionView) -> (text: [UInt8], lines: Int) {
+    func body(of section: SectionView) -> (text: ByteBuffer, lines: Int) {
         // Each line is written as soon as it is laid out: a section's lines are never all held as segments.
-        var text: [UInt8] = []
-        text.reserveCapacity(section.fields.count * 64 + 256)
+        let text = ByteBuffer(capacity: section.fields.count * 64 + 256)
         var count = 0
         func emit(_ line: Line) {
-            append(line, to: &text)
+            append(line, to: text)
             count += 1
         }
         func emit(_ fields: [FieldView]) {
             layOut(fields) { lines in
-                for line in lines { append(line, to: &text) }
+                for line in lines { append(line, to: text) }
                 count += lines.count
             }
         }
@@ -462,28 +460,22 @@ struct TextRenderer {
     }
 
     /// `join(line)` and a line feed, appended to `out` as UTF-8 (the same bytes, without a `String` per line).
-    func append(_ line: Line, to out: inout [UInt8]) {
+    func append(_ line: Line, to out: ByteBuffer) {
         let start = out.count
         for segment in line {
             let text = TerminalText.safe(segment.text)
             if ansi, let code = code(segment.style) {
-                out.append(0x1B)
-                out.append(0x5B)
-                UTF8Bytes.with(code) { out.append(contentsOf: $0) }
-                out.append(0x6D)
-                UTF8Bytes.with(text) { out.append(contentsOf: $0) }
-                out.append(0x1B)
-                out.append(0x5B)
-                out.append(0x30)
-                out.append(0x6D)
+                out.append("\u{1B}[" as StaticString)
+                out.append(code)
+                out.byte(0x6D)
+                out.append(text)
+                out.append("\u{1B}[0m" as StaticString)
             } else {
-                UTF8Bytes.with(text) { out.append(contentsOf: $0) }
+                out.append(text)
             }
         }
-        var end = out.count
-        while end > start && out[end - 1] == 0x20 { end -= 1 }
-        out.removeLast(out.count - end)
-        out.append(0x0A)
+        out.trimTrailing(0x20, downTo: start)
+        out.byte(0x0A)
     }
 
     func code(_ style: Style) -> String? {

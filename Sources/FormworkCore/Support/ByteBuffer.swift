@@ -1,4 +1,4 @@
-/// A growable run of bytes written through a pointer: the output buffer of the JSON writer.
+/// A growable run of bytes written through a pointer: the output buffer of the JSON, HTML and text writers.
 ///
 /// `[UInt8].append(contentsOf:)` of a few bytes (a key, a quote, an indent) pays a uniqueness check, a
 /// capacity check and a generic copy loop on every call: a sixth of writing a form's JSON went there. Here
@@ -65,6 +65,11 @@ final class ByteBuffer {
         guard n > 0 else { return }
         room(n).update(repeating: byte, count: n)
         count &+= n
+    }
+
+    /// Drops the trailing run of `byte`, not below `start` (a line's padding before its line feed).
+    func trimTrailing(_ byte: UInt8, downTo start: Int) {
+        while count > start && base[count - 1] == byte { count -= 1 }
     }
 
     /// Empties the buffer, keeping its memory.
