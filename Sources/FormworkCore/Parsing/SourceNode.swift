@@ -165,6 +165,9 @@ struct JSONParser {
         case index(Int)
     }
     private var path: [Step] = []
+    /// The members and items of the composites still open (see `ScratchStack`).
+    private let memberStack = ScratchStack<(key: String, value: SourceNode)>()
+    private let itemStack = ScratchStack<SourceNode>()
 
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
         var text = text
@@ -316,20 +319,21 @@ struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"):
             index += 1
-            var members: [(key: String, value: SourceNode)] = []
+            // The members are gathered on the parser's stack, then moved into an array of their count.
+            let members = memberStack, first = members.count
             // Duplicate keys: a linear scan for the usual small object, a set past 16 keys.
             var keys: Set<String>? = nil
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return SourceNode(kind: .object(members), line: start) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return SourceNode(kind: .object([]), line: start) }
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
                 let key = try string()
                 let duplicate: Bool
-                if members.count < 16 {
-                    duplicate = members.contains { $0.key == key }
+                if members.count - first < 16 {
+                    duplicate = (first..<members.count).contains { k in members.with(k) { $0.key == key } }
                 } else {
-                    if keys == nil { keys = Set(members.map(\.key)) }
+                    if keys == nil { keys = Set((first..<members.count).map { k in members.with(k) { $0.key } }) }
                     duplicate = !keys!.insert(key).inserted
                 }
                 guard !duplicate else { throw error(at: key, "duplicate key '\(key)'") }
@@ -338,37 +342,46 @@ struct JSONParser {
                 index += 1
                 skipSpace()
                 path.append(.key(key))
-                members.append((key, try value(depth: depth + 1)))
+                let member = try value(depth: depth + 1)
+                members.push((key, member))
                 path.removeLast()
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated object (missing '}')") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return SourceNode(kind: .object(members), line: start) }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return SourceNode(kind: .object(members.pop(from: first)), line: start)
+                }
                 throw error("expected ',' or '}' in an object")
             }
         case UInt8(ascii: "["):
             index += 1
-            var items: [SourceNode] = []
+            let items = itemStack, first = items.count
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array(items), line: start) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array([]), line: start) }
             let deferItems =
                 deferSections && depth == 1 && path.count == 1 && { if case .key("sections") = path[0] { true } else { false } }()
             while true {
                 skipSpace()
-                path.append(.index(items.count))
+                let position = items.count - first
+                path.append(.index(position))
                 if deferItems, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
                     let (itemStart, itemLine) = (index, line)
                     guard skipComposite() else { throw error("unterminated object (missing '}')") }
-                    deferred.append((items.count, itemStart, index, itemLine))
-                    items.append(SourceNode(kind: .null, line: itemLine))
+                    deferred.append((position, itemStart, index, itemLine))
+                    items.push(SourceNode(kind: .null, line: itemLine))
                 } else {
-                    items.append(try value(depth: depth + 1))
+                    let item = try value(depth: depth + 1)
+                    items.push(item)
                 }
                 path.removeLast()
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated list (missing ']')") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array(items), line: start) }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return SourceNode(kind: .array(items.pop(from: first)), line: start)
+                }
                 throw error("expected ',' or ']' in a list")
             }
         case UInt8(ascii: "\""):

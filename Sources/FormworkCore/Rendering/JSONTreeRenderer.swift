@@ -40,11 +40,20 @@ package enum JSONTreeRenderer {
     /// `text`, written to `sink` a section at a time.
     static func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
         let fields = tree.sections.reduce(0) { $0 + $1.fields.count }
+        let parallel = tree.sections.count > 1 && fields >= 2000
+        // Each slot of the stream's window writes its sections into one buffer, emptied for each: a fresh
+        // buffer per section touched fresh memory for all of the output (a page fault per 4 KB: 1,500 of them
+        // for the JSON of 10,000 fields). Two sections per thread keep both cores busy.
+        let perThread = 2
+        let largest = tree.sections.reduce(0) { max($0, $1.fields.count) }
+        let buffers = (0..<min(Parallel.streamWindow(worthIt: parallel, perThread: perThread), tree.sections.count)).map { _ in
+            ByteBuffer(capacity: 1 << 12 + largest * 1024)
+        }
         // A section is the third level of the document: { "sections": [ { … } ] }.
         header(tree).writeLine(
-            appending: "sections", count: tree.sections.count, parallel: tree.sections.count > 1 && fields >= 2000,
+            appending: "sections", count: tree.sections.count, parallel: parallel, perThread: perThread,
             item: { index in
-                var w = JSONTextWriter(capacity: 1 << 12 + tree.sections[index].fields.count * 1024, depth: 2)
+                var w = JSONTextWriter(reusing: buffers[index % buffers.count], depth: 2)
                 section(tree.sections[index], to: &w)
                 return w.out
             }, to: sink)

@@ -39,7 +39,8 @@ package enum JSON: Sendable, Equatable {
     /// in) and handed over one at a time (a window of items at a time, on several cores when `parallel`),
     /// then the end — never the whole text at once. The bytes are those of `serialized()` of the whole.
     func writeLine(
-        appending key: String, count: Int, parallel: Bool, item: (Int) -> JSONBytes, to sink: (UnsafeRawBufferPointer) -> Void
+        appending key: String, count: Int, parallel: Bool, perThread: Int = 4, item: (Int) -> JSONBytes,
+        to sink: (UnsafeRawBufferPointer) -> Void
     ) {
         var out = JSONBytes(capacity: 1 << 16)
         guard case .object(let members) = self else {
@@ -63,7 +64,7 @@ package enum JSON: Sendable, Equatable {
             out.append("[]")
         } else {
             out.byte(0x5B)
-            Parallel.stream(count, worthIt: parallel, item) { k, piece in
+            Parallel.stream(count, worthIt: parallel, perThread: perThread, item) { k, piece in
                 if k > 0 { out.byte(0x2C) }
                 out.newline(2)
                 out.flush(to: sink)
@@ -159,6 +160,12 @@ struct JSONBytes {
 
     init(capacity: Int = 1 << 12) { bytes = ByteBuffer(capacity: capacity) }
 
+    /// Bytes written into `buffer`, emptied first (a writer that reuses its memory).
+    init(reusing buffer: ByteBuffer) {
+        buffer.removeAll()
+        bytes = buffer
+    }
+
     @inline(__always)
     mutating func byte(_ b: UInt8) { bytes.byte(b) }
 
@@ -239,6 +246,13 @@ struct JSONTextWriter {
 
     init(capacity: Int = 1 << 12, pretty: Bool = true, depth: Int = 0) {
         out = JSONBytes(capacity: capacity)
+        self.pretty = pretty
+        self.depth = depth
+    }
+
+    /// A writer into `buffer`, emptied first.
+    init(reusing buffer: ByteBuffer, pretty: Bool = true, depth: Int = 0) {
+        out = JSONBytes(reusing: buffer)
         self.pretty = pretty
         self.depth = depth
     }

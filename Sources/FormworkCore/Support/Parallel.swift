@@ -43,8 +43,13 @@ package enum Parallel {
     /// `body(i)` for every `i` in `0..<count`, each result handed to `consume` in order as soon as its
     /// window is done: windows of a few items per thread, so only a window's results are held at once
     /// (a renderer streams its output this way instead of keeping every section's text).
-    package static func stream<T>(_ count: Int, worthIt: Bool, _ body: (Int) -> T, consume: (Int, T) -> Void) {
-        let window = worthIt && threads > 1 ? threads * 4 : 1
+    ///
+    /// Every item of a window is consumed before the next window's are made: an item `i` may write into
+    /// memory of its own slot, `i % streamWindow(…)`, that the item of the window before has handed over.
+    package static func stream<T>(
+        _ count: Int, worthIt: Bool, perThread: Int = 4, _ body: (Int) -> T, consume: (Int, T) -> Void
+    ) {
+        let window = streamWindow(worthIt: worthIt, perThread: perThread)
         var start = 0
         while start < count {
             let end = min(count, start + window)
@@ -56,6 +61,11 @@ package enum Parallel {
             }
             start = end
         }
+    }
+
+    /// How many items `stream` makes before it consumes them.
+    package static func streamWindow(worthIt: Bool, perThread: Int = 4) -> Int {
+        worthIt && threads > 1 ? threads * max(perThread, 1) : 1
     }
 
     /// `work` on this thread while `beside` runs on a thread of its own; returns when both are done.

@@ -23,7 +23,7 @@ final class CanvasWireRecorder {
 
     /// Empties the recorder for a render of the field with `accessibilityId`.
     func reset(accessibilityId: String, valueField: String?) {
-        out.bytes.removeAll(keepingCapacity: true)
+        out.removeAll()
         rootCount = 0
         stack.removeAll(keepingCapacity: true)
         count = 0
@@ -59,11 +59,11 @@ final class CanvasWireRecorder {
             truncated = true
             return
         }
-        let start = out.bytes.count
+        let start = out.count
         out.u8(1)
         if let role { string(role) } else { out.string("stack") }
         optionalString(title)
-        stack.append((start, out.bytes.count, 0))
+        stack.append((start, out.count, 0))
         out.u32(0)
     }
 
@@ -71,14 +71,14 @@ final class CanvasWireRecorder {
         guard let group = stack.popLast() else { return }
         patch(group.countAt, group.children)
         // The group is a node of its parent once closed; past the limit it is taken out with its children.
-        if !admit() { out.bytes.removeSubrange(group.start...) }
+        if !admit() { out.truncate(to: group.start) }
     }
 
     /// A pack string's bytes, as `WireWriter.string` writes a string.
     private func string(_ p: UnsafePointer<CChar>) {
         let n = CanvasRecorder.length(p)
         out.u32(UInt32(n))
-        p.withMemoryRebound(to: UInt8.self, capacity: n) { out.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+        p.withMemoryRebound(to: UInt8.self, capacity: n) { out.raw(UnsafeBufferPointer(start: $0, count: n)) }
     }
 
     private func optionalString(_ p: UnsafePointer<CChar>?) {
@@ -101,7 +101,7 @@ final class CanvasWireRecorder {
     }
 
     private func choices(_ base: UnsafePointer<fw_choice>?, count: UInt32) {
-        let countAt = out.bytes.count
+        let countAt = out.count
         out.u32(0)
         var n: UInt32 = 0
         CanvasRecorder.forEachChoice(base, count: count) { value, label in
@@ -115,9 +115,7 @@ final class CanvasWireRecorder {
 
     /// Writes `count` over the placeholder at `offset` (a count known once its items are written).
     private func patch(_ offset: Int, _ count: UInt32) {
-        withUnsafeBytes(of: count.littleEndian) { b in
-            for k in 0..<4 { out.bytes[offset + k] = b[k] }
-        }
+        out.patch(offset, count)
     }
 
     private func optionalFinite(_ d: Double?) {
@@ -197,7 +195,7 @@ final class CanvasWireRecorder {
             r.out.u8(11)
             r.control(field: field, label: label, flags: flags)
             r.choices(choices, count: count)
-            let countAt = r.out.bytes.count
+            let countAt = r.out.count
             r.out.u32(0)
             var n: UInt32 = 0
             if let list = selected?.pointee, list.count > 0, list.count <= 10_000, let base = list.items {

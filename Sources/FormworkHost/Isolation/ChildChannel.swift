@@ -240,21 +240,21 @@ final class ChildChannel {
     var progressMark: (count: UInt64, tag: UInt64) { (progress[0], progress[1]) }
 
     /// Sends one frame; a dead child is reported by `receive`.
-    func send(kind: UInt8, _ payload: [UInt8]) throws(ChildFailure) {
+    func send(kind: UInt8, _ payload: WireWriter) throws(ChildFailure) {
         var header = WireWriter(capacity: 5)
         header.u8(kind)
         header.u32(UInt32(payload.count))
-        try write(header.bytes)
+        try write(header)
         try write(payload)
     }
 
     /// `send` for a writer thread beside the one that receives: false when the child is gone, with no
     /// reaping (the receiving thread finds out how the child ended).
-    func sendFromWriter(kind: UInt8, _ payload: [UInt8]) -> Bool {
+    func sendFromWriter(kind: UInt8, _ payload: WireWriter) -> Bool {
         var header = WireWriter(capacity: 5)
         header.u8(kind)
         header.u32(UInt32(payload.count))
-        return sendAll(socket, header.bytes) && sendAll(socket, payload)
+        return sendAll(socket, header) && sendAll(socket, payload)
     }
 
     /// Kills a child that is being given up on, so that a writer thread blocked sending to it returns.
@@ -263,7 +263,7 @@ final class ChildChannel {
         if ended == nil { Glibc.kill(pid, SIGKILL) }
     }
 
-    private func write(_ bytes: [UInt8]) throws(ChildFailure) {
+    private func write(_ bytes: WireWriter) throws(ChildFailure) {
         guard sendAll(socket, bytes) else { throw reap() }
     }
 
@@ -445,21 +445,21 @@ struct ChildEndpoint {
         return out
     }
 
-    func send(kind: UInt8, _ payload: [UInt8]) -> Bool {
+    func send(kind: UInt8, _ payload: WireWriter) -> Bool {
         var frame = WireWriter(capacity: payload.count + 5)
         frame.u8(kind)
         frame.u32(UInt32(payload.count))
-        frame.bytes += payload
-        return sendRaw(frame.bytes)
+        frame.raw(payload)
+        return sendRaw(frame)
     }
 
     /// Writes bytes that already hold whole frames.
-    func sendRaw(_ bytes: [UInt8]) -> Bool { sendAll(socket, bytes) }
+    func sendRaw(_ bytes: WireWriter) -> Bool { sendAll(socket, bytes) }
 }
 
 /// Writes all of `bytes` to `socket`, retrying after a signal; false when the other end is gone. With
 /// `MSG_NOSIGNAL`: a closed peer never raises SIGPIPE. The corresponding C function is `send`.
-private func sendAll(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+private func sendAll(_ socket: Int32, _ bytes: WireWriter) -> Bool {
     var sent = 0
     while sent < bytes.count {
         let n = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }

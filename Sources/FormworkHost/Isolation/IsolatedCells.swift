@@ -99,7 +99,7 @@ public final class IsolatedCells: CellDriver {
             w.string(path)
             for (_, child) in children.sorted(by: { $0.key < $1.key }) {
                 // A child that is gone is found out by the next batch.
-                if (try? child.send(kind: Frame.preload.rawValue, w.bytes)) != nil { preloadsSent += 1 }
+                if (try? child.send(kind: Frame.preload.rawValue, w)) != nil { preloadsSent += 1 }
             }
         }
     }
@@ -253,9 +253,9 @@ public final class IsolatedCells: CellDriver {
                         requests.withUnsafeBufferPointer { requests in
                             for j in k..<end { Self.encode(requests[batch[j]], cell: indices[j], into: &frame) }
                         }
-                        guard child.sendFromWriter(kind: kind, frame.bytes) else { return }  // the reader finds out why
+                        guard child.sendFromWriter(kind: kind, frame) else { return }  // the reader finds out why
                         (kind, k) = (Frame.more.rawValue, end)
-                        frame = WireWriter(capacity: 64 * Self.requestsPerFrame)
+                        frame.removeAll()  // sent: its memory takes the next frame
                     }
                 }
             }
@@ -273,7 +273,7 @@ public final class IsolatedCells: CellDriver {
                     requests.withUnsafeBufferPointer { requests in
                         for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &head) }
                     }
-                    try child.send(kind: Frame.batch.rawValue, head.bytes)
+                    try child.send(kind: Frame.batch.rawValue, head)
                 }
                 while true {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
@@ -351,7 +351,7 @@ public final class IsolatedCells: CellDriver {
     static func encode(_ response: CellResponse, position: Int, recorder: CanvasWireRecorder, into w: inout WireWriter) {
         w.u32(UInt32(position))
         w.u32(recorder.rootCount)
-        w.bytes.append(contentsOf: recorder.out.bytes)
+        w.raw(recorder.out)
         encode(response.rejections, into: &w)
     }
 
@@ -390,17 +390,16 @@ public final class IsolatedCells: CellDriver {
         let recorder = CanvasWireRecorder()
         var out = WireWriter(capacity: 1 << 16)
         func flush(force: Bool) -> Bool {
-            guard force || out.bytes.count >= 1 << 16 else { return true }
-            defer { out.bytes.removeAll(keepingCapacity: true) }
-            return endpoint.sendRaw(out.bytes)
+            guard force || out.count >= 1 << 16 else { return true }
+            defer { out.removeAll() }
+            return endpoint.sendRaw(out)
         }
         func frame(_ kind: Frame, _ body: (inout WireWriter) -> Void) {
             out.u8(kind.rawValue)
-            let lengthAt = out.bytes.count
+            let lengthAt = out.count
             out.u32(0)
             body(&out)
-            let length = UInt32(out.bytes.count - lengthAt - 4).littleEndian
-            withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[lengthAt + k] = b } }
+            out.patch(lengthAt, UInt32(out.count - lengthAt - 4))
         }
         while let (kind, payload) = endpoint.receive() {
             if kind == Frame.preload.rawValue {

@@ -104,7 +104,7 @@ enum PackScanner {
         writer.strings(order.map { paths[$0].path })
         writer.strings(order.map { paths[$0].realPath })
         writer.u8(1)  // take the packs from the shared queue
-        let frame = writer.bytes
+        let frame = writer
         let parts = Parallel.map(children.count, worthIt: true) { k -> [(Int, Result<LoadedPackInfo, PackError>)] in
             let child = children[k]
             var out: [(Int, Result<LoadedPackInfo, PackError>)] = []
@@ -180,7 +180,7 @@ enum PackScanner {
             writer.strings(pending.map { paths[$0].realPath })
             var received = 0
             do {
-                try child.send(kind: Frame.paths.rawValue, writer.bytes)
+                try child.send(kind: Frame.paths.rawValue, writer)
                 while received < pending.count {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
                     var reader = WireReader(payload)
@@ -240,9 +240,9 @@ enum PackScanner {
             for (i, path) in paths.enumerated() {
                 endpoint.mark(UInt64(i))
                 appendResult(path: path, realPath: realPaths.map { $0[i] } ?? "", index: nil, to: &out)
-                if out.bytes.count >= 1 << 16 || i == paths.count - 1 {
-                    guard endpoint.sendRaw(out.bytes) else { return 3 }
-                    out.bytes.removeAll(keepingCapacity: true)
+                if out.count >= 1 << 16 || i == paths.count - 1 {
+                    guard endpoint.sendRaw(out) else { return 3 }
+                    out.removeAll()
                 }
             }
             return 0
@@ -252,7 +252,7 @@ enum PackScanner {
     /// Reads the pack at `path` and appends its result to `out` as one frame: `pack` or `failure`, or with an
     /// `index` (a shared scan) `indexedPack` or `indexedFailure`, which carry it before the record.
     private static func appendResult(path: String, realPath: String, index: Int?, to out: inout WireWriter) {
-        let start = out.bytes.count
+        let start = out.count
         out.u8(0)
         out.u32(0)
         if let index { out.u32(UInt32(index)) }
@@ -264,9 +264,8 @@ enum PackScanner {
             out.packError(error)
             kind = index == nil ? .failure : .indexedFailure
         }
-        out.bytes[start] = kind.rawValue
-        let length = UInt32(out.bytes.count - start - 5).littleEndian
-        withUnsafeBytes(of: length) { for (k, b) in $0.enumerated() { out.bytes[start + 1 + k] = b } }
+        out.patch(start, byte: kind.rawValue)
+        out.patch(start + 1, UInt32(out.count - start - 5))
     }
 
     /// The shared scan's child: takes the next pack from `queue` until none is left, sends each result with its
@@ -281,14 +280,14 @@ enum PackScanner {
             let i = Int(taken)
             endpoint.mark(UInt64(i + 1))
             appendResult(path: paths[i], realPath: realPaths.map { $0[i] } ?? "", index: i, to: &out)
-            if out.bytes.count >= 1 << 16 {
-                guard endpoint.sendRaw(out.bytes) else { return 3 }
-                out.bytes.removeAll(keepingCapacity: true)
+            if out.count >= 1 << 16 {
+                guard endpoint.sendRaw(out) else { return 3 }
+                out.removeAll()
             }
         }
         out.u8(Frame.done.rawValue)
         out.u32(0)
-        return endpoint.sendRaw(out.bytes) ? 0 : 3
+        return endpoint.sendRaw(out) ? 0 : 3
     }
 }
 

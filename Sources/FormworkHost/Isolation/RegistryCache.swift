@@ -78,7 +78,7 @@ public struct RegistryCache {
 
     static func header() -> [UInt8] {
         var w = WireWriter()
-        w.bytes += magic
+        w.raw(magic)
         w.u32(format)
         w.string(FormworkVersion.string)
         w.abi(.host)
@@ -116,7 +116,7 @@ public struct RegistryCache {
 
     func encode() -> [UInt8] {
         var w = WireWriter(capacity: 1 << 16)
-        w.bytes += Self.header()
+        w.raw(Self.header())
         w.u32(UInt32(records.count))
         for path in records.keys.sorted() {
             let (key, record) = records[path]!

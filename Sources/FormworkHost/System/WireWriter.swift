@@ -1,3 +1,5 @@
+import FormworkCore
+
 /// The compact binary encoding spoken between the host and its child processes
 /// (the scanner and the cell host) and stored in the registry cache: little-endian
 /// integers, IEEE doubles, length-prefixed UTF-8 strings. Both ends are the same
@@ -6,26 +8,54 @@
 ///
 /// The writer's primitives live in System, below every other folder: the cell host's canvas recorder (ABI)
 /// writes view nodes with them as a pack draws, and the messages themselves are written in Isolation.
+///
+/// The bytes go into a `ByteBuffer` (an append is a capacity check and a copy; `[UInt8].append(contentsOf:)`
+/// of four bytes was a twentieth of the cell host's time). A writer is a handle on its buffer: a copy of a
+/// writer writes to the same bytes, so a writer has one owner at a time.
 struct WireWriter {
-    var bytes: [UInt8] = []
+    let buffer: ByteBuffer
 
-    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 256) { buffer = ByteBuffer(capacity: capacity) }
 
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    /// Bytes written so far.
+    var count: Int { buffer.count }
+
+    /// A copy of the bytes written (for what keeps them: the registry's fingerprint, the cache file, a test).
+    var bytes: [UInt8] { buffer.withUnsafeBytes { Array($0) } }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try buffer.withUnsafeBytes(body) }
+
+    /// Empties the writer, keeping its memory.
+    mutating func removeAll() { buffer.removeAll() }
+
+    /// Drops what was written from `offset` on.
+    mutating func truncate(to offset: Int) { buffer.truncate(to: offset) }
+
+    /// Writes `v` over the four bytes at `offset` (a length or count placeholder).
+    mutating func patch(_ offset: Int, _ v: UInt32) { Swift.withUnsafeBytes(of: v.littleEndian) { buffer.overwrite(at: offset, with: $0) } }
+
+    /// Writes `byte` over the byte at `offset` (a frame's kind, once known).
+    mutating func patch(_ offset: Int, byte: UInt8) { Swift.withUnsafeBytes(of: byte) { buffer.overwrite(at: offset, with: $0) } }
+
+    mutating func raw(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { buffer.append($0) } }
+    mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
+    mutating func raw(_ other: WireWriter) { buffer.append(other.buffer) }
+
+    mutating func u8(_ v: UInt8) { buffer.byte(v) }
+    mutating func bool(_ v: Bool) { buffer.byte(v ? 1 : 0) }
     mutating func u32(_ v: UInt32) { put(v) }
     mutating func i64(_ v: Int64) { put(v) }
     mutating func int(_ v: Int) { i64(Int64(v)) }
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
     mutating func u64(_ v: UInt64) { put(v) }
-    /// Little-endian bytes of `v`, copied as one typed buffer (a raw buffer would be appended byte by byte).
+    /// Little-endian bytes of `v`, copied as one typed buffer.
     @inline(__always) private mutating func put<T: FixedWidthInteger>(_ v: T) {
-        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        Swift.withUnsafeBytes(of: v.littleEndian) { buffer.append($0) }
     }
     mutating func string(_ s: String) {
         let utf8 = s.utf8
         u32(UInt32(utf8.count))
-        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: utf8) }
+        buffer.append(s)
     }
     mutating func optional<T>(_ v: T?, _ write: (inout WireWriter, T) -> Void) {
         if let v {
