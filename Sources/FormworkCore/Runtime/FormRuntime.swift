@@ -79,48 +79,119 @@ public final class FormRuntime {
             var models: [FieldModel] = []
             var responses: [CellResponse] = []
         }
-        func prepare(_ count: Int, _ cursor: inout Cursor) -> Batch {
-            var batch = Batch()
-            batch.requests.reserveCapacity(count)
-            batch.models.reserveCapacity(count)
-            walk(count, &cursor) { field, _ in
-                let (request, model) = Self.prepare(field.pointee)
-                batch.requests.append(request)
-                batch.models.append(model)
-            }
-            return batch
-        }
-        func finish(_ batch: inout Batch, _ cursor: inout Cursor) {
-            var next = 0
-            walk(batch.requests.count, &cursor) { field, group in
-                // The response is moved out (its nodes now belong to the view), not copied.
-                var response = CellResponse(nodes: [], rejections: [])
-                swap(&response, &batch.responses[next])
-                var view = self.finish(field.pointee, model: batch.models[next], offers: batch.requests[next].offers, response: response)
-                next += 1
-                if group < sectionCount {
-                    let id = field.pointee.id
-                    if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
-                    if !field.pointee.conditions.isEmpty { view.conditions = field.pointee.conditions }
-                    if !field.pointee.crossRules.isEmpty { view.crossRules = field.pointee.crossRules }
-                    if let item = field.pointee.item { view.item = item }
-                    if !crossProblems.isEmpty {
-                        for message in crossProblems[id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+        /// The requests of the next `count` fields. With `split`, the second half is prepared on another thread
+        /// at the same time (the first batch: the cells wait for it), each half written in place.
+        func prepare(_ count: Int, _ cursor: inout Cursor, split: Bool = false) -> Batch {
+            let half = split && Parallel.threads > 1 && count >= 2048 ? count / 2 : count
+            var models: [FieldModel] = []
+            let requests = [CellRequest](unsafeUninitializedCapacity: count) { requests, initialized in
+                models = [FieldModel](unsafeUninitializedCapacity: count) { models, made in
+                    func fill(from start: Int, _ n: Int, _ at: inout Cursor) {
+                        var i = start
+                        walk(n, &at) { field, _ in
+                            let (request, model) = Self.prepare(field.pointee)
+                            (requests.baseAddress.unsafelyUnwrapped + i).initialize(to: request)
+                            (models.baseAddress.unsafelyUnwrapped + i).initialize(to: model)
+                            i += 1
+                        }
                     }
-                } else {
-                    view.item = field.pointee.item
-                    // Optional: an empty spare item must not block a submission.
-                    view.required = false
-                    view.nodes = view.nodes.map { Self.mapControls($0) { $0.required = false } }
+                    if half == count {
+                        fill(from: 0, count, &cursor)
+                    } else {
+                        var head = cursor, tail = cursor
+                        walk(half, &tail) { _, _ in }
+                        Parallel.alongside({ fill(from: 0, half, &head) }, beside: { fill(from: half, count - half, &tail) })
+                        cursor = tail
+                    }
+                    made = count
                 }
-                views[group].append(view)
+                initialized = count
             }
+            return Batch(requests: requests, models: models)
+        }
+        /// The view of `field` (the `index`th of its batch) from its response, which is moved out (its nodes
+        /// now belong to the view), not copied.
+        func view(
+            _ field: UnsafePointer<FormField>, group: Int, index: Int, _ responses: UnsafeMutableBufferPointer<CellResponse>,
+            _ requests: [CellRequest], _ models: [FieldModel], failures: inout [RuntimeError], rejections: inout [Diagnostic]
+        ) -> FieldView {
+            var response = CellResponse(nodes: [], rejections: [])
+            swap(&response, &responses[index])
+            var view = Self.finish(
+                field.pointee, model: models[index], offers: requests[index].offers, response: response,
+                failures: &failures, rejections: &rejections)
+            if group < sectionCount {
+                let id = field.pointee.id
+                if !states.isEmpty, let state = states[id] { Self.apply(state, to: &view) }
+                if !field.pointee.conditions.isEmpty { view.conditions = field.pointee.conditions }
+                if !field.pointee.crossRules.isEmpty { view.crossRules = field.pointee.crossRules }
+                if let item = field.pointee.item { view.item = item }
+                if !crossProblems.isEmpty {
+                    for message in crossProblems[id] ?? [] { view.nodes.append(.message(kind: .error, text: message)) }
+                }
+            } else {
+                view.item = field.pointee.item
+                // Optional: an empty spare item must not block a submission.
+                view.required = false
+                view.nodes = view.nodes.map { Self.mapControls($0) { $0.required = false } }
+            }
+            return view
+        }
+        /// The views of a performed batch, in order. With `split`, the second half is finished on another
+        /// thread at the same time (the last batch: nothing else is left to do beside it), its views, failures
+        /// and rejections added after the first half's.
+        func finish(_ batch: inout Batch, _ cursor: inout Cursor, split: Bool = false) {
+            let count = batch.requests.count
+            let half = split && Parallel.threads > 1 && count >= 2048 ? count / 2 : count
+            var end = cursor
+            walk(half, &end) { _, _ in }
+            var tail: [(group: Int, view: FieldView)] = []
+            var tailFailures: [RuntimeError] = []
+            var tailRejections: [Diagnostic] = []
+            var headFailures: [RuntimeError] = []
+            var headRejections: [Diagnostic] = []
+            var head = cursor
+            // Read by both threads; the responses are taken out of their buffer, each by the thread finishing it.
+            let requests = batch.requests, models = batch.models
+            batch.responses.withUnsafeMutableBufferPointer { responses in
+                func first() {
+                    var next = 0
+                    walk(half, &head) { field, group in
+                        let view = view(
+                            field, group: group, index: next, responses, requests, models, failures: &headFailures,
+                            rejections: &headRejections)
+                        views[group].append(view)
+                        next += 1
+                    }
+                }
+                guard half < count else { return first() }
+                Parallel.alongside(
+                    first,
+                    beside: {
+                        tail.reserveCapacity(count - half)
+                        var next = half
+                        walk(count - half, &end) { field, group in
+                            tail.append(
+                                (
+                                    group,
+                                    view(
+                                        field, group: group, index: next, responses, requests, models, failures: &tailFailures,
+                                        rejections: &tailRejections)
+                                ))
+                            next += 1
+                        }
+                    })
+            }
+            cursor = half < count ? end : head
+            for k in tail.indices { views[tail[k].group].append(tail[k].view) }
+            failures += headFailures + tailFailures
+            rejections += headRejections + tailRejections
         }
 
         let batchCount = total == 0 ? 0 : (total + Self.batchSize - 1) / Self.batchSize
         func size(_ k: Int) -> Int { (k + 1) * total / batchCount - k * total / batchCount }
         var preparing = Cursor(), finishing = Cursor()
-        var current = batchCount > 0 ? prepare(size(0), &preparing) : Batch()
+        var current = batchCount > 0 ? prepare(size(0), &preparing, split: true) : Batch()
         var performed: Batch?
         for k in 0..<batchCount {
             var upcoming: Batch?
@@ -135,7 +206,7 @@ public final class FormRuntime {
             performed = current
             current = upcoming ?? Batch()
         }
-        if performed != nil { finish(&performed!, &finishing) }
+        if performed != nil { finish(&performed!, &finishing, split: true) }
 
         var sections: [SectionView] = []
         sections.reserveCapacity(sectionCount)
@@ -221,6 +292,15 @@ public final class FormRuntime {
     }
 
     func finish(_ field: borrowing FormField, model: FieldModel, offers: [CellRequest.Offer], response: CellResponse) -> FieldView {
+        Self.finish(field, model: model, offers: offers, response: response, failures: &failures, rejections: &rejections)
+    }
+
+    /// The field's view from its cell's response; a failed call and rejected values are added to `failures`
+    /// and `rejections`.
+    static func finish(
+        _ field: borrowing FormField, model: FieldModel, offers: [CellRequest.Offer], response: CellResponse,
+        failures: inout [RuntimeError], rejections: inout [Diagnostic]
+    ) -> FieldView {
         let cell = field.cell
         var model = model
         if let failure = response.failure {

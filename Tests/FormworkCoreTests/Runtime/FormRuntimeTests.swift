@@ -129,6 +129,39 @@ struct FormRuntimeTests {
         #expect(runtime.failures.isEmpty && runtime.rejections.isEmpty)
     }
 
+    @Test("the first batch is prepared and the last one finished in two halves at once: views, failures and rejections in field order")
+    func halvesInOrder() throws {
+        // Two batches across sections of 997 fields, so that a section straddles each half's boundary.
+        let count = FormRuntime.batchSize + 3000
+        let perSection = 997
+        var sections: [String] = []
+        for start in stride(from: 0, to: count, by: perSection) {
+            let fields = (start..<min(count, start + perSection)).map { "{ id: c\($0), cell: test.counter, model: { value: 2 } }" }
+            sections.append("{ id: s\(start), fields: [\(fields.joined(separator: ", "))] }")
+        }
+        var form = try form("formwork: 1\nid: f\nsections: [\(sections.joined(separator: ", "))]")
+        let half = count / 2
+        // Rejected and failing fields in the first batch, and in both halves of the last one.
+        let rejected = [3, half + 10, half + half / 2 - 1, half + half / 2 + 1, count - 1]
+        try ValuesFile.apply(Dictionary(uniqueKeysWithValues: rejected.map { ("c\($0)", Value.integer(7)) }), to: &form)
+        let failing = [5, half + 20, count - 2]
+        let driver = InMemory.Driver()
+        driver.failing = Set(failing.map { "c\($0)" })
+        let runtime = FormRuntime(driver: driver)
+        let tree = try runtime.render(form, keepGoing: true)
+        #expect(driver.batches == [half, count - half])
+        #expect(tree.sections.map(\.id) == stride(from: 0, to: count, by: perSection).map { "s\($0)" })
+        let views = tree.sections.flatMap(\.fields)
+        #expect(views.map(\.id) == (0..<count).map { "c\($0)" })
+        #expect(runtime.rejections.map(\.pointer) == rejected.map { "/c\($0)" })
+        #expect(runtime.failures.map(\.fieldID) == failing.map { "c\($0)" })
+        for i in rejected { #expect(views[i].nodes.last == .message(kind: .error, text: "7 is odd; choose an even number")) }
+        for i in failing {
+            #expect(views[i].nodes == [.message(kind: .error, text: "This field could not be shown: its cell failed on purpose.")])
+        }
+        #expect(views[half + 11].nodes == [.value(label: "Count", text: "2")])
+    }
+
     @Test("values from memory get the same checks as a values file")
     func valuesChecked() throws {
         var form = try form(

@@ -39,11 +39,19 @@ enum InMemory {
         private(set) var requests: [CellRequest] = []
         /// The size of each batch `perform` was given.
         private(set) var batches: [Int] = []
+        /// Fields whose call fails.
+        var failing: Set<String> = []
 
         func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
             self.requests += requests
             batches.append(requests.count)
             return requests.map { request in
+                if failing.contains(request.fieldID) {
+                    return CellResponse(
+                        failure: RuntimeError(
+                            cellID: request.cell.id, fieldID: request.fieldID, packPath: request.cell.packPath, message: "failed on purpose"
+                        ))
+                }
                 var model = request.model
                 var rejections: [CellResponse.Rejection] = []
                 for offer in request.offers {
