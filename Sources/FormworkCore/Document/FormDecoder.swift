@@ -743,7 +743,11 @@ public struct FormDecoder {
     mutating func model(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode) -> FieldModel {
         // Values are gathered in schema order (no hashing per schema field), as the model keeps them.
         let fields = cell.fields
-        var values = [Value?](repeating: nil, count: fields.count)
+        // Reserved and filled rather than `Array(repeating:count:)`, whose allocation looks the storage class's
+        // metadata up in the runtime's table on every call.
+        var values: [Value?] = []
+        values.reserveCapacity(fields.count)
+        for _ in fields.indices { values.append(nil) }
         if let node {
             guard let members = node.members else {
                 report(pointer(), node, "'model' must be an object of the cell's fields, not \(node.typeName)")
