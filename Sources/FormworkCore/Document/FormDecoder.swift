@@ -519,7 +519,9 @@ public struct FormDecoder {
             model[role] = .bool(true)
         }
         let textInput = textInput(textInputNode, "\(pointer)/textInput", cell: cell)
-        if let problem = DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field) {
+        if cell.textInput.hasDateBounds,
+            let problem = DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field)
+        {
             report("\(pointer)/model/\(problem.field)", modelNode?[problem.field] ?? node, problem.message)
         }
         let requiredByModel = cell.roles.required.map { model[$0] == .bool(true) } ?? false

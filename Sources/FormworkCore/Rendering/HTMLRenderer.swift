@@ -445,7 +445,7 @@ struct HTMLRenderer {
                 return
             }
             // A format rule decides the input type (and so the browser's own check), unless the entry is secure.
-            if isValue, let format = field.rules.format?.value, field.textInput.traits.secureEntry != true,
+            if isValue, let format = field.rules.format?.value, field.textInput.secureEntry != true,
                 let type = Self.formatInputTypes[format.rawValue]
             {
                 out.raw(type)
@@ -453,7 +453,7 @@ struct HTMLRenderer {
                 writeInputType(field.textInput.traits, to: &out)
             }
             // A secure entry's value is never written into the page (the runtime masks it, and a mask is no value).
-            if let text, field.textInput.traits.secureEntry != true {
+            if let text, field.textInput.secureEntry != true {
                 out.raw(" value=\"")
                 out.text(text)
                 out.raw("\"")

@@ -275,7 +275,7 @@ struct TextRenderer {
                 }
                 while value.count < 2 { value.append([Segment(text: "│", style: .disabled)]) }
             } else {
-                let secure = field.pointee.textInput.traits.secureEntry == true
+                let secure = field.pointee.textInput.secureEntry == true
                 var shown: String
                 var style: Style = .value
                 if let text, !text.isEmpty {

@@ -318,7 +318,7 @@ public final class FormRuntime {
         var nodes = response.nodes
         // A secure entry's value never reaches rendered output (HTML, text, the JSON tree): a
         // fixed-length mask says that a value is there without its length. Only `fill --output` holds it.
-        if field.textInput.traits.secureEntry == true, let secret = field.textInput.field {
+        if field.textInput.secureEntry == true, let secret = field.textInput.field {
             nodes = nodes.map { Self.masking($0, field: secret) }
         }
         if !field.labelledChoices.isEmpty { nodes = nodes.map { Self.relabelling($0, field.labelledChoices) } }
@@ -345,8 +345,8 @@ public final class FormRuntime {
         }
         return FieldView(
             id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
-            textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.traits.minimumField),
-            maximum: date(field.textInput.traits.maximumField), maxLength: maxLength, valueField: field.valueField,
+            textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.minimumField),
+            maximum: date(field.textInput.maximumField), maxLength: maxLength, valueField: field.valueField,
             rules: field.rules)
     }
 

@@ -185,6 +185,16 @@ public struct TextInputConfiguration: Sendable, Equatable {
         }
     }
 
+    /// `traits.secureEntry`, `traits.minimumField` and `traits.maximumField` read in place: `traits` is a copy
+    /// of every trait (a retain per text it holds), and these are asked for every field of a render.
+    package var secureEntry: Bool? { storedTraits.isEmpty ? nil : storedTraits[0].secureEntry }
+    package var minimumField: String? { storedTraits.isEmpty ? nil : storedTraits[0].minimumField }
+    package var maximumField: String? { storedTraits.isEmpty ? nil : storedTraits[0].maximumField }
+    /// Whether a date bound is named (`DateBounds` has something to check).
+    package var hasDateBounds: Bool {
+        !storedTraits.isEmpty && (storedTraits[0].minimumField != nil || storedTraits[0].maximumField != nil)
+    }
+
     public init(kind: TextInputKind, field: String?, traits: TextInputTraits = TextInputTraits()) {
         self.kind = kind
         self.field = field

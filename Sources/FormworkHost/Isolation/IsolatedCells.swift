@@ -145,36 +145,37 @@ public final class IsolatedCells: CellDriver {
     public func drain() { finish() }
 
     public func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
-        var responses: [CellResponse?] = Array(repeating: nil, count: requests.count)
-        if mode == .shared && requests.count >= Self.splitThreshold && Parallel.threads > 1 {
-            // A large batch is split between the shared child and a second one, each driven from its own
-            // thread: the host mostly waits for the child, so the other core does half of the cells' work.
-            // Both children are started here, on the calling thread (see `run`'s `mayStart`).
-            _ = try? child(for: "")
-            _ = try? child(for: "#2")
-            let half = requests.count / 2
-            var parts = Parallel.map(2, worthIt: true) { k -> [CellResponse?] in
-                let range = k == 0 ? 0..<half : half..<requests.count
-                var part: [CellResponse?] = Array(repeating: nil, count: requests.count)
-                self.run(Array(range), of: requests, key: k == 0 ? "" : "#2", into: &part, mayStart: false)
-                return part
+        // Reserved and filled (`Array(repeating:count:)` looks the storage's metadata up in the runtime's table).
+        var responses: [CellResponse?] = []
+        responses.reserveCapacity(requests.count)
+        for _ in requests.indices { responses.append(nil) }
+        // Both halves of a split batch answer into this one buffer, each at its own indices.
+        responses.withUnsafeMutableBufferPointer { responses in
+            if mode == .shared && requests.count >= Self.splitThreshold && Parallel.threads > 1 {
+                // A large batch is split between the shared child and a second one, each driven from its own
+                // thread: the host mostly waits for the child, so the other core does half of the cells' work.
+                // Both children are started here, on the calling thread (see `run`'s `mayStart`).
+                _ = try? child(for: "")
+                _ = try? child(for: "#2")
+                let half = requests.count / 2
+                _ = Parallel.map(2, worthIt: true) { k in
+                    let range = k == 0 ? 0..<half : half..<requests.count
+                    self.run(Array(range), of: requests, key: k == 0 ? "" : "#2", into: responses, mayStart: false)
+                }
+                // What a child that crashed (or could not start) left unanswered: here, restarting as needed.
+                let unanswered = responses.indices.filter { responses[$0] == nil }
+                if !unanswered.isEmpty { run(unanswered, of: requests, key: "", into: responses) }
+            } else if mode == .shared {
+                run(Array(requests.indices), of: requests, key: "", into: responses)
+            } else {
+                var groups: [String: [Int]] = [:]
+                var order: [String] = []
+                for (i, request) in requests.enumerated() {
+                    if groups[request.cell.packPath] == nil { order.append(request.cell.packPath) }
+                    groups[request.cell.packPath, default: []].append(i)
+                }
+                for key in order { run(groups[key]!, of: requests, key: key, into: responses) }
             }
-            // Moved, not copied (a copy retains every response's views).
-            for i in 0..<half { responses[i] = parts[0][i].take() }
-            for i in half..<requests.count { responses[i] = parts[1][i].take() }
-            // What a child that crashed (or could not start) left unanswered: here, restarting as needed.
-            let unanswered = responses.indices.filter { responses[$0] == nil }
-            if !unanswered.isEmpty { run(unanswered, of: requests, key: "", into: &responses) }
-        } else if mode == .shared {
-            run(Array(requests.indices), of: requests, key: "", into: &responses)
-        } else {
-            var groups: [String: [Int]] = [:]
-            var order: [String] = []
-            for (i, request) in requests.enumerated() {
-                if groups[request.cell.packPath] == nil { order.append(request.cell.packPath) }
-                groups[request.cell.packPath, default: []].append(i)
-            }
-            for key in order { run(groups[key]!, of: requests, key: key, into: &responses) }
         }
         var out: [CellResponse] = []
         out.reserveCapacity(responses.count)
@@ -201,13 +202,15 @@ public final class IsolatedCells: CellDriver {
         return child
     }
 
-    /// Runs `indices` of `requests` in the child for `key`, restarting it after a crash until every request is answered.
+    /// Runs `indices` of `requests` in the child for `key`, restarting it after a crash until every request is answered;
+    /// each answer goes into `responses` at its request's index (two threads may run disjoint indices at once).
     ///
     /// With `mayStart` false (on a helper thread) no child is started: a child started there would be killed
     /// when that thread ends (the children ask for `PR_SET_PDEATHSIG`, which follows the starting thread), so
     /// what a missing child would have answered is left unanswered for the calling thread.
     private func run(
-        _ indices: [Int], of requests: [CellRequest], key: String, into responses: inout [CellResponse?], mayStart: Bool = true
+        _ indices: [Int], of requests: [CellRequest], key: String, into responses: UnsafeMutableBufferPointer<CellResponse?>,
+        mayStart: Bool = true
     ) {
         var pending = indices
         while !pending.isEmpty {
