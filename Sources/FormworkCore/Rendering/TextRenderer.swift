@@ -21,6 +21,51 @@ struct TextRenderer {
     }
     typealias Line = [Segment]
 
+    /// Where laid-out lines go, a segment at a time: `Bytes` writes them out as UTF-8 as they are made
+    /// (a render), `Collected` keeps them as `Line`s (the interactive form draws and redraws them).
+    /// Building every line as an array of segments, and each field's lines as an array of those, was
+    /// two thirds of laying a form out in text.
+    protocol Sink {
+        mutating func segment(_ text: String, _ style: Style)
+        mutating func endLine()
+    }
+
+    /// Lines as UTF-8 bytes, as `append(_:to:)` writes them, counted.
+    struct Bytes: Sink {
+        let renderer: TextRenderer
+        let out: ByteBuffer
+        var start: Int
+        var lines = 0
+
+        init(_ renderer: TextRenderer, _ out: ByteBuffer) {
+            self.renderer = renderer
+            self.out = out
+            start = out.count
+        }
+
+        mutating func segment(_ text: String, _ style: Style) { renderer.put(text, style, to: out) }
+
+        mutating func endLine() {
+            out.trimTrailing(0x20, downTo: start)
+            out.byte(0x0A)
+            start = out.count
+            lines += 1
+        }
+    }
+
+    /// Lines kept as `Line`s.
+    struct Collected: Sink {
+        var lines: [Line] = []
+        var line: Line = []
+
+        mutating func segment(_ text: String, _ style: Style) { line.append(Segment(text: text, style: style)) }
+
+        mutating func endLine() {
+            lines.append(line)
+            line = []
+        }
+    }
+
     func render(_ tree: ViewTree) -> String {
         var out = ""
         write(tree) { out += String(decoding: $0, as: UTF8.self) }
@@ -81,17 +126,12 @@ struct TextRenderer {
     func body(of section: SectionView) -> (text: ByteBuffer, lines: Int) {
         // Each line is written as soon as it is laid out: a section's lines are never all held as segments.
         let text = ByteBuffer(capacity: section.fields.count * 64 + 256)
-        var count = 0
+        var sink = Bytes(self, text)
         func emit(_ line: Line) {
-            append(line, to: text)
-            count += 1
+            for segment in line { sink.segment(segment.text, segment.style) }
+            sink.endLine()
         }
-        func emit(_ fields: [FieldView]) {
-            layOut(fields) { lines in
-                for line in lines { append(line, to: text) }
-                count += lines.count
-            }
-        }
+        func emit(_ fields: [FieldView]) { layOut(fields, to: &sink) }
         if let header = section.header, !header.isEmpty {
             for line in wrap(header, width) { emit([Segment(text: line, style: .header)]) }
             emit([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
@@ -113,20 +153,20 @@ struct TextRenderer {
                 emit([Segment(text: "  "), Segment(text: line, style: .footer)])
             }
         }
-        return (text, count)
+        return (text, sink.lines)
     }
 
     // MARK: fields
 
     /// The fields' lines, laid out with one label column for all of them.
     func renderFields(_ fields: [FieldView]) -> [Line] {
-        var lines: [Line] = []
-        layOut(fields) { lines += $0 }
-        return lines
+        var sink = Collected()
+        layOut(fields, to: &sink)
+        return sink.lines
     }
 
-    /// `body` with the lines of each node of each field in turn, laid out with one label column for all the fields.
-    func layOut(_ fields: [FieldView], _ body: ([Line]) -> Void) {
+    /// The lines of each node of each field in turn, laid out with one label column for all the fields.
+    func layOut<S: Sink>(_ fields: [FieldView], to sink: inout S) {
         var widest = 0
         for f in fields.indices { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
         let labelWidth = min(max(12, width / 3), widest)
@@ -137,7 +177,7 @@ struct TextRenderer {
             for f in fields.indices {
                 let field = base + f
                 field.pointee.nodes.withUnsafeBufferPointer { nodes in
-                    for n in nodes.indices { body(render(nodes[n], labelWidth: labelWidth, field: field)) }
+                    for n in nodes.indices { render(nodes.baseAddress! + n, labelWidth: labelWidth, field: field, to: &sink) }
                 }
             }
         }
@@ -169,39 +209,58 @@ struct TextRenderer {
 
     var indent: String { "  " }
 
-    func row(label: String?, required: Bool, labelWidth: Int, value: [Line]) -> [Line] {
+    /// A label and its value's lines: the value beside the label column, or under the label when one of its
+    /// lines is too wide for that.
+    func row<S: Sink>(label: String?, required: Bool, labelWidth: Int, value: [Line], to sink: inout S) {
         let text = label ?? ""
         let column = columnWidth(labelWidth)
         // Too wide beside the label: stack the value under it.
         if value.contains(where: { lineWidth($0) > column }) {
-            var lines: [Line] = wrap(text, width - indent.count).map { [Segment(text: indent), Segment(text: $0, style: .label)] }
-            if required { lines[lines.count - 1].append(Segment(text: " *", style: .required)) }
+            let labelLines = wrap(text, width - indent.count)
+            for (i, line) in labelLines.enumerated() {
+                sink.segment(indent, .plain)
+                sink.segment(line, .label)
+                if required && i == labelLines.count - 1 { sink.segment(" *", .required) }
+                sink.endLine()
+            }
             let pad = indent + "  "
-            return lines + value.map { [Segment(text: pad)] + fit($0, width - pad.count) }
+            for line in value {
+                sink.segment(pad, .plain)
+                for segment in fit(line, width - pad.count) { sink.segment(segment.text, segment.style) }
+                sink.endLine()
+            }
+            return
         }
-        let wrapped = text.columns + (required ? 2 : 0) > labelWidth ? wrap(text, labelWidth) : [text]
-        var lines: [Line] = []
-        let count = max(wrapped.count, value.count)
-        for i in 0..<count {
-            var line: Line = []
-            line.reserveCapacity(3 + (i < value.count ? value[i].count : 0))
-            line.append(Segment(text: indent))
+        // Usually the label fits its column: no wrapped copy of it then.
+        let fits = text.columns + (required ? 2 : 0) <= labelWidth
+        let wrapped = fits ? [] : wrap(text, labelWidth)
+        let labelCount = fits ? 1 : wrapped.count
+        for i in 0..<max(labelCount, value.count) {
+            sink.segment(indent, .plain)
             var used = 0
-            if i < wrapped.count {
-                line.append(Segment(text: wrapped[i], style: .label))
-                used = wrapped[i].columns
-                if required && i == wrapped.count - 1 {
-                    line.append(Segment(text: " *", style: .required))
+            if i < labelCount {
+                let line = fits ? text : wrapped[i]
+                sink.segment(line, .label)
+                used = line.columns
+                if required && i == labelCount - 1 {
+                    sink.segment(" *", .required)
                     used += 2
                 }
             }
             if i < value.count {
-                line.append(Segment(text: Self.spaces(max(0, labelWidth - used) + 2)))
-                line += value[i]
+                sink.segment(Self.spaces(max(0, labelWidth - used) + 2), .plain)
+                for segment in value[i] { sink.segment(segment.text, segment.style) }
             }
-            lines.append(line)
+            sink.endLine()
         }
-        return lines
+    }
+
+    /// Each of `lines`, written to `sink`.
+    func emit<S: Sink>(_ lines: [Line], to sink: inout S) {
+        for line in lines {
+            for segment in line { sink.segment(segment.text, segment.style) }
+            sink.endLine()
+        }
     }
 
     func lineWidth(_ line: Line) -> Int { line.reduce(0) { $0 + $1.text.columns } }
@@ -237,16 +296,21 @@ struct TextRenderer {
 
     func columnWidth(_ labelWidth: Int) -> Int { max(10, width - indent.count - labelWidth - 2) }
 
-    func render(_ node: ViewNode, labelWidth: Int, field: UnsafePointer<FieldView>) -> [Line] {
+    /// The lines of `node`, read in place (a node passed by value is a copy of all its strings).
+    func render<S: Sink>(_ node: UnsafePointer<ViewNode>, labelWidth: Int, field: UnsafePointer<FieldView>, to sink: inout S) {
         let column = columnWidth(labelWidth)
-        switch node {
+        switch node.pointee {
         case .group(_, let title, let children):
-            var lines: [Line] = []
             if let title, !title.isEmpty {
-                lines += wrap(title, width - 2).map { [Segment(text: indent), Segment(text: $0, style: .emphasis)] }
+                for line in wrap(title, width - 2) {
+                    sink.segment(indent, .plain)
+                    sink.segment(line, .emphasis)
+                    sink.endLine()
+                }
             }
-            for child in children { lines += render(child, labelWidth: labelWidth, field: field) }
-            return lines
+            children.withUnsafeBufferPointer { children in
+                for c in children.indices { render(children.baseAddress! + c, labelWidth: labelWidth, field: field, to: &sink) }
+            }
         case .label(let text, let style):
             let s: Style =
                 switch style {
@@ -255,13 +319,17 @@ struct TextRenderer {
                 case .emphasis: .emphasis
                 case .body: .plain
                 }
-            return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
-                wrap(String(paragraph), width - 2).map { [Segment(text: indent), Segment(text: $0, style: s)] }
+            for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                for line in wrap(String(paragraph), width - 2) {
+                    sink.segment(indent, .plain)
+                    sink.segment(line, s)
+                    sink.endLine()
+                }
             }
         case .value(let label, let text):
-            return row(
+            row(
                 label: label, required: false, labelWidth: labelWidth,
-                value: wrap(text, column).map { [Segment(text: $0, style: .value)] })
+                value: wrap(text, column).map { [Segment(text: $0, style: .value)] }, to: &sink)
         case .textInput(let control, let text, let placeholder):
             let box = max(8, min(column - 2, 40))
             var value: [Line]
@@ -288,16 +356,16 @@ struct TextRenderer {
                 value = [
                     [
                         Segment(text: "["), Segment(text: shown, style: style),
-                        Segment(text: Self.spaces(max(0, box - shown.columns)) + "]"),
+                        Segment(text: Self.spaces(max(0, box - shown.columns))), Segment(text: "]"),
                     ]
                 ]
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+            row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .toggle(let control, let isOn):
             var value: [Line] = [[Segment(text: isOn ? "[x]" : "[ ]", style: .value), Segment(text: isOn ? " on" : " off", style: .hint)]]
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+            row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .button(let control, let role):
             let title = control.label ?? ""
             let (text, style): (String, Style) =
@@ -309,7 +377,7 @@ struct TextRenderer {
                 }
             var line: Line = [Segment(text: indent), Segment(text: text, style: control.disabled ? .disabled : style)]
             if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
-            return [fit(line, width)]
+            emit([fit(line, width)], to: &sink)
         case .choice(let control, let choices, let selected, let style):
             var value: [Line]
             if style == .segments {
@@ -333,15 +401,15 @@ struct TextRenderer {
                 value = [
                     [
                         Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
-                        Segment(text: Self.spaces(max(0, box - shown.columns)) + " ▾]"),
+                        Segment(text: Self.spaces(max(0, box - shown.columns))), Segment(text: " ▾]"),
                     ]
                 ]
                 if choices.count > 1 && choices.count <= 12 {
-                    value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
+                    value += wrap(Self.choiceList(choices), column).map { [Segment(text: $0, style: .hint)] }
                 }
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+            row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .date(let control, let seconds, let mode):
             let shown = seconds.map { DateText.format($0, mode: mode) }
             var value: [Line] = [
@@ -356,7 +424,7 @@ struct TextRenderer {
                 value = appending("  " + range, style: .hint, to: value, column: column)
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+            row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .number(let control, let number, let minimum, let maximum, let step, let style):
             let shown = number.map(NumberText.format)
             var value: [Line]
@@ -402,7 +470,7 @@ struct TextRenderer {
             if let step, step != 1 { range.append("step \(NumberText.format(step))") }
             if !range.isEmpty { value = appending("  " + range.joined(separator: ", "), style: .hint, to: value, column: column) }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+            row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .multiChoice(let control, let choices, let selected, let style):
             var value: [Line]
             if style == .list {
@@ -411,7 +479,7 @@ struct TextRenderer {
                     [Segment(text: "{ "), Segment(text: $0, style: labels.isEmpty ? .placeholder : .value), Segment(text: " }")]
                 }
                 if choices.count <= 12 {
-                    value += wrap("of: " + choices.map(\.label).joined(separator: ", "), column).map { [Segment(text: $0, style: .hint)] }
+                    value += wrap(Self.choiceList(choices), column).map { [Segment(text: $0, style: .hint)] }
                 }
             } else {
                 value = choices.map { choice in
@@ -423,7 +491,7 @@ struct TextRenderer {
                 if value.isEmpty { value = [[Segment(text: "‹no options›", style: .placeholder)]] }
             }
             if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
-            return row(label: control.label, required: control.required, labelWidth: labelWidth, value: value)
+            row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .message(let kind, let text):
             let hasColumn = labelColumns(in: field.pointee.nodes).any
             let pad = hasColumn ? Self.spaces(indent.count + labelWidth + 2) : indent
@@ -439,8 +507,10 @@ struct TextRenderer {
                 case .warning: .warning
                 case .hint: .hint
                 }
-            return wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - pad.count)).map {
-                [Segment(text: pad), Segment(text: $0, style: style)]
+            for line in wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - pad.count)) {
+                sink.segment(pad, .plain)
+                sink.segment(line, style)
+                sink.endLine()
             }
         }
     }
@@ -462,20 +532,25 @@ struct TextRenderer {
     /// `join(line)` and a line feed, appended to `out` as UTF-8 (the same bytes, without a `String` per line).
     func append(_ line: Line, to out: ByteBuffer) {
         let start = out.count
-        for segment in line {
-            let text = TerminalText.safe(segment.text)
-            if ansi, let code = code(segment.style) {
-                out.append("\u{1B}[" as StaticString)
-                out.append(code)
-                out.byte(0x6D)
-                out.append(text)
-                out.append("\u{1B}[0m" as StaticString)
-            } else {
-                out.append(text)
-            }
-        }
+        for segment in line { put(segment.text, segment.style, to: out) }
         out.trimTrailing(0x20, downTo: start)
         out.byte(0x0A)
+    }
+
+    /// One segment of a line as `join` writes it: terminal-safe, in its style's escape sequence with ANSI.
+    @inline(__always)
+    func put(_ text: String, _ style: Style, to out: ByteBuffer) {
+        let code = ansi ? code(style) : nil
+        if let code {
+            out.append("\u{1B}[" as StaticString)
+            out.append(code)
+            out.byte(0x6D)
+        }
+        // Text with no control in it (the common case) is copied as it is, with no checked copy of it made.
+        UTF8Bytes.with(text) { bytes in
+            if UTF8Bytes.mayHaveControls(bytes) { out.append(TerminalText.safe(text)) } else { out.append(bytes) }
+        }
+        if code != nil { out.append("\u{1B}[0m" as StaticString) }
     }
 
     func code(_ style: Style) -> String? {
@@ -494,7 +569,17 @@ struct TextRenderer {
         }
     }
 
-    /// Word-wraps to `width` columns, breaking words longer than a line.
+    /// "of: " and the choices' labels, separated by commas (one string, grown in place).
+    static func choiceList(_ choices: [Choice]) -> String {
+        var text = "of: "
+        text.reserveCapacity(choices.reduce(4) { $0 + $1.label.utf8.count + 2 })
+        for (i, choice) in choices.enumerated() {
+            if i > 0 { text += ", " }
+            text += choice.label
+        }
+        return text
+    }
+
     /// `count` spaces (shared strings up to 128: padding is on every row).
     static func spaces(_ count: Int) -> String {
         count < paddings.count ? paddings[max(0, count)] : String(repeating: " ", count: count)
@@ -525,6 +610,7 @@ struct TextRenderer {
         }
     }
 
+    /// Word-wraps to `width` columns, breaking words longer than a line.
     func wrap(_ text: String, _ width: Int) -> [String] {
         let width = max(1, width)
         // Already one line of single-spaced words (the common case): nothing to split.
