@@ -50,39 +50,8 @@ struct HTMLRenderer {
             out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
             out.removeAll(keepingCapacity: true)
         }
-        Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
-            var r = renderer
-            let section = tree.sections[index]
-            // Sized once (a field is about 260 bytes of HTML), and each field borrowed through the buffer, not copied.
-            var body = HTMLBytes(capacity: section.fields.count * 320 + 256)
-            if let group = section.repeatGroup {
-                r.renderItems(section, group, to: &body)
-                return body
-            }
-            section.fields.withUnsafeBufferPointer { fields in
-                // By index: `for field in fields` copies each field (a dozen retains).
-                for i in fields.indices { r.render(fields[i], to: &body) }
-            }
-            return body
-        } consume: { index, body in
-            let section = tree.sections[index]
-            if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
-                let page = tree.pages[p]
-                let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
-                out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\">\n"
-                out += "<h2 id=\"page-\(escape(page.id))-title\">\(escape(heading))</h2>\n"
-            }
-            var style = ""
-            if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
-            if let s = section.spacing { style += "--fw-spacing:\(css(s))px;" }
-            // A section with a header is a named group (fieldset + legend); one without is a plain block,
-            // never an unnamed group.
-            let tag = section.header == nil ? "div" : "fieldset"
-            out +=
-                "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
-            if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
-            flush()
-            body.bytes.withUnsafeBytes { sink($0) }
+        /// A section's footer and closing tag, and the page's navigation after its last section.
+        func close(_ index: Int, _ section: SectionView, _ tag: String) {
             if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
             out += "</\(tag)>\n"
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
@@ -94,6 +63,54 @@ struct HTMLRenderer {
                 }
                 out += "</nav>\n</section>\n"
             }
+        }
+        // A large section is made a run of fields at a time (SectionPieces), its opening and closing tags written
+        // with its first and last piece.
+        let pieces = SectionPieces.plan(tree)
+        let perThread = Parallel.perThread(pieces.count, weight: fieldCount, minimum: 4)
+        Parallel.stream(pieces.count, worthIt: SectionPieces.parallel(pieces, fields: fieldCount), perThread: perThread) { index in
+            var r = renderer
+            let piece = pieces[index]
+            let section = tree.sections[piece.section]
+            // Sized once (a field is about 260 bytes of HTML), and each field borrowed through the buffer, not copied.
+            var body = HTMLBytes(capacity: piece.fields.count * 320 + 256)
+            if let group = section.repeatGroup {
+                r.renderItems(section, group, to: &body)
+                return body
+            }
+            section.fields.withUnsafeBufferPointer { fields in
+                // By index: `for field in fields` copies each field (a dozen retains).
+                for i in piece.fields { r.render(fields[i], to: &body) }
+            }
+            return body
+        } consume: { index, body in
+            let piece = pieces[index]
+            let section = tree.sections[piece.section]
+            let tag = section.header == nil ? "div" : "fieldset"
+            guard piece.first else {
+                flush()
+                body.bytes.withUnsafeBytes { sink($0) }
+                if piece.last { close(piece.section, section, tag) }
+                return
+            }
+            let index = piece.section
+            if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
+                let page = tree.pages[p]
+                let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
+                out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\">\n"
+                out += "<h2 id=\"page-\(escape(page.id))-title\">\(escape(heading))</h2>\n"
+            }
+            var style = ""
+            if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
+            if let s = section.spacing { style += "--fw-spacing:\(css(s))px;" }
+            // A section with a header is a named group (fieldset + legend); one without is a plain block,
+            // never an unnamed group.
+            out +=
+                "<\(tag) class=\"fw-section\" id=\"section-\(escape(section.id))\"\(style.isEmpty ? "" : " style=\"\(style)\"")\(conditionAttributes(section.conditions))>\n"
+            if let header = section.header { out += "<legend>\(escape(header))</legend>\n" }
+            flush()
+            body.bytes.withUnsafeBytes { sink($0) }
+            if piece.last { close(index, section, tag) }
         }
         out += "</form>\n</main>\n"
         if live { out += "<script>\(Self.conditionScript)</script>\n" }

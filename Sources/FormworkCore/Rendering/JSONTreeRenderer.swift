@@ -43,8 +43,8 @@ package enum JSONTreeRenderer {
         let parallel = tree.sections.count > 1 && fields >= 2000
         // Each slot of the stream's window writes its sections into one buffer, emptied for each: a fresh
         // buffer per section touched fresh memory for all of the output (a page fault per 4 KB: 1,500 of them
-        // for the JSON of 10,000 fields). Two sections per thread keep both cores busy.
-        let perThread = 2
+        // for the JSON of 10,000 fields). Two sections per thread keep both cores busy; more when they are small.
+        let perThread = Parallel.perThread(tree.sections.count, weight: fields, minimum: 2)
         let largest = tree.sections.reduce(0) { max($0, $1.fields.count) }
         let buffers = (0..<min(Parallel.streamWindow(worthIt: parallel, perThread: perThread), tree.sections.count)).map { _ in
             ByteBuffer(capacity: 1 << 12 + largest * 1024)

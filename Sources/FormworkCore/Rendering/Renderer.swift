@@ -23,13 +23,31 @@ public enum Renderer {
     public static func write(
         _ tree: ViewTree, as format: OutputFormat, width: Int = 80, to sink: (UnsafeRawBufferPointer) -> Void
     ) {
+        // Small chunks are gathered up to `chunk` bytes before they reach `sink` (a `write` each, for
+        // `formwork render`): a form of a thousand small sections made two thousand system calls.
+        let pending = ByteBuffer(capacity: chunk)
+        func gather(_ bytes: UnsafeRawBufferPointer) {
+            if pending.count + bytes.count <= chunk {
+                pending.append(bytes)
+                return
+            }
+            if !pending.isEmpty {
+                pending.withUnsafeBytes { sink($0) }
+                pending.removeAll()
+            }
+            if bytes.count >= chunk { sink(bytes) } else { pending.append(bytes) }
+        }
         switch format {
-        case .text: TextRenderer(width: width, ansi: false).write(tree, to: sink)
-        case .ansi: TextRenderer(width: width, ansi: true).write(tree, to: sink)
+        case .text: TextRenderer(width: width, ansi: false).write(tree, to: gather)
+        case .ansi: TextRenderer(width: width, ansi: true).write(tree, to: gather)
         case .html:
             var renderer = HTMLRenderer()
-            renderer.write(tree, to: sink)
-        case .json: JSONTreeRenderer.write(tree, to: sink)
+            renderer.write(tree, to: gather)
+        case .json: JSONTreeRenderer.write(tree, to: gather)
         }
+        if !pending.isEmpty { pending.withUnsafeBytes { sink($0) } }
     }
+
+    /// The size up to which `write` gathers small chunks.
+    static let chunk = 8192
 }

@@ -96,24 +96,35 @@ struct TextRenderer {
             out.removeAll()
         }
         emit(lines)
-        // Sections are laid out independently (on several cores for a large form) and written in order.
+        // Sections, or runs of a large section's fields, are laid out independently (on several cores for a large
+        // form) and written in order.
         let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
-        Parallel.stream(tree.sections.count, worthIt: fieldCount >= 2000 && tree.sections.count > 1) { index in
-            tree.sections[index].visible ? body(of: tree.sections[index]) : (text: ByteBuffer(capacity: 16), lines: 0)
+        let pieces = SectionPieces.plan(tree)
+        let labelWidths = splitLabelWidths(tree, pieces)
+        let perThread = Parallel.perThread(pieces.count, weight: fieldCount, minimum: 4)
+        Parallel.stream(pieces.count, worthIt: SectionPieces.parallel(pieces, fields: fieldCount), perThread: perThread) { index in
+            let piece = pieces[index]
+            let section = tree.sections[piece.section]
+            guard section.visible else { return (text: ByteBuffer(capacity: 16), lines: 0) }
+            return body(of: piece, section, labelWidth: labelWidths[piece.section])
         } consume: { index, body in
-            let section = tree.sections[index]
-            // A page heading before the first section of each page.
-            if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
-                let page = tree.pages[p]
+            let piece = pieces[index]
+            let section = tree.sections[piece.section]
+            if piece.first {
+                // A page heading before the first section of each page.
+                if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == piece.section }) {
+                    let page = tree.pages[p]
+                    if count > 0 { emit([[]]) }
+                    let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
+                    var lines = wrap(heading, width).map { [Segment(text: $0, style: .title)] }
+                    lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
+                    emit(lines)
+                }
+                // Text shows the form for the values rendered: hidden sections and fields are left out.
+                guard section.visible else { return }
                 if count > 0 { emit([[]]) }
-                let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
-                var lines = wrap(heading, width).map { [Segment(text: $0, style: .title)] }
-                lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
-                emit(lines)
             }
-            // Text shows the form for the values rendered: hidden sections and fields are left out.
             guard section.visible else { return }
-            if count > 0 { emit([[]]) }
             flush()
             body.text.withUnsafeBytes { sink($0) }
             count += body.lines
@@ -124,31 +135,57 @@ struct TextRenderer {
 
     /// A section's header, fields and footer, as finished UTF-8 text (each line ends in a newline) and its line count.
     func body(of section: SectionView) -> (text: ByteBuffer, lines: Int) {
+        body(of: SectionPiece(section: 0, fields: section.fields.indices, first: true, last: true), section, labelWidth: nil)
+    }
+    /// The label column of each section split into pieces, as wide as one piece of it would make it if it were
+    /// whole (its widest label among its visible fields); measured a piece at a time, on several cores.
+    func splitLabelWidths(_ tree: ViewTree, _ pieces: [SectionPiece]) -> [Int: Int] {
+        let split = pieces.indices.filter { !(pieces[$0].first && pieces[$0].last) }
+        guard !split.isEmpty else { return [:] }
+        let widest = Parallel.map(split.count, worthIt: split.count > 1) { k -> Int in
+            let piece = pieces[split[k]]
+            return tree.sections[piece.section].fields.withUnsafeBufferPointer { fields in
+                var widest = 0
+                for f in piece.fields where fields[f].visible { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
+                return widest
+            }
+        }
+        var widths: [Int: Int] = [:]
+        for k in split.indices { widths[pieces[split[k]].section] = max(widths[pieces[split[k]].section] ?? 0, widest[k]) }
+        return widths.mapValues { min(max(12, width / 3), $0) }
+    }
+
+    /// A piece of a section: its header when it is the first, its visible fields laid out in the section's
+    /// label column (`labelWidth`, or measured on the fields when nil: a whole section), its footer when it is
+    /// the last. A repeatable group is always whole: one heading per item ("Task 2"); an empty group says so.
+    func body(of piece: SectionPiece, _ section: SectionView, labelWidth: Int?) -> (text: ByteBuffer, lines: Int) {
         // Each line is written as soon as it is laid out: a section's lines are never all held as segments.
-        let text = ByteBuffer(capacity: section.fields.count * 64 + 256)
+        let text = ByteBuffer(capacity: piece.fields.count * 64 + 256)
         var sink = Bytes(self, text)
         func emit(_ line: Line) {
             for segment in line { sink.segment(segment.text, segment.style) }
             sink.endLine()
         }
-        func emit(_ fields: [FieldView]) { layOut(fields, to: &sink) }
-        if let header = section.header, !header.isEmpty {
+        if piece.first, let header = section.header, !header.isEmpty {
             for line in wrap(header, width) { emit([Segment(text: line, style: .header)]) }
             emit([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
         }
         if let group = section.repeatGroup {
-            // One heading per item ("Task 2"); an empty group says so.
             let items = Dictionary(grouping: section.fields.filter(\.visible)) { $0.item?.index ?? 0 }
             if items.isEmpty { emit([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
             for index in items.keys.sorted() {
                 emit([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
-                emit(items[index]!)
+                layOut(items[index]!, to: &sink)
+            }
+        } else if let labelWidth {
+            section.fields.withUnsafeBufferPointer { fields in
+                for f in piece.fields where fields[f].visible { layOut(fields.baseAddress! + f, labelWidth: labelWidth, to: &sink) }
             }
         } else {
             // Usually every field is visible: no filtered copy then.
-            emit(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible })
+            layOut(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible }, to: &sink)
         }
-        if let footer = section.footer, !footer.isEmpty {
+        if piece.last, let footer = section.footer, !footer.isEmpty {
             for line in wrap(InlineMarkup.plain(footer), width - 2) {
                 emit([Segment(text: "  "), Segment(text: line, style: .footer)])
             }
@@ -174,12 +211,14 @@ struct TextRenderer {
         // by value) copies every field, a dozen retains each, and a copy per node was a tenth of laying a form out.
         fields.withUnsafeBufferPointer { fields in
             guard let base = fields.baseAddress else { return }
-            for f in fields.indices {
-                let field = base + f
-                field.pointee.nodes.withUnsafeBufferPointer { nodes in
-                    for n in nodes.indices { render(nodes.baseAddress! + n, labelWidth: labelWidth, field: field, to: &sink) }
-                }
-            }
+            for f in fields.indices { layOut(base + f, labelWidth: labelWidth, to: &sink) }
+        }
+    }
+
+    /// The lines of each node of `field`, read in place.
+    func layOut<S: Sink>(_ field: UnsafePointer<FieldView>, labelWidth: Int, to sink: inout S) {
+        field.pointee.nodes.withUnsafeBufferPointer { nodes in
+            for n in nodes.indices { render(nodes.baseAddress! + n, labelWidth: labelWidth, field: field, to: &sink) }
         }
     }
 
