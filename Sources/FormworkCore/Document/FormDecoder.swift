@@ -276,31 +276,52 @@ public struct FormDecoder {
             first.fields.isDisjoint(with: second.fields)
         else { return nil }
         struct Part {
-            var section: FormSection?
+            var sections: [FormSection]
             var diagnostics: [Diagnostic]
             var pending: [PendingCondition]
             var fields: Int
         }
+        // Consecutive small sections are decoded together, by one decoder: a decoder per section of ten fields
+        // looked each cell type up again (a look-up that names the pack to the cell hosts under a lock, which
+        // the two cores then took turns at).
+        var groups: [Range<Int>] = []
+        var start = 0, weight = 0
+        for i in items.indices {
+            if case .array(let fields)? = items[i]["fields"]?.kind { weight += fields.count } else { weight += 1 }
+            if weight >= 256 || i == items.count - 1 {
+                groups.append(start..<i + 1)
+                start = i + 1
+                weight = 0
+            }
+        }
         let registry = self.registry, file = self.file
         let parts = items.withUnsafeMutableBufferPointer { nodes in
-            Parallel.map(nodes.count, worthIt: true) { i -> Part in
-                let node = nodes[i]
-                nodes[i] = SourceNode(kind: .null, line: nil)  // each index is touched by one thread only
+            Parallel.map(groups.count, worthIt: true) { g -> Part in
                 var decoder = FormDecoder(registry: registry, file: file)
                 decoder.checksRepeatedFieldIDs = false  // every id is unique: checked above
-                var sectionIDs: [String: String] = [:]
-                var fieldIDs: [String: FieldLocation] = [:]
-                let section = decoder.section(
-                    node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID)
-                return Part(
-                    section: section, diagnostics: decoder.diagnostics, pending: decoder.pending, fields: section?.fields.count ?? 0)
+                var part = Part(sections: [], diagnostics: [], pending: [], fields: 0)
+                for i in groups[g] {
+                    let node = nodes[i]
+                    nodes[i] = SourceNode(kind: .null, line: nil)  // each index is touched by one thread only
+                    var sectionIDs: [String: String] = [:]
+                    var fieldIDs: [String: FieldLocation] = [:]
+                    if let section = decoder.section(
+                        node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID)
+                    {
+                        part.fields += section.fields.count
+                        part.sections.append(section)
+                    }
+                }
+                part.diagnostics = decoder.diagnostics
+                part.pending = decoder.pending
+                return part
             }
         }
         var sections: [FormSection] = []
-        sections.reserveCapacity(parts.count)
+        sections.reserveCapacity(items.count)
         var fields = 0
         for part in parts {
-            if let section = part.section { sections.append(section) }
+            sections += part.sections
             diagnostics += part.diagnostics
             pending += part.pending
             fields += part.fields
