@@ -196,19 +196,29 @@ struct JSONParser {
     /// A large form document's `sections` items parsed on several cores: the document is read once with
     /// each item only skipped over (its bounds and first line noted), then the items are parsed from their
     /// bytes in parallel, each by a parser of its own that starts at the item's line and pointer, so nodes,
-    /// lines and messages are those of the sequential parse. Nil when anything is not as expected (an error
-    /// anywhere, another shape): the caller then parses sequentially and reports exactly as it always does.
+    /// lines and messages are those of the sequential parse. A section much larger than its share (a form of
+    /// one section of 10,000 fields was parsed on one core), and a document of pages, have their fields shared
+    /// out instead (`parseFieldsInParallel`). Nil when anything is not as expected (an error anywhere, another
+    /// shape): the caller then parses sequentially and reports exactly as it always does.
     static func parseSectionsInParallel(_ bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
         var parser = JSONParser(bytes: bytes)
         parser.deferSections = true
         parser.skipSpace()
         guard let root = try? parser.value(depth: 0) else { return nil }
         parser.skipSpace()
-        guard parser.index == bytes.count, !parser.deferred.isEmpty, case .object(var members) = root.kind,
+        guard parser.index == bytes.count else { return nil }
+        guard !parser.deferredSections.isEmpty, case .object(var members) = root.kind,
             let at = members.firstIndex(where: { $0.key == "sections" }), case .array(var items) = members[at].value.kind
-        else { return nil }
-        let deferred = parser.deferred
+        else {
+            var whole = JSONParser(bytes: bytes)
+            whole.skipSpace()
+            return parseFieldsInParallel(whole, depth: 0, end: nil)
+        }
+        let deferred = parser.deferredSections
+        let share = bytes.count / (2 * max(1, Parallel.threads))
+        func isLarge(_ k: Int) -> Bool { deferred[k].end - deferred[k].start > share }
         let parsed = Parallel.map(deferred.count, worthIt: true) { k -> SourceNode? in
+            if isLarge(k) { return SourceNode(kind: .null, line: nil) }  // below, a run of its fields at a time
             let item = deferred[k]
             var p = JSONParser(bytes: bytes)
             p.index = item.start
@@ -218,17 +228,100 @@ struct JSONParser {
             return node
         }
         for k in deferred.indices {
-            guard let node = parsed[k] else { return nil }
+            var node = parsed[k]
+            if isLarge(k) {
+                var p = JSONParser(bytes: bytes)
+                p.index = deferred[k].start
+                p.line = deferred[k].line
+                p.path = [.key("sections"), .index(deferred[k].position)]
+                node = parseFieldsInParallel(p, depth: 2, end: deferred[k].end)
+            }
+            guard let node else { return nil }
             items[deferred[k].position] = node
         }
         members[at].value = SourceNode(kind: .array(items), line: members[at].value.line)
         return SourceNode(kind: .object(members), line: root.line)
     }
 
+    /// The value that `start` is at (its position, line and pointer), ending at `end` (or at the end of the
+    /// document, after spaces, when nil), with the objects of its field lists parsed on several cores: it is
+    /// read once with each field only skipped over (the rest — the form's and sections' own keys — parsed),
+    /// the fields are parsed from their bytes in parallel, a run of them by each parser, and it is read again
+    /// with each field taken as parsed and its bytes jumped over.
+    private static func parseFieldsInParallel(_ start: JSONParser, depth: Int, end: Int?) -> SourceNode? {
+        let bytes = start.bytes
+        func value(_ parser: inout JSONParser) -> SourceNode? {
+            guard let node = try? parser.value(depth: depth) else { return nil }
+            if let end { return parser.index == end ? node : nil }
+            parser.skipSpace()
+            return parser.index == bytes.count ? node : nil
+        }
+        var parser = start
+        parser.deferFields = true
+        guard value(&parser) != nil, !parser.deferred.isEmpty else { return nil }
+        let deferred = parser.deferred, lists = parser.deferredLists
+        let runs = max(1, min(deferred.count / 64, Parallel.threads * 8))
+        let pieces = Parallel.map(runs, worthIt: true) { r -> [(node: SourceNode, line: Int)]? in
+            var p = JSONParser(bytes: bytes)
+            var nodes: [(node: SourceNode, line: Int)] = []
+            let range = r * deferred.count / runs..<(r + 1) * deferred.count / runs
+            nodes.reserveCapacity(range.count)
+            var list = -1
+            for k in range {
+                let item = deferred[k]
+                p.index = item.start
+                p.line = item.line
+                // The pointer of the item: its list's, set once per list, and its index.
+                if item.list != list {
+                    list = item.list
+                    p.path = lists[list]
+                    p.path.append(.index(item.position))
+                } else {
+                    p.path[p.path.count - 1] = .index(item.position)
+                }
+                guard let node = try? p.value(depth: p.path.count), p.index == item.end else { return nil }
+                nodes.append((node, p.line))
+            }
+            return nodes
+        }
+        // Read again with each field taken as parsed: the tree is built once, in order, no list copied.
+        var filler = start
+        filler.parsed.reserveCapacity(deferred.count)
+        for piece in pieces {
+            guard let piece else { return nil }
+            filler.parsed += piece
+        }
+        filler.deferred = deferred
+        filler.fillFields = true
+        guard let filled = value(&filler), filler.filledCount == deferred.count else { return nil }
+        return filled
+    }
+
+    /// Whether `path` is a section's field list: `/sections/i/fields` or `/pages/p/sections/i/fields`.
+    private static func isFieldList(_ path: [Step]) -> Bool {
+        func key(_ k: Int, _ name: String) -> Bool { if case .key(let s) = path[k], s == name { true } else { false } }
+        switch path.count {
+        case 3: return key(0, "sections") && key(2, "fields")
+        case 5: return key(0, "pages") && key(2, "sections") && key(4, "fields")
+        default: return false
+        }
+    }
+
     /// Set for `parseSectionsInParallel`: the items of the root's `sections` list are skipped, not parsed.
     private var deferSections = false
-    /// The skipped items: their place in the list, their bytes and first line.
-    private var deferred: [(position: Int, start: Int, end: Int, line: Int)] = []
+    /// The skipped sections: their place in the list, their bytes and first line.
+    private var deferredSections: [(position: Int, start: Int, end: Int, line: Int)] = []
+    /// Set for `parseFieldsInParallel`: the objects in field lists are skipped, not parsed.
+    private var deferFields = false
+    /// Set for the second pass of `parseSectionsInParallel`: the objects in field lists are taken from `parsed`
+    /// (with the line after each), in order, where `deferred` says they start, and their bytes jumped over.
+    private var fillFields = false
+    private var parsed: [(node: SourceNode, line: Int)] = []
+    private var filledCount = 0
+    /// The skipped fields: their list (an index into `deferredLists`), their place in it, their bytes and first line.
+    private var deferred: [(list: Int, position: Int, start: Int, end: Int, line: Int)] = []
+    /// The path of each field list met with a field to skip, in the order they were met.
+    private var deferredLists: [[Step]] = []
 
     /// Skips the object or list at `index` (the parse of its bytes will check it), counting lines;
     /// false when it ends before closing.
@@ -359,16 +452,29 @@ struct JSONParser {
             let items = itemStack, first = items.count
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array([]), line: start) }
-            let deferItems =
+            let deferItems = (deferFields || fillFields) && Self.isFieldList(path)
+            if deferItems && deferFields { deferredLists.append(path) }
+            let deferSectionItems =
                 deferSections && depth == 1 && path.count == 1 && { if case .key("sections") = path[0] { true } else { false } }()
             while true {
                 skipSpace()
                 let position = items.count - first
                 path.append(.index(position))
-                if deferItems, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                if deferSectionItems, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
                     let (itemStart, itemLine) = (index, line)
                     guard skipComposite() else { throw error("unterminated object (missing '}')") }
-                    deferred.append((position, itemStart, index, itemLine))
+                    deferredSections.append((position, itemStart, index, itemLine))
+                    items.push(SourceNode(kind: .null, line: itemLine))
+                } else if deferItems && fillFields, filledCount < parsed.count, deferred[filledCount].start == index {
+                    let field = parsed[filledCount]
+                    index = deferred[filledCount].end
+                    line = field.line
+                    items.push(field.node)
+                    filledCount += 1
+                } else if deferItems && deferFields, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    let (itemStart, itemLine) = (index, line)
+                    guard skipComposite() else { throw error("unterminated object (missing '}')") }
+                    deferred.append((deferredLists.count - 1, position, itemStart, index, itemLine))
                     items.push(SourceNode(kind: .null, line: itemLine))
                 } else {
                     let item = try value(depth: depth + 1)

@@ -37,26 +37,70 @@ package enum JSONTreeRenderer {
         return out.string
     }
 
-    /// `text`, written to `sink` a section at a time.
+    /// `text`, written to `sink` a section at a time, or a large section a run of fields at a time.
     static func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
         let fields = tree.sections.reduce(0) { $0 + $1.fields.count }
-        let parallel = tree.sections.count > 1 && fields >= 2000
-        // Each slot of the stream's window writes its sections into one buffer, emptied for each: a fresh
+        var pieces = SectionPieces.plan(tree)
+        // A split section's text before its first field (up to its `"fields": [`) and after its last: those of the
+        // section written without fields, whose `[]` ends it.
+        var ends: [Int: (head: JSONBytes, tail: JSONBytes)] = [:]
+        for piece in pieces where piece.first && !piece.last {
+            var empty = tree.sections[piece.section]
+            empty.fields = []
+            var w = JSONTextWriter(depth: 2)
+            section(empty, to: &w)
+            guard let (head, tail) = splitAtFields(w.out) else {
+                pieces = SectionPieces.plan(tree, splitting: false)
+                ends = [:]
+                break
+            }
+            ends[piece.section] = (head, tail)
+        }
+        let parallel = SectionPieces.parallel(pieces, fields: fields)
+        // Each slot of the stream's window writes its pieces into one buffer, emptied for each: a fresh
         // buffer per section touched fresh memory for all of the output (a page fault per 4 KB: 1,500 of them
-        // for the JSON of 10,000 fields). Two sections per thread keep both cores busy; more when they are small.
-        let perThread = Parallel.perThread(tree.sections.count, weight: fields, minimum: 2)
-        let largest = tree.sections.reduce(0) { max($0, $1.fields.count) }
-        let buffers = (0..<min(Parallel.streamWindow(worthIt: parallel, perThread: perThread), tree.sections.count)).map { _ in
+        // for the JSON of 10,000 fields). Two pieces per thread keep both cores busy; more when they are small.
+        let perThread = Parallel.perThread(pieces.count, weight: fields, minimum: 2)
+        let largest = pieces.reduce(0) { max($0, $1.fields.count) }
+        let buffers = (0..<min(Parallel.streamWindow(worthIt: parallel, perThread: perThread), pieces.count)).map { _ in
             ByteBuffer(capacity: 1 << 12 + largest * 1024)
         }
         // A section is the third level of the document: { "sections": [ { … } ] }.
         header(tree).writeLine(
-            appending: "sections", count: tree.sections.count, parallel: parallel, perThread: perThread,
+            appending: "sections", count: pieces.count, parallel: parallel, perThread: perThread, continues: { !pieces[$0].first },
             item: { index in
-                var w = JSONTextWriter(reusing: buffers[index % buffers.count], depth: 2)
-                section(tree.sections[index], to: &w)
+                let piece = pieces[index]
+                guard let (head, tail) = ends[piece.section] else {
+                    var w = JSONTextWriter(reusing: buffers[index % buffers.count], depth: 2)
+                    section(tree.sections[piece.section], to: &w)
+                    return w.out
+                }
+                // The fields list's items are at the fourth level, the list itself at the third.
+                var w = JSONTextWriter(reusing: buffers[index % buffers.count], depth: 3)
+                if piece.first { w.out.append(head) }
+                w.resume(afterItems: piece.fields.lowerBound)
+                fieldItems(of: tree.sections[piece.section], piece.fields, to: &w)
+                if piece.last { w.out.append(tail) }
                 return w.out
             }, to: sink)
+    }
+
+    /// The text of a section written without fields, cut around its fields list: up to its `[` (the list's
+    /// items follow), and from the list's closing on, for a list that has items. Nil when it does not end
+    /// with its fields list, `[]` and the object's end.
+    static func splitAtFields(_ text: JSONBytes) -> (head: JSONBytes, tail: JSONBytes)? {
+        var end = JSONBytes(capacity: 16)
+        end.append("[]")
+        end.newline(2)
+        end.byte(0x7D)
+        let whole = text.string, ending = end.string
+        guard whole.hasSuffix(ending) else { return nil }
+        var head = JSONBytes(capacity: whole.utf8.count)
+        head.append(String(whole.dropLast(ending.count - 1)))
+        var tail = JSONBytes(capacity: 16)
+        tail.newline(2 + 1)
+        tail.append(String(ending.dropFirst(1)))
+        return (head, tail)
     }
 
     static func section(_ section: SectionView, to w: inout JSONTextWriter) {
@@ -87,17 +131,19 @@ package enum JSONTreeRenderer {
                     }
                 }
             }
-            w.member("fields") { w in
-                var traits = TraitsCache()
-                w.array { w in
-                    // Through the buffer: each field is borrowed, not copied.
-                    section.fields.withUnsafeBufferPointer { fields in
-                        // By pointer: `for f in fields`, or `fields[i]` handed to a closure, copies each field (a dozen retains).
-                        let base = fields.baseAddress
-                        for i in fields.indices { w.item { field(base.unsafelyUnwrapped + i, traits: &traits, to: &$0) } }
-                    }
-                }
-            }
+            // Last, so that a large section can be written in pieces (`write`).
+            w.member("fields") { w in w.array { w in fieldItems(of: section, section.fields.indices, to: &w) } }
+        }
+    }
+
+    /// The items of `section`'s fields list in `rows`.
+    static func fieldItems(of section: SectionView, _ rows: Range<Int>, to w: inout JSONTextWriter) {
+        var traits = TraitsCache()
+        // Through the buffer: each field is borrowed, not copied.
+        section.fields.withUnsafeBufferPointer { fields in
+            // By pointer: `for f in fields`, or `fields[i]` handed to a closure, copies each field (a dozen retains).
+            let base = fields.baseAddress
+            for i in rows { w.item { field(base.unsafelyUnwrapped + i, traits: &traits, to: &$0) } }
         }
     }
 

@@ -16,12 +16,13 @@ enum SectionPieces {
     /// out item by item), is one piece.
     static let size = 1024
 
-    static func plan(_ tree: ViewTree) -> [SectionPiece] {
+    /// With `splitting` false, every section is one piece.
+    static func plan(_ tree: ViewTree, splitting: Bool = true) -> [SectionPiece] {
         var pieces: [SectionPiece] = []
         pieces.reserveCapacity(tree.sections.count)
         for s in tree.sections.indices {
             let n = tree.sections[s].fields.count
-            guard n > 2 * size, tree.sections[s].repeatGroup == nil else {
+            guard splitting, n > 2 * size, tree.sections[s].repeatGroup == nil else {
                 pieces.append(SectionPiece(section: s, fields: 0..<n, first: true, last: true))
                 continue
             }

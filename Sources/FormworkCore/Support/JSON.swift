@@ -38,9 +38,12 @@ package enum JSON: Sendable, Equatable {
     /// of `count` items, each written by `item` (its text at the indent of an item of that list: two levels
     /// in) and handed over one at a time (a window of items at a time, on several cores when `parallel`),
     /// then the end — never the whole text at once. The bytes are those of `serialized()` of the whole.
+    ///
+    /// With `continues`, an item may come in several pieces: `continues(k)` says that the `k`th piece goes on
+    /// with the item before (no separator before it).
     func writeLine(
-        appending key: String, count: Int, parallel: Bool, perThread: Int = 4, item: (Int) -> JSONBytes,
-        to sink: (UnsafeRawBufferPointer) -> Void
+        appending key: String, count: Int, parallel: Bool, perThread: Int = 4, continues: ((Int) -> Bool)? = nil,
+        item: (Int) -> JSONBytes, to sink: (UnsafeRawBufferPointer) -> Void
     ) {
         var out = JSONBytes(capacity: 1 << 16)
         guard case .object(let members) = self else {
@@ -65,8 +68,10 @@ package enum JSON: Sendable, Equatable {
         } else {
             out.byte(0x5B)
             Parallel.stream(count, worthIt: parallel, perThread: perThread, item) { k, piece in
-                if k > 0 { out.byte(0x2C) }
-                out.newline(2)
+                if continues?(k) != true {
+                    if k > 0 { out.byte(0x2C) }
+                    out.newline(2)
+                }
                 out.flush(to: sink)
                 piece.write(to: sink)
             }
@@ -286,6 +291,10 @@ struct JSONTextWriter {
         out.key(key, pretty: pretty)
         nested(value)
     }
+
+    /// Goes on with an array whose first `count` items were written elsewhere (a piece of a split array):
+    /// the next `item` is preceded by its separator. The writer's depth is the array's.
+    mutating func resume(afterItems count: Int) { written = count }
 
     private mutating func separate() {
         if written > 0 { out.byte(0x2C) }

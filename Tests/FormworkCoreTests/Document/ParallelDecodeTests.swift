@@ -14,14 +14,15 @@ struct ParallelDecodeTests {
         var supportsConcurrentLookups: Bool { true }
     }
 
-    /// Sections of 1 to 40 fields (3,000 and more in all), with conditions, and with faults in some when asked:
-    /// a value of the wrong type, an unknown key, an unknown cell type, a title missing.
-    static func document(faults: Bool) -> String {
+    /// Sections of 1 to 40 fields (3,000 and more in all), or a first section of 6,000 fields (decoded a run
+    /// at a time) and ten of 1 to 10, with conditions, and with faults in some when asked: a value of the
+    /// wrong type, an unknown key, an unknown cell type, a title missing.
+    static func document(faults: Bool, large: Bool = false) -> String {
         var sections: [String] = []
         var n = 0
-        for s in 0..<260 {
+        for s in 0..<(large ? 11 : 260) {
             var fields: [String] = []
-            for _ in 0..<(1 + s % 40) {
+            for _ in 0..<(large ? (s == 0 ? 6000 : s) : 1 + s % 40) {
                 n += 1
                 var field =
                     n % 2 == 0
@@ -39,9 +40,9 @@ struct ParallelDecodeTests {
         return #"{"formwork":1,"id":"big","sections":[\#(sections.joined(separator: ","))]}"#
     }
 
-    @Test("a valid document: the same sections and fields, in order")
-    func same() throws {
-        let text = Self.document(faults: false)
+    @Test("a valid document: the same sections and fields, in order", arguments: [false, true])
+    func same(large: Bool) throws {
+        let text = Self.document(faults: false, large: large)
         let parallel = try FormDecoder.decode(text: text, json: true, registry: SharedCatalog())
         let sequential = try FormDecoder.decode(text: text, json: true, registry: InMemory.Catalog())
         #expect(parallel.sections.map(\.id) == sequential.sections.map(\.id))
@@ -51,9 +52,9 @@ struct ParallelDecodeTests {
         #expect(parallel.sections.flatMap(\.fields).count > 3000)
     }
 
-    @Test("a document with faults in many sections: the same diagnostics, in the same order")
-    func diagnostics() {
-        let text = Self.document(faults: true)
+    @Test("a document with faults in many sections: the same diagnostics, in the same order", arguments: [false, true])
+    func diagnostics(large: Bool) {
+        let text = Self.document(faults: true, large: large)
         func problems(_ registry: any CellTypeCatalog) -> [String] {
             do {
                 _ = try FormDecoder.decode(text: text, json: true, registry: registry)

@@ -5,17 +5,26 @@ import Testing
 @Suite("Parsing: a large JSON document's sections on several cores")
 struct ParallelJSONTests {
     enum Fault { case none, badNumber, duplicateKey, unbalanced, textAfterList, unterminated }
+    /// Sixty sections of 250 fields, one section of 15,000, six sections of which the third has 12,000, or
+    /// three pages of twenty sections.
+    enum Shape: CaseIterable { case sections, oneSection, oneLarge, pages }
 
     /// A document past the parallel threshold: sections of fields, with escapes (an escaped backslash before
     /// a closing quote among them), braces in strings, raw UTF-8 and blank lines; `fault` breaks it in one place.
-    func document(_ fault: Fault = .none) -> String {
-        var out = "{\n  \"formwork\": 1,\n  \"id\": \"big\",\n  \"sections\": [\n"
-        for s in 0..<60 {
-            out += s > 0 ? ",\n" : ""
+    func document(_ fault: Fault = .none, shape: Shape = .sections) -> String {
+        var out = "{\n  \"formwork\": 1,\n  \"id\": \"big\",\n  \"\(shape == .pages ? "pages" : "sections")\": [\n"
+        let sections = shape == .oneSection ? 1 : shape == .oneLarge ? 6 : 60
+        for s in 0..<sections {
+            if shape == .pages && s % 20 == 0 {
+                out += s > 0 ? "]},\n" : ""
+                out += "{\"id\": \"p\(s)\", \"sections\": [\n"
+            } else {
+                out += s > 0 ? ",\n" : ""
+            }
             out += "    {\"id\": \"s\(s)\", \"header\": \"Section \\\"\(s)\\\" {[\""
             if fault == .duplicateKey && s == 31 { out += ", \"id\": 2" }
             out += ", \"fields\": [\n"
-            for f in 0..<250 {
+            for f in 0..<(shape == .oneSection ? 15_000 : shape == .oneLarge && s == 2 ? 12_000 : 250) {
                 out += f > 0 ? ",\n" : ""
                 let n = fault == .badNumber && s == 44 && f == 7 ? "07x" : "\(f)"
                 let labels = fault == .unbalanced && s == 12 && f == 3 ? "[\"a\", \"b}\"" : "[\"a\", \"b}\"]"
@@ -26,6 +35,7 @@ struct ParallelJSONTests {
             }
             out += "\n\n    ]}"
         }
+        if shape == .pages { out += "]}" }
         out += "\n  ]"
         if fault == .textAfterList { out += ", \"sections\": []" }
         out += "\n}\n"
@@ -46,9 +56,11 @@ struct ParallelJSONTests {
         }
     }
 
-    @Test("the nodes and their lines are those of the sequential parse")
-    func same() throws {
-        var text = document()
+    @Test(
+        "the nodes and their lines are those of the sequential parse, fields in sections, in one section or in pages",
+        arguments: Shape.allCases)
+    func same(shape: Shape) throws {
+        var text = document(shape: shape)
         #expect(text.utf8.count > JSONParser.parallelThreshold)
         let parallel = try #require(text.withUTF8 { JSONParser.parseSectionsInParallel($0) })
         let expected = try sequential(text).get()
