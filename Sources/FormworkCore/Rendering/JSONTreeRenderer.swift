@@ -38,9 +38,10 @@ package enum JSONTreeRenderer {
     }
 
     /// `text`, written to `sink` a section at a time, or a large section a run of fields at a time.
-    static func write(_ tree: ViewTree, to sink: (UnsafeRawBufferPointer) -> Void) {
+    /// (`splitting` false writes every section whole: what a split section's pieces must add up to.)
+    static func write(_ tree: ViewTree, splitting: Bool = true, to sink: (UnsafeRawBufferPointer) -> Void) {
         let fields = tree.sections.reduce(0) { $0 + $1.fields.count }
-        var pieces = SectionPieces.plan(tree)
+        var pieces = SectionPieces.plan(tree, splitting: splitting)
         // A split section's text before its first field (up to its `"fields": [`) and after its last: those of the
         // section written without fields, whose `[]` ends it.
         var ends: [Int: (head: JSONBytes, tail: JSONBytes)] = [:]

@@ -71,4 +71,22 @@ struct SectionPiecesTests {
         #expect(at < footer && footer < html.range(of: "</fieldset>", range: footer..<html.endIndex)!.lowerBound)
         #expect(html.components(separatedBy: "class=\"fw-page-nav\"").count == 3)
     }
+
+    @Test("JSON: the split section's pieces add up to the section written whole")
+    func json() throws {
+        let tree = Self.tree()
+        var split: [UInt8] = []
+        var whole: [UInt8] = []
+        JSONTreeRenderer.write(tree) { split += $0 }
+        JSONTreeRenderer.write(tree, splitting: false) { whole += $0 }
+        #expect(split == whole)
+        let parsed = try JSONParser.parse(String(decoding: split, as: UTF8.self))
+        guard case .array(let sections)? = parsed["sections"]?.kind, sections.count == 3,
+            case .array(let fields)? = sections[1]["fields"]?.kind
+        else {
+            Issue.record("not the tree's sections")
+            return
+        }
+        #expect(fields.count == 5000 && fields.last?["id"]?.string == "f4999")
+    }
 }
