@@ -137,12 +137,12 @@ else {
 
 // MARK: documents
 
-func document(fields count: Int, yaml: Bool) -> String {
+/// `count` fields in sections of `perSection` (the last one holds what is left).
+func document(fields count: Int, yaml: Bool, perSection: Int = 1000) -> String {
     var out =
         yaml
         ? "formwork: 1\nid: bench\ntitle: Benchmark\nsections:\n"
         : "{\"formwork\":1,\"id\":\"bench\",\"title\":\"Benchmark\",\"sections\":["
-    let perSection = 1000
     for s in 0..<max(1, (count + perSection - 1) / perSection) {
         if yaml {
             out += "  - id: s\(s)\n    header: Section \(s)\n    fields:\n"
@@ -392,6 +392,26 @@ for size in sizes {
                     "",
                     nil, "≤ 1 KiB/field"
                 ))
+        }
+    }
+}
+// The same 10k fields in other shapes: one section (laid out, parsed and decoded a run of fields at a time),
+// and a thousand sections of ten (small pieces of work gathered). The baselines write the same bytes.
+if runs("render") {
+    let size = smoke ? 1000 : 10_000
+    for (shape, perSection) in [("in one section", size), ("in sections of 10", 10)] {
+        let input = "\(work)/shape-\(perSection).json"
+        try document(fields: size, yaml: false, perSection: perSection).write(toFile: input, atomically: true, encoding: .utf8)
+        for format in ["text", "json"] {
+            let name = "JSON → \(format), \(shape)"
+            let baselineRun = ["\(work)/render_json", input] + (format == "text" ? [] : [format])
+            let check = sameBytes(formwork: [formwork, "render", input, "--format", format], baseline: baselineRun, name, size)
+            print(check.report)
+            if !check.same { baselineMismatches.append(check.report) }
+            let r = interleaved(
+                [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: smoke ? 1 : 31,
+                settle: smoke ? 0 : 0.1)
+            rows.append(("render \(size / 1000)k fields \(shape), JSON → \(format)", sec(r.a), sec(r.b), r.ratio, "≤ 3×"))
         }
     }
 }
