@@ -71,6 +71,77 @@ struct ParallelJSONTests {
         #expect(entry.json == expected.json && lines(entry) == lines(expected))
     }
 
+    /// A seeded generator (the same documents on every run).
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    /// A large document of odd shapes: field lists holding numbers, strings, lists and nulls among the fields,
+    /// a section's `fields` first or an object, empty lists, `fields` nested where no field list is, pages
+    /// beside sections, one section far larger than the rest, and spacing of every kind.
+    func oddDocument(_ seed: UInt64) -> String {
+        var rng = Seeded(state: seed)
+        func space() -> String { ["", " ", "\n", "\n\n  ", "\t"][Int.random(in: 0..<5, using: &rng)] }
+        func field(_ n: Int) -> String {
+            switch Int.random(in: 0..<12, using: &rng) {
+            case 0: return "\(n)"
+            case 1: return "\"f\(n) ]}\""
+            case 2: return "[\(n), {\"fields\": [{\"id\": \(n)}]}]"
+            case 3: return "null"
+            case 4: return "{\"id\":\(space())\"f\(n)\", \"model\": {\"fields\": [{\"a\": {\"fields\": []}}], \"x\": \"\\\"{\"}}"
+            default:
+                return
+                    "{\(space())\"id\": \"f\(n)\",\(space())\"cell\": \"c\", \"model\": {\"title\": \"Name \\u00e9 \(n)\", \"v\": [\(n), \(n).5, true]}}"
+            }
+        }
+        func fields(_ count: Int, _ start: Int) -> String {
+            "[" + (0..<count).map { space() + field(start + $0) }.joined(separator: ",") + space() + "]"
+        }
+        var n = 0
+        func section(_ s: Int, large: Bool) -> String {
+            let count = large ? 4000 : Int.random(in: 0..<60, using: &rng)
+            defer { n += count }
+            var out = "{\"id\": \"s\(s)\", \"fields\": \(fields(count, n))"
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: out = "{\"fields\": \(fields(count, n)), \"id\": \"s\(s)\", \"footer\": \"]}\""
+            case 1: out += ", \"more\": {\"fields\": \(fields(2, n + count))}"
+            case 2: out = "{\"id\": \"s\(s)\", \"fields\": {\"a\": \(fields(2, n))}, \"x\": \(fields(count, n))"
+            default: break
+            }
+            return out + space() + "}"
+        }
+        let large = Int.random(in: 0..<40, using: &rng)
+        let sections = (0..<40).map { section($0, large: $0 == large) }
+        let pages = (0..<3).map { p in
+            "{\"id\": \"p\(p)\", \"sections\": [\(section(100 + p, large: false)), \(section(200 + p, large: p == 1))]}"
+        }
+        let pagesFirst = Int.random(in: 0..<2, using: &rng) == 0
+        var out = "{\"formwork\": 1, \"id\": \"odd\""
+        if pagesFirst { out += ", \"pages\": [\(pages.joined(separator: ","))]" }
+        out += ",\(space())\"sections\": [\(sections.joined(separator: "," + space()))]"
+        if !pagesFirst { out += ", \"pages\": [\(pages.joined(separator: ","))]" }
+        return out + space() + "}" + space()
+    }
+
+    @Test("documents of odd shapes: whatever the parallel parse takes, it gives the sequential parse's nodes and lines")
+    func oddShapes() throws {
+        var taken = 0
+        for seed in UInt64(1)...6 {
+            var text = oddDocument(seed)
+            #expect(text.utf8.count > JSONParser.parallelThreshold / 2, "seed \(seed)")
+            let expected = try sequential(text).get()
+            guard let parallel = text.withUTF8({ JSONParser.parseSectionsInParallel($0) }) else { continue }
+            taken += 1
+            #expect(parallel.json == expected.json, "seed \(seed)")
+            #expect(lines(parallel) == lines(expected), "seed \(seed)")
+        }
+        #expect(taken == 6)
+    }
+
     @Test("a document with an error anywhere gives up the parallel parse and is reported as by the sequential one")
     func errors() throws {
         for fault in [Fault.badNumber, .duplicateKey, .unbalanced, .textAfterList, .unterminated] {
