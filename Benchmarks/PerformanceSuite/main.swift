@@ -22,7 +22,11 @@ let work = NSTemporaryDirectory() + "formwork-perf-\(getpid())"
 try FileManager.default.createDirectory(atPath: "\(work)/packs", withIntermediateDirectories: true)
 chmod(work, 0o755)
 chmod("\(work)/packs", 0o755)
-defer { try? FileManager.default.removeItem(atPath: work) }
+/// `FORMWORK_PERF_KEEP=1` keeps the work directory (the generated documents, packs and baselines) for profiling.
+let keepWork = ProcessInfo.processInfo.environment["FORMWORK_PERF_KEEP"] == "1"
+defer {
+    if keepWork { print("kept \(work)") } else { try? FileManager.default.removeItem(atPath: work) }
+}
 let environment = ["PATH": "/usr/bin:/bin", "HOME": work, "XDG_CACHE_HOME": "\(work)/cache", "NO_COLOR": "1"]
 
 // MARK: processes
