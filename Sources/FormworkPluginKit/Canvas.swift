@@ -78,9 +78,7 @@ public struct Canvas {
             withOptionalCString(field) { f in
                 withOptionalCString(label) { l in
                     withOptionalCString(selected) { s in
-                        array.withUnsafeBufferPointer {
-                            vtable.choice?(context, f, l, $0.baseAddress, UInt32($0.count), s, style.rawValue, flags.rawValue)
-                        }
+                        vtable.choice?(context, f, l, array.baseAddress, UInt32(array.count), s, style.rawValue, flags.rawValue)
                     }
                 }
             }
@@ -126,22 +124,20 @@ public struct Canvas {
         withChoices(choices, extra: selected) { array, items in
             withOptionalCString(field) { f in
                 withOptionalCString(label) { l in
-                    items.withUnsafeBufferPointer { itemBuffer in
-                        var list = fw_string_list(items: items.isEmpty ? nil : itemBuffer.baseAddress, count: items.count)
-                        array.withUnsafeBufferPointer {
-                            vtable.multi_choice?(context, f, l, $0.baseAddress, UInt32($0.count), &list, style.rawValue, flags.rawValue)
-                        }
-                    }
+                    var list = fw_string_list(items: items.baseAddress, count: items.count)
+                    vtable.multi_choice?(context, f, l, array.baseAddress, UInt32(array.count), &list, style.rawValue, flags.rawValue)
                 }
             }
         }
     }
 }
 
-/// `choices` as `fw_choice`s and `extra` as C strings, all in one temporary buffer (NUL-terminated;
-/// a label equal to its value is not copied twice), valid during `body`: no allocation per string.
+/// `choices` as `fw_choice`s and `extra` as C strings, all in temporary buffers (NUL-terminated; a label equal
+/// to its value is not copied twice), valid during `body`: no allocation per string or per call, each string
+/// copied whole (NULL arrays when there are none).
 func withChoices<R>(
-    _ choices: [(value: String, label: String)], extra: [String] = [], _ body: ([fw_choice], [UnsafePointer<CChar>?]) -> R
+    _ choices: [(value: String, label: String)], extra: [String] = [],
+    _ body: (UnsafeBufferPointer<fw_choice>, UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R
 ) -> R {
     var total = 0
     for choice in choices { total += choice.value.utf8.count + 1 + (choice.label == choice.value ? 0 : choice.label.utf8.count + 1) }
@@ -150,21 +146,36 @@ func withChoices<R>(
         var used = 0
         func copy(_ s: String) -> UnsafePointer<CChar> {
             let start = buffer.baseAddress! + used
-            for byte in s.utf8 {
-                buffer[used] = CChar(bitPattern: byte)
-                used += 1
+            let copied = s.utf8.withContiguousStorageIfAvailable { utf8 in
+                if let base = utf8.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: base, byteCount: utf8.count) }
+                return utf8.count
+            }
+            if let copied {
+                used += copied
+            } else {
+                for byte in s.utf8 {
+                    buffer[used] = CChar(bitPattern: byte)
+                    used += 1
+                }
             }
             buffer[used] = 0
             used += 1
             return UnsafePointer(start)
         }
-        let array = choices.map { choice -> fw_choice in
-            let value = copy(choice.value)
-            let label = choice.label == choice.value ? value : copy(choice.label)
-            return fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: value, label: label)
+        return withUnsafeTemporaryAllocation(of: fw_choice.self, capacity: max(choices.count, 1)) { array in
+            for (i, choice) in choices.enumerated() {
+                let value = copy(choice.value)
+                let label = choice.label == choice.value ? value : copy(choice.label)
+                array.initializeElement(
+                    at: i, to: fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: value, label: label))
+            }
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(extra.count, 1)) { items in
+                for (i, s) in extra.enumerated() { items.initializeElement(at: i, to: copy(s)) }
+                return body(
+                    UnsafeBufferPointer(start: choices.isEmpty ? nil : array.baseAddress, count: choices.count),
+                    UnsafeBufferPointer(start: extra.isEmpty ? nil : items.baseAddress, count: extra.count))
+            }
         }
-        let items: [UnsafePointer<CChar>?] = extra.map { copy($0) }
-        return body(array, items)
     }
 }
 

@@ -61,11 +61,19 @@ enum Descriptors {
                 box.log("configure: expected \(box.fields.count) values, got \(count)")
                 return fw_status(FW_INVALID_ARGUMENT)
             }
+            // The instance's scratch array, taken for the call (one access to the box) and given back emptied:
+            // its strings released, its storage kept. Values a model kept (a copy of its `ModelValues`) keep
+            // their own storage.
             var ordered: [ModelValue?] = []
+            swap(&ordered, &box.scratch)
             ordered.reserveCapacity(Int(count))
             for i in 0..<Int(count) { ordered.append(Descriptors.modelValue(values![i])) }
+            defer {
+                ordered.removeAll(keepingCapacity: true)
+                swap(&ordered, &box.scratch)
+            }
             do {
-                try box.configure(ModelValues(names: box.fieldNames, ordered: ordered))
+                try box.configure(ModelValues(names: box.fieldNames, ordered: ordered, cursor: box.cursor))
                 return fw_status(FW_OK)
             } catch {
                 box.log("\(error)")

@@ -1,4 +1,5 @@
 import CFormwork
+import Synchronization
 
 /// One field of a model schema, declared in Swift.
 ///
@@ -132,6 +133,10 @@ public struct ModelValues: Sendable {
     /// per configure (a model has a handful of fields, so a name is found by a short search).
     private var names: [String]
     private var ordered: [ModelValue?]
+    /// Where the search for the next name starts: just after the last name found. A model's `init` asks for
+    /// its fields mostly in schema order, so most look-ups compare one name instead of half of them. Shared by
+    /// the values of one cell instance (made once with it); nil for values made from a dictionary.
+    private let cursor: LookupCursor?
 
     /// The values by name (built when asked for).
     public var values: [String: ModelValue] {
@@ -149,19 +154,29 @@ public struct ModelValues: Sendable {
     public init(_ values: [String: ModelValue]) {
         names = Array(values.keys)
         ordered = names.map { values[$0] }
+        cursor = nil
     }
 
-    /// Values in the order of `names` (nil: absent).
-    init(names: [String], ordered: [ModelValue?]) {
+    /// Values in the order of `names` (nil: absent), searched from `cursor`.
+    init(names: [String], ordered: [ModelValue?], cursor: LookupCursor? = nil) {
         self.names = names
         self.ordered = ordered
+        self.cursor = cursor
     }
 
     public subscript(name: String) -> ModelValue? {
         // Lengths first: a model's names are ASCII (the host checks them), and an ASCII string equals no string
-        // of another length, so most names are passed over without a full string comparison.
-        let length = name.utf8.count
-        for i in names.indices where names[i].utf8.count == length && names[i] == name { return ordered[i] }
+        // of another length, so most names are passed over without a full string comparison. Names are unique
+        // (a schema's, or a dictionary's keys), so where the search starts does not change what it finds.
+        let length = name.utf8.count, count = names.count
+        var i = cursor?.start(below: count) ?? 0
+        for _ in 0..<count {
+            if names[i].utf8.count == length && names[i] == name {
+                cursor?.found(i)
+                return ordered[i]
+            }
+            i = i + 1 == count ? 0 : i + 1
+        }
         return nil
     }
 
@@ -190,6 +205,23 @@ public struct ModelValues: Sendable {
         if case .stringList(let l)? = self[name] { return l }
         return nil
     }
+}
+
+/// Where a `ModelValues` look-up starts (see `ModelValues.cursor`). Only a hint: relaxed atomic loads and stores
+/// (plain moves on x86-64) keep it free of data races when values are read on several threads; whatever it
+/// holds, a look-up finds the same value.
+final class LookupCursor: Sendable {
+    private let next = Atomic<Int>(0)
+
+    init() {}
+
+    /// The index to start at, below `count` (0 when `count` is 0: the search then makes no comparison).
+    func start(below count: Int) -> Int {
+        let n = next.load(ordering: .relaxed)
+        return n < count ? n : 0
+    }
+
+    func found(_ index: Int) { next.store(index + 1, ordering: .relaxed) }
 }
 
 /// A cell's model: its schema and how to build it from values.

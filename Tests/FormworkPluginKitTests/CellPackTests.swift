@@ -29,6 +29,61 @@ final class GreetingCell: Cell, SelectableCell {
     func setSelected(_ selected: Bool) {}
 }
 
+/// A model that reads its values out of schema order, one twice and one the schema does not have, and keeps
+/// them: look-ups start where the last one ended (`ModelValues`), and the array behind them is reused.
+final class ScrambledCell: Cell {
+    struct Model: CellModel {
+        static let fields: [Field] = [
+            .string("a"), .string("b"), .string("c"), .integer("d"), .bool("e"),
+        ]
+        var read: [String]
+        var kept: ModelValues
+        init(_ v: ModelValues) {
+            read = [
+                v.integer("d").map { "\($0)" } ?? "-", v.string("a") ?? "-", v.bool("e").map { "\($0)" } ?? "-",
+                v.string("zz") ?? "-", v.string("c") ?? "-", v.string("b") ?? "-", v.string("a") ?? "-",
+                v.string("d") ?? "-",
+            ]
+            kept = v
+        }
+    }
+
+    static let identifier = "com.example.scrambled"
+    static let displayName = "Scrambled"
+
+    private var model = Model(ModelValues([:]))
+    private var first: ModelValues?
+    init() {}
+    func configure(model: Model) throws {
+        if first == nil { first = model.kept }
+        self.model = model
+    }
+    func render(into canvas: Canvas) {
+        canvas.label(model.read.joined(separator: " "), style: .body)
+        canvas.label(first.map { "first a=\($0.string("a") ?? "-") d=\($0.integer("d").map { "\($0)" } ?? "-")" } ?? "-", style: .body)
+    }
+}
+
+/// Choices as a pack draws them: labels that differ from their values, non-ASCII text, none at all, and
+/// the selected items of a multiple choice.
+final class ChoicesCell: Cell {
+    struct Model: CellModel {
+        static let fields: [Field] = []
+        init(_ values: ModelValues) {}
+    }
+    static let identifier = "com.example.choices"
+    static let displayName = "Choices"
+    init() {}
+    func configure(model: Model) throws {}
+    func render(into canvas: Canvas) {
+        let choices = [(value: "a", label: "Apple"), (value: "b", label: "b"), (value: "ü", label: "Ünïcode – a longer label")]
+        canvas.choice(field: "one", label: "One", choices: choices, selected: "b")
+        canvas.choice(field: "none", label: nil, choices: [], selected: nil)
+        canvas.multiChoice(field: "many", label: "Many", choices: choices, selected: ["ü", "a"])
+        canvas.multiChoice(field: "empty", label: "Empty", choices: [], selected: [])
+    }
+}
+
 @Suite("FormworkPluginKit descriptors")
 struct CellPackTests {
     static let pack = CellPack(
@@ -75,6 +130,11 @@ struct CellPackTests {
         values[0].type = UInt32(FW_FIELD_STRING)
         values[0].as.string = UnsafePointer(name)
         #expect(values.withUnsafeBufferPointer { type.pointee.configure?(cell, $0.baseAddress, 2) } == fw_status(FW_OK))
+        #expect(try labels(type, cell) == ["Hello, Ada"])
+    }
+
+    /// The labels `cell` draws through the vtable's `render` (which must succeed).
+    func labels(_ type: UnsafePointer<fw_cell_type>, _ cell: UnsafeMutableRawPointer) throws -> [String] {
         final class Recorder { var labels: [String] = [] }
         let recorder = Recorder()
         var canvas = fw_canvas()
@@ -85,7 +145,80 @@ struct CellPackTests {
         let status = withExtendedLifetime(recorder) {
             type.pointee.render?(cell, &canvas, Unmanaged.passUnretained(recorder).toOpaque())
         }
+        try #require(status == fw_status(FW_OK))
+        return recorder.labels
+    }
+
+    @Test("values are found by name in any order, twice or not at all, configure after configure")
+    func lookUpsInAnyOrder() throws {
+        let pack = CellPack(id: "com.example.scrambled-pack", name: "Scrambled", version: "1.0.0", cells: [ScrambledCell.self])
+        let type = try #require(pack.entry.load(as: fw_pack.self).cell_types)
+        let cell = try #require(type.pointee.create?(type, nil))
+        defer { type.pointee.destroy?(cell) }
+        func configure(_ a: String?, _ b: String?, _ c: String?, _ d: Int64?, _ e: Bool?) -> fw_status {
+            let strings = [a, b, c].map { $0.map { strdup($0)! } }
+            defer { for s in strings { free(s) } }
+            var values = [fw_value](repeating: fw_value(), count: 5)
+            for (i, s) in strings.enumerated() {
+                guard let s else { continue }
+                values[i].type = UInt32(FW_FIELD_STRING)
+                values[i].as.string = UnsafePointer(s)
+            }
+            if let d {
+                values[3].type = UInt32(FW_FIELD_INTEGER)
+                values[3].as.integer = d
+            }
+            if let e {
+                values[4].type = UInt32(FW_FIELD_BOOL)
+                values[4].as.boolean = e
+            }
+            return values.withUnsafeBufferPointer { type.pointee.configure?(cell, $0.baseAddress, 5) ?? fw_status(FW_ERROR) }
+        }
+        #expect(configure("one", "two", nil, 4, true) == fw_status(FW_OK))
+        #expect(try labels(type, cell) == ["4 one true - - two one -", "first a=one d=4"])
+        #expect(configure(nil, "b", "c", nil, false) == fw_status(FW_OK))
+        #expect(try labels(type, cell) == ["- - false - c b - -", "first a=one d=4"])
+        #expect(configure("x", nil, "z", -7, nil) == fw_status(FW_OK))
+        #expect(try labels(type, cell) == ["-7 x - - z - x -", "first a=one d=4"])
+    }
+
+    @Test("choices reach the canvas as C strings: values, labels, the selection, and empty lists as NULL")
+    func choices() throws {
+        let pack = CellPack(id: "com.example.choices-pack", name: "Choices", version: "1.0.0", cells: [ChoicesCell.self])
+        let type = try #require(pack.entry.load(as: fw_pack.self).cell_types)
+        let cell = try #require(type.pointee.create?(type, nil))
+        defer { type.pointee.destroy?(cell) }
+        final class Recorder { var lines: [String] = [] }
+        func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "NULL" }
+        func list(_ choices: UnsafePointer<fw_choice>?, _ count: UInt32) -> String {
+            guard let choices else { return "NULL/\(count)" }
+            return (0..<Int(count)).map { "\(text(choices[$0].value))=\(text(choices[$0].label))" }.joined(separator: ",")
+        }
+        var canvas = fw_canvas()
+        canvas.struct_size = UInt32(MemoryLayout<fw_canvas>.size)
+        canvas.choice = { ctx, field, label, choices, count, selected, _, _ in
+            let r = Unmanaged<Recorder>.fromOpaque(ctx!).takeUnretainedValue()
+            r.lines.append("\(text(field)) \(text(label)) [\(list(choices, count))] \(text(selected))")
+        }
+        canvas.multi_choice = { ctx, field, label, choices, count, selected, _, _ in
+            let r = Unmanaged<Recorder>.fromOpaque(ctx!).takeUnretainedValue()
+            let items = selected.map { s in
+                s.pointee.items.map { items in (0..<s.pointee.count).map { text(items[$0]) }.joined(separator: ",") }
+                    ?? "NULL/\(s.pointee.count)"
+            }
+            r.lines.append("\(text(field)) \(text(label)) [\(list(choices, count))] \(items ?? "no list")")
+        }
+        let recorder = Recorder()
+        let status = withExtendedLifetime(recorder) {
+            type.pointee.render?(cell, &canvas, Unmanaged.passUnretained(recorder).toOpaque())
+        }
         #expect(status == fw_status(FW_OK))
-        #expect(recorder.labels == ["Hello, Ada"])
+        #expect(
+            recorder.lines == [
+                "one One [a=Apple,b=b,ü=Ünïcode – a longer label] b",
+                "none NULL [NULL/0] NULL",
+                "many Many [a=Apple,b=b,ü=Ünïcode – a longer label] ü,a",
+                "empty Empty [NULL/0] NULL/0",
+            ])
     }
 }
