@@ -20,13 +20,17 @@ let releaseSwiftSettings: [SwiftSetting] =
 
 /// First-party Swift packs use neither Swift concurrency nor regular expressions: without their implicit
 /// imports a pack does not link libswift_Concurrency, libdispatch, libswift_StringProcessing and
-/// libswift_RegexParser, and loading it (in every cell host) costs about a millisecond less.
+/// libswift_RegexParser, and loading it (in every cell host) costs about a millisecond less. Their release
+/// builds, and FormworkPluginKit's here, skip the run-time exclusivity checks as the host's do (in a pack each
+/// check also looks the thread's access set up through `__tls_get_addr`: 8% of a picker's configure and render).
+/// A pack built against FormworkPluginKit as a dependency keeps them (SwiftPM refuses these flags there).
 let packSwiftSettings: [SwiftSetting] =
     isRootPackage
     ? [
         .unsafeFlags([
             "-Xfrontend", "-disable-implicit-concurrency-module-import", "-Xfrontend", "-disable-implicit-string-processing-module-import",
-        ])
+        ]),
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
     ] : []
 
 let package = Package(

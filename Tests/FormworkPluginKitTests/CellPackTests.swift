@@ -89,6 +89,10 @@ struct CellPackTests {
     static let pack = CellPack(
         id: "com.example.greetings", name: "Greetings", version: "1.2.3", license: "MIT",
         cells: [GreetingCell.self])
+    // Descriptors live for the process, as the ABI requires: each pack is made once and kept.
+    static let scrambledPack = CellPack(
+        id: "com.example.scrambled-pack", name: "Scrambled", version: "1.0.0", cells: [ScrambledCell.self])
+    static let choicesPack = CellPack(id: "com.example.choices-pack", name: "Choices", version: "1.0.0", cells: [ChoicesCell.self])
 
     func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
 
@@ -151,8 +155,7 @@ struct CellPackTests {
 
     @Test("values are found by name in any order, twice or not at all, configure after configure")
     func lookUpsInAnyOrder() throws {
-        let pack = CellPack(id: "com.example.scrambled-pack", name: "Scrambled", version: "1.0.0", cells: [ScrambledCell.self])
-        let type = try #require(pack.entry.load(as: fw_pack.self).cell_types)
+        let type = try #require(Self.scrambledPack.entry.load(as: fw_pack.self).cell_types)
         let cell = try #require(type.pointee.create?(type, nil))
         defer { type.pointee.destroy?(cell) }
         func configure(_ a: String?, _ b: String?, _ c: String?, _ d: Int64?, _ e: Bool?) -> fw_status {
@@ -184,8 +187,7 @@ struct CellPackTests {
 
     @Test("choices reach the canvas as C strings: values, labels, the selection, and empty lists as NULL")
     func choices() throws {
-        let pack = CellPack(id: "com.example.choices-pack", name: "Choices", version: "1.0.0", cells: [ChoicesCell.self])
-        let type = try #require(pack.entry.load(as: fw_pack.self).cell_types)
+        let type = try #require(Self.choicesPack.entry.load(as: fw_pack.self).cell_types)
         let cell = try #require(type.pointee.create?(type, nil))
         defer { type.pointee.destroy?(cell) }
         final class Recorder { var lines: [String] = [] }
