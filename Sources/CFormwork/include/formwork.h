@@ -500,7 +500,8 @@ typedef struct fw_canvas {
     void (*toggle)(void *ctx, const char *field, const char *label, bool on, uint32_t flags);
     /** A button; `field` names the action (may be NULL). */
     void (*button)(void *ctx, const char *field, const char *title, fw_button_role role, uint32_t flags);
-    /** A choice among `count` choices (stride: choices[0].struct_size); `selected` is a value or NULL. */
+    /** A choice among `count` choices (stride: choices[0].struct_size; `choices` may be NULL when `count`
+        is 0); `selected` is a value or NULL. */
     void (*choice)(void *ctx, const char *field, const char *label, const fw_choice *choices,
                    uint32_t count, const char *selected, fw_choice_style style, uint32_t flags);
     /** A date input bound to `field`; `seconds` is meaningful when `has_value`. */
@@ -520,8 +521,9 @@ typedef struct fw_canvas {
                    double minimum, double maximum, double step, fw_number_style style, uint32_t flags);
     /**
      * 1.1. Several choices at once, bound to a CHOICE_LIST (or STRING_LIST)
-     * `field`: `count` choices (stride choices[0].struct_size) and the values
-     * selected now (`selected` may be NULL for none).
+     * `field`: `count` choices (stride choices[0].struct_size; `choices` may be
+     * NULL when `count` is 0) and the values selected now (`selected` may be
+     * NULL for none).
      */
     void (*multi_choice)(void *ctx, const char *field, const char *label, const fw_choice *choices,
                          uint32_t count, const fw_string_list *selected, fw_multi_choice_style style,
