@@ -40,6 +40,11 @@ enum Exit {
             return unavailable
         case let error as RuntimeError:
             Console.error(error.description)
+            // What to do next: the pack is at fault, not the document (and the other fields can still be shown).
+            Console.write(
+                2,
+                "formwork: hint: 'formwork check \(TerminalText.safe(error.packPath))' runs the pack's cells alone and "
+                    + "reports what fails, for its author; 'formwork render --keep-going' shows the other fields\n")
             return software
         case let error as OutputFile.WriteError:
             Console.error(error.description)

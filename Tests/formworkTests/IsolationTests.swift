@@ -117,6 +117,7 @@ struct IsolationTests {
             #expect(render.stderr.contains("com.hostile.\(c.label).cell") && render.stderr.contains("field 'bad'"), "\(render.stderr)")
             #expect(render.stderr.contains(pack), "\(render.stderr)")
             #expect(render.stderr.contains(c.point.call), "\(render.stderr)")
+            #expect(render.stderr.contains("formwork: hint: 'formwork check \(pack)'"), "\(render.stderr)")
             // --keep-going writes the form with the failed field shown as an error.
             let kept = try run(
                 Build.formwork, ["render", form, "--values", values, "--format", "text", "--keep-going"] + common, environment: env)
