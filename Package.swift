@@ -30,7 +30,7 @@ let packSwiftSettings: [SwiftSetting] =
         .unsafeFlags([
             "-Xfrontend", "-disable-implicit-concurrency-module-import", "-Xfrontend", "-disable-implicit-string-processing-module-import",
         ]),
-        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+        .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)),
     ] : []
 
 let package = Package(

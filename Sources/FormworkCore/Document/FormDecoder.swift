@@ -14,6 +14,16 @@ public struct FormDecoder {
     /// Whether field ids are checked for repeats (and so hashed into the table). The parallel path turns it
     /// off: it decodes only documents whose ids it has already found to be unique.
     private var checksRepeatedFieldIDs = true
+    /// Set by `decodeSectionsAsParsed`: the root's sections are still bytes, each parsed where it is decoded.
+    private var unparsedSections: UnparsedSections?
+    /// Set when the sections could not be decoded as they are parsed (`decodeSectionsAsParsed` then returns nil).
+    private var gaveUp = false
+
+    /// The sections a first pass skipped (`JSONParser.sectionsSkipped`), and the document they are in.
+    struct UnparsedSections {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let items: [JSONParser.SkippedSection]
+    }
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
@@ -26,8 +36,36 @@ public struct FormDecoder {
 
     /// Reads, parses and validates the document at `path`.
     public static func load(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
-        let root = try SourceFile.read(path)
-        return try decode(consume root, registry: registry, file: SourceFile.displayName(path))
+        let bytes = try SourceFile.bytes(of: path)
+        let file = SourceFile.displayName(path)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> Form in
+            try SourceFile.checkEncoding(buffer, of: path)
+            if let form = decodeSectionsAsParsed(buffer, path: path, registry: registry) { return form }
+            let root = try SourceFile.parse(validated: buffer, of: path)
+            return try decode(consume root, registry: registry, file: file)
+        }
+    }
+
+    /// A large JSON document of sections, each section parsed and at once decoded on the same core (its nodes
+    /// freed there and then: no tree of the whole document, and no section's nodes handed from the core that
+    /// parsed them to another to be decoded); nil when the document is not of that kind, or as soon as
+    /// anything is not as expected — a section that does not parse, any problem, a repeated id. The caller
+    /// then takes the usual path, which reports exactly what it always reports: this one only ever returns
+    /// a form that has no problem at all, the same form the usual path makes.
+    static func decodeSectionsAsParsed(_ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog) -> Form? {
+        guard bytes.count >= JSONParser.parallelThreshold, registry.supportsConcurrentLookups,
+            SourceFile.format(of: SourceFile.displayName(path), bytes: bytes) == .json,
+            let first = JSONParser.sectionsSkipped(bytes), !first.sections.isEmpty,
+            case .array(let items)? = first.root["sections"]?.kind, items.count == first.sections.count
+        else { return nil }
+        // A section much larger than its share has its fields parsed and decoded in parallel by the usual path.
+        let share = JSONParser.sectionShare(bytes)
+        guard !first.sections.contains(where: { $0.end - $0.start > share }) else { return nil }
+        var decoder = FormDecoder(registry: registry, file: SourceFile.displayName(path))
+        decoder.unparsedSections = UnparsedSections(bytes: bytes, items: first.sections)
+        let form = decoder.form(first.root)
+        guard !decoder.gaveUp, decoder.diagnostics.isEmpty, let form else { return nil }
+        return form
     }
 
     /// Parses and validates a document given as text.
@@ -197,7 +235,14 @@ public struct FormDecoder {
             // The rest of the tree is read: let go of it (outside the switch, whose subject holds the list) so that
             // each section's nodes are freed as soon as its fields are decoded.
             root = SourceNode(kind: .null, line: nil)
-            if let decoded = sectionsInParallel(&items, formID: id ?? "form") {
+            if let unparsedSections {
+                guard let decoded = sectionsAsParsed(unparsedSections, formID: id ?? "form") else {
+                    gaveUp = true
+                    return nil
+                }
+                sections = decoded.sections
+                fieldCount = decoded.fields
+            } else if let decoded = sectionsInParallel(&items, formID: id ?? "form") {
                 sections = decoded.sections
                 fieldCount = decoded.fields
             } else {
@@ -275,12 +320,6 @@ public struct FormDecoder {
         guard let first = halves[0], let second = halves[1], first.sections.isDisjoint(with: second.sections),
             first.fields.isDisjoint(with: second.fields)
         else { return nil }
-        struct Part {
-            var sections: [FormSection]
-            var diagnostics: [Diagnostic]
-            var pending: [PendingCondition]
-            var fields: Int
-        }
         // Consecutive small sections are decoded together, by one decoder: a decoder per section of ten fields
         // looked each cell type up again (a look-up that names the pack to the cell hosts under a lock, which
         // the two cores then took turns at).
@@ -296,10 +335,10 @@ public struct FormDecoder {
         }
         let registry = self.registry, file = self.file
         let parts = items.withUnsafeMutableBufferPointer { nodes in
-            Parallel.map(groups.count, worthIt: true) { g -> Part in
+            Parallel.map(groups.count, worthIt: true) { g -> DecodedPart in
                 var decoder = FormDecoder(registry: registry, file: file)
                 decoder.checksRepeatedFieldIDs = false  // every id is unique: checked above
-                var part = Part(sections: [], diagnostics: [], pending: [], fields: 0)
+                var part = DecodedPart()
                 for i in groups[g] {
                     let node = nodes[i]
                     nodes[i] = SourceNode(kind: .null, line: nil)  // each index is touched by one thread only
@@ -326,6 +365,79 @@ public struct FormDecoder {
             pending += part.pending
             fields += part.fields
         }
+        return (sections, fields)
+    }
+
+    /// Consecutive sections decoded by one decoder of a parallel path, with what it found.
+    struct DecodedPart {
+        var sections: [FormSection] = []
+        var diagnostics: [Diagnostic] = []
+        var pending: [PendingCondition] = []
+        var fields = 0
+    }
+
+    /// The sections of `unparsed` parsed and decoded on several cores, a run of consecutive sections by each
+    /// decoder, each section's nodes freed as soon as it is decoded; nil as soon as a section does not parse or
+    /// has a problem, and when a section or field id is repeated (what the usual path reports in order).
+    mutating func sectionsAsParsed(_ unparsed: UnparsedSections, formID: String) -> (sections: [FormSection], fields: Int)? {
+        // Runs of about the bytes of 256 fields (as in `sectionsInParallel`: a decoder per small section looked each
+        // cell type up again).
+        var groups: [Range<Int>] = []
+        var start = 0, weight = 0
+        for k in unparsed.items.indices {
+            weight += unparsed.items[k].end - unparsed.items[k].start
+            if weight >= 1 << 15 || k == unparsed.items.count - 1 {
+                groups.append(start..<k + 1)
+                start = k + 1
+                weight = 0
+            }
+        }
+        let registry = self.registry, file = self.file
+        let parts = Parallel.map(groups.count, worthIt: true) { g -> DecodedPart? in
+            var decoder = FormDecoder(registry: registry, file: file)
+            decoder.checksRepeatedFieldIDs = false  // checked below, once every field is decoded
+            var part = DecodedPart()
+            for k in groups[g] {
+                let item = unparsed.items[k]
+                guard let node = JSONParser.section(item, in: unparsed.bytes) else { return nil }
+                var sectionIDs: [String: String] = [:]
+                var fieldIDs: [String: FieldLocation] = [:]
+                let section = decoder.section(
+                    node, index: item.position, pointer: "/sections/\(item.position)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs,
+                    formID: formID)
+                guard let section, decoder.diagnostics.isEmpty else { return nil }
+                part.fields += section.fields.count
+                part.sections.append(section)
+            }
+            part.pending = decoder.pending
+            return part
+        }
+        var sections: [FormSection] = []
+        sections.reserveCapacity(unparsed.items.count)
+        var fields = 0
+        for part in parts {
+            guard let part else { return nil }
+            sections += part.sections
+            pending += part.pending
+            fields += part.fields
+        }
+        // Every section and field id once: each half of the sections gathers its ids on a core of its own, then
+        // one half's are looked up in the other's.
+        let halves = sections.withUnsafeBufferPointer { sections in
+            Parallel.map(2, worthIt: fields >= 4096) { half -> (sections: Set<String>, fields: Set<String>)? in
+                let range = half == 0 ? 0..<sections.count / 2 : sections.count / 2..<sections.count
+                var sectionIDs = Set<String>(minimumCapacity: range.count)
+                var fieldIDs = Set<String>(minimumCapacity: fields / 2 + 16)
+                for s in range {
+                    guard sectionIDs.insert(sections[s].id).inserted else { return nil }
+                    for f in sections[s].fields.indices { guard fieldIDs.insert(sections[s].fields[f].id).inserted else { return nil } }
+                }
+                return (sectionIDs, fieldIDs)
+            }
+        }
+        guard let first = halves[0], let second = halves[1], first.sections.isDisjoint(with: second.sections),
+            first.fields.isDisjoint(with: second.fields)
+        else { return nil }
         return (sections, fields)
     }
 

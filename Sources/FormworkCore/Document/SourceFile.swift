@@ -12,44 +12,47 @@ package enum SourceFile {
     package static func displayName(_ path: String) -> String { path == "-" ? standardInputName : path }
 
     static func read(_ path: String) throws(FormError) -> SourceNode {
-        if path == "-" { return try readStandardInput() }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .missingFile(path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .notAFile(path) }
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, limit: InputLimits.maxBytes) } catch {
-            if case .tooLarge(let size) = error { throw .tooLarge(path, size) }
-            throw .unreadable(path, error.reason)
-        }
-        return try parse(bytes, name: path, what: "the file")
-    }
-
-    /// Checks the encoding once and parses the bytes in place (no `String` of the whole document).
-    private static func parse(_ bytes: [UInt8], name: String, what: String) throws(FormError) -> SourceNode {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> SourceNode in
-            guard UTF8Validation.isValid(buffer) else {
-                throw .parse(name, ParseError(line: nil, message: "\(what) is not valid UTF-8"))
-            }
-            do throws(ParseError) {
-                switch format(of: name, bytes: buffer) {
-                case .json: return try JSONParser.parse(bytes: buffer)
-                case .yaml: return try YAMLReader.parse(bytes: buffer)
-                }
-            } catch {
-                throw .parse(name, error)
-            }
+        let bytes = try self.bytes(of: path)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> SourceNode in
+            try checkEncoding(buffer, of: path)
+            return try parse(validated: buffer, of: path)
         }
     }
 
-    /// Reads standard input to its end (at most the size limit). The corresponding C function is `read`.
-    static func readStandardInput() throws(FormError) -> SourceNode {
-        let name = standardInputName
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(fd: 0, limit: InputLimits.maxBytes) } catch {
+    /// The bytes of the file at `path`, or of standard input for `-` (at most the size limit).
+    /// The corresponding C function is `read`.
+    static func bytes(of path: String) throws(FormError) -> [UInt8] {
+        let name = displayName(path)
+        if path != "-" {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw .missingFile(path) }
+            if info.st_mode & S_IFMT == S_IFDIR { throw .notAFile(path) }
+        }
+        do {
+            return try path == "-" ? FileBytes.read(fd: 0, limit: InputLimits.maxBytes) : FileBytes.read(path, limit: InputLimits.maxBytes)
+        } catch {
             if case .tooLarge(let size) = error { throw .tooLarge(name, size) }
             throw .unreadable(name, error.reason)
         }
-        return try parse(bytes, name: name, what: "the input")
+    }
+
+    /// Checks the encoding once, so that the parse can read the bytes in place (no `String` of the whole document).
+    static func checkEncoding(_ buffer: UnsafeBufferPointer<UInt8>, of path: String) throws(FormError) {
+        guard UTF8Validation.isValid(buffer) else {
+            throw .parse(displayName(path), ParseError(line: nil, message: "\(path == "-" ? "the input" : "the file") is not valid UTF-8"))
+        }
+    }
+
+    /// Parses bytes that `checkEncoding` accepted.
+    static func parse(validated buffer: UnsafeBufferPointer<UInt8>, of path: String) throws(FormError) -> SourceNode {
+        do throws(ParseError) {
+            switch format(of: displayName(path), bytes: buffer) {
+            case .json: return try JSONParser.parse(bytes: buffer)
+            case .yaml: return try YAMLReader.parse(bytes: buffer)
+            }
+        } catch {
+            throw .parse(displayName(path), error)
+        }
     }
 
     static func parse(_ text: String, format: Format) throws(ParseError) -> SourceNode {

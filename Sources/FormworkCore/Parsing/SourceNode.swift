@@ -201,31 +201,21 @@ struct JSONParser {
     /// out instead (`parseFieldsInParallel`). Nil when anything is not as expected (an error anywhere, another
     /// shape): the caller then parses sequentially and reports exactly as it always does.
     static func parseSectionsInParallel(_ bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
-        var parser = JSONParser(bytes: bytes)
-        parser.deferSections = true
-        parser.skipSpace()
-        guard let root = try? parser.value(depth: 0) else { return nil }
-        parser.skipSpace()
-        guard parser.index == bytes.count else { return nil }
-        guard !parser.deferredSections.isEmpty, case .object(var members) = root.kind,
-            let at = members.firstIndex(where: { $0.key == "sections" }), case .array(var items) = members[at].value.kind
-        else {
+        guard let first = sectionsSkipped(bytes) else { return nil }
+        guard !first.sections.isEmpty else {
             var whole = JSONParser(bytes: bytes)
             whole.skipSpace()
             return parseFieldsInParallel(whole, depth: 0, end: nil)
         }
-        let deferred = parser.deferredSections
-        let share = bytes.count / (2 * max(1, Parallel.threads))
+        let deferred = first.sections
+        guard case .object(var members) = first.root.kind,
+            let at = members.firstIndex(where: { $0.key == "sections" }), case .array(var items) = members[at].value.kind
+        else { return nil }
+        let share = sectionShare(bytes)
         func isLarge(_ k: Int) -> Bool { deferred[k].end - deferred[k].start > share }
         let parsed = Parallel.map(deferred.count, worthIt: true) { k -> SourceNode? in
             if isLarge(k) { return SourceNode(kind: .null, line: nil) }  // below, a run of its fields at a time
-            let item = deferred[k]
-            var p = JSONParser(bytes: bytes)
-            p.index = item.start
-            p.line = item.line
-            p.path = [.key("sections"), .index(item.position)]
-            guard let node = try? p.value(depth: 2), p.index == item.end else { return nil }
-            return node
+            return section(deferred[k], in: bytes)
         }
         for k in deferred.indices {
             var node = parsed[k]
@@ -240,7 +230,40 @@ struct JSONParser {
             items[deferred[k].position] = node
         }
         members[at].value = SourceNode(kind: .array(items), line: members[at].value.line)
-        return SourceNode(kind: .object(members), line: root.line)
+        return SourceNode(kind: .object(members), line: first.root.line)
+    }
+
+    /// An item of the root's `sections` list that the first pass skipped: its place in the list, its bytes
+    /// and its first line.
+    struct SkippedSection {
+        let position: Int, start: Int, end: Int, line: Int
+    }
+
+    /// The first pass of a parallel parse: the whole document parsed except the objects of its root's
+    /// `sections` list, each skipped over (a null in its place) and noted (none when the root has no such
+    /// list); nil when the document does not parse (the caller then parses it whole and reports the error).
+    static func sectionsSkipped(_ bytes: UnsafeBufferPointer<UInt8>) -> (root: SourceNode, sections: [SkippedSection])? {
+        var parser = JSONParser(bytes: bytes)
+        parser.deferSections = true
+        parser.skipSpace()
+        guard let root = try? parser.value(depth: 0) else { return nil }
+        parser.skipSpace()
+        guard parser.index == bytes.count else { return nil }
+        return (root, parser.deferredSections)
+    }
+
+    /// The size past which a section is parsed a run of its fields at a time rather than whole on one core.
+    static func sectionShare(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { bytes.count / (2 * max(1, Parallel.threads)) }
+
+    /// A section the first pass skipped, parsed from its bytes by a parser that starts at its line and pointer
+    /// (nodes, lines and messages are those of the sequential parse); nil when it does not parse.
+    static func section(_ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
+        var p = JSONParser(bytes: bytes)
+        p.index = item.start
+        p.line = item.line
+        p.path = [.key("sections"), .index(item.position)]
+        guard let node = try? p.value(depth: 2), p.index == item.end else { return nil }
+        return node
     }
 
     /// The value that `start` is at (its position, line and pointer), ending at `end` (or at the end of the
@@ -310,7 +333,7 @@ struct JSONParser {
     /// Set for `parseSectionsInParallel`: the items of the root's `sections` list are skipped, not parsed.
     private var deferSections = false
     /// The skipped sections: their place in the list, their bytes and first line.
-    private var deferredSections: [(position: Int, start: Int, end: Int, line: Int)] = []
+    private var deferredSections: [SkippedSection] = []
     /// Set for `parseFieldsInParallel`: the objects in field lists are skipped, not parsed.
     private var deferFields = false
     /// Set for the second pass of `parseSectionsInParallel`: the objects in field lists are taken from `parsed`
@@ -463,7 +486,7 @@ struct JSONParser {
                 if deferSectionItems, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
                     let (itemStart, itemLine) = (index, line)
                     guard skipComposite() else { throw error("unterminated object (missing '}')") }
-                    deferredSections.append((position, itemStart, index, itemLine))
+                    deferredSections.append(SkippedSection(position: position, start: itemStart, end: index, line: itemLine))
                     items.push(SourceNode(kind: .null, line: itemLine))
                 } else if deferItems && fillFields, filledCount < parsed.count, deferred[filledCount].start == index {
                     let field = parsed[filledCount]

@@ -1,3 +1,4 @@
+import FormworkTestSupport
 import Testing
 
 @testable import FormworkCore
@@ -67,5 +68,116 @@ struct ParallelDecodeTests {
         let parallel = problems(SharedCatalog())
         #expect(parallel.count > 20)
         #expect(parallel == problems(InMemory.Catalog()))
+    }
+}
+
+/// A large JSON document's sections parsed and decoded together, a section at a time on each core
+/// (`FormDecoder.decodeSectionsAsParsed`): the form of the usual path when the document has no problem, and
+/// nothing (the usual path then reports) at the first sign of one.
+@Suite("Document: sections decoded as they are parsed")
+struct SectionsAsParsedTests {
+    enum Fault: CaseIterable {
+        case none, unknownKey, wrongValue, repeatedField, repeatedSection, badNumber, notAnObject, pages, oneLargeSection
+    }
+
+    /// 700 sections of 1 to 40 fields (past the parallel threshold), with conditions, broken in one place by `fault`.
+    static func document(_ fault: Fault) -> String {
+        var sections: [String] = []
+        var n = 0
+        for s in 0..<(fault == .oneLargeSection ? 3 : 700) {
+            var fields: [String] = []
+            for _ in 0..<(fault == .oneLargeSection ? (s == 1 ? 16_000 : 5) : 1 + s % 40) {
+                n += 1
+                var field =
+                    n % 2 == 0
+                    ? #"{"id":"t\#(n)","cell":"test.text-field","model":{"title":"Name \#(n) \u00e9 ]}","value":"v\#(n)"}"#
+                    : #"{"id":"c\#(n)","cell":"test.counter","model":{"value":\#(n % 50)}"#
+                if n % 97 == 0 { field += (n - 1) % 2 == 0 ? #","visibleIf":"t\#(n - 1) != ''""# : #","visibleIf":"c\#(n - 1) > 3""# }
+                if s == 650 && fields.isEmpty {
+                    switch fault {
+                    case .unknownKey: field += #","colour":"red""#
+                    case .wrongValue: field = #"{"id":"c\#(n)","cell":"test.counter","model":{"value":"many"}"#
+                    case .repeatedField: field = #"{"id":"t10","cell":"test.text-field","model":{"title":"Again"}"#
+                    case .badNumber: field = #"{"id":"c\#(n)","cell":"test.counter","model":{"value":1.}"#
+                    default: break
+                    }
+                }
+                fields.append(field + "}")
+            }
+            let id = fault == .repeatedSection && s == 690 ? "s5" : "s\(s)"
+            sections.append(#"{"id":"\#(id)","header":"Section \#(s)","fields":[\#(fields.joined(separator: ",\n"))]}"#)
+        }
+        if fault == .notAnObject { sections[400] = #""a section""# }
+        if fault == .pages {
+            return #"{"formwork":1,"id":"big","pages":[{"id":"p","sections":[\#(sections.joined(separator: ",\n"))]}]}"#
+        }
+        return #"{"formwork":1,"id":"big","sections":[\#(sections.joined(separator: ",\n"))]}"#
+    }
+
+    /// What the form holds, written out in order (its dictionaries and sets compared as values, not dumped:
+    /// two equal ones may list their members in different orders).
+    static func dumped(_ form: Form) -> String {
+        var out = "form \(form.id) \(String(describing: form.title)) \(String(describing: form.description))\n"
+        out += "order \(form.evaluationOrder)\npages \(form.pages.map { "\($0.id) \($0.sections)" })\n"
+        func text(_ value: Any?) -> String { value.map { "\($0)" } ?? "-" }
+        for section in form.sections {
+            let parts: [Any?] = [
+                section.id, section.header, section.footer, section.insets, section.spacing, section.repeatGroup, section.conditions,
+                section.template.map(\.id),
+            ]
+            out += "section " + parts.map(text).joined(separator: " ") + "\n"
+            for field in section.fields {
+                let parts: [Any?] = [
+                    field.id, field.cell.id, field.model.values, field.textInput, field.accessibilityId, field.required, field.valueField,
+                    field.pointer, field.rules, field.conditions, field.crossRules,
+                ]
+                out += "  " + parts.map(text).joined(separator: " ") + "\n"
+            }
+        }
+        return out
+    }
+
+    /// The document decoded as parsed, or nil when that path gives up.
+    static func asParsed(_ text: String) -> Form? {
+        var text = text
+        return text.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "big.json", registry: ParallelDecodeTests.SharedCatalog()) }
+    }
+
+    /// What the usual path (the whole tree parsed, then decoded) and `FormDecoder.load` make of the document:
+    /// the form written out, or the error.
+    static func outcomes(_ text: String, _ fault: Fault) throws -> (tree: String, load: String) {
+        let catalog = ParallelDecodeTests.SharedCatalog()
+        let path = try Scratch.file("as-parsed/\(fault)/big.json", contents: text)
+        func outcome(_ body: () throws(FormError) -> Form) -> String {
+            do { return dumped(try body()) } catch { return "\(error)" }
+        }
+        return (
+            outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: true, registry: catalog, file: path) },
+            outcome { () throws(FormError) in try FormDecoder.load(path: path, registry: catalog) }
+        )
+    }
+
+    @Test("a document with no problem: the form of the usual path, from load too")
+    func same() throws {
+        let text = Self.document(.none)
+        #expect(text.utf8.count > JSONParser.parallelThreshold)
+        let form = try #require(Self.asParsed(text))
+        #expect(form.fieldCount > 13_000)
+        let (tree, load) = try Self.outcomes(text, .none)
+        #expect(Self.dumped(form) == tree)
+        #expect(load == tree)
+        #expect(form.evaluationOrder.count > 100)  // the conditions were read
+    }
+
+    @Test(
+        "a problem, a repeated id, a section that does not parse or another shape: it gives up, and load reports what the usual path reports",
+        arguments: Fault.allCases.filter { $0 != .none })
+    func givesUp(fault: Fault) throws {
+        let text = Self.document(fault)
+        #expect(text.utf8.count > JSONParser.parallelThreshold)
+        #expect(Self.asParsed(text) == nil)
+        let (tree, load) = try Self.outcomes(text, fault)
+        #expect(load == tree)
+        if fault != .pages && fault != .oneLargeSection { #expect(tree.contains("big.json")) }  // an error, naming the file
     }
 }
