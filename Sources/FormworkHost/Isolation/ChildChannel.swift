@@ -296,6 +296,13 @@ final class ChildChannel {
             if fds[0].revents != 0 {
                 let n = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
                 if n > 0 {
+                    // What was read before goes first (at most a frame's start, which needed these bytes): the buffer
+                    // stays about a read long, its memory reused, instead of growing to a megabyte between compactions
+                    // (a tenth of a 10k render's page faults went to growing the two cell hosts' buffers).
+                    if start > 0 {
+                        buffer.removeFirst(start)
+                        start = 0
+                    }
                     chunk.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
                     continue
                 }
