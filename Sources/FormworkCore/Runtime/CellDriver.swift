@@ -89,6 +89,13 @@ public protocol CellDriver: AnyObject {
     func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse]
     /// Releases idle cell instances now.
     func drain()
+    /// Told before a render's first `perform`: how many requests its batches will hold in all (a driver may
+    /// size its resources for the whole render rather than for one batch). The default does nothing.
+    func willPerform(requests total: Int)
+}
+
+extension CellDriver {
+    public func willPerform(requests total: Int) {}
 }
 
 /// Why a cell could not be driven.

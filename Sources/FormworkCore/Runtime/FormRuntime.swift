@@ -188,6 +188,7 @@ public final class FormRuntime {
             rejections += headRejections + tailRejections
         }
 
+        if total > 0 { driver.willPerform(requests: total) }
         let batchCount = total == 0 ? 0 : (total + Self.batchSize - 1) / Self.batchSize
         func size(_ k: Int) -> Int { (k + 1) * total / batchCount - k * total / batchCount }
         var preparing = Cursor(), finishing = Cursor()

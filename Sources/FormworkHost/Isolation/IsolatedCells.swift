@@ -52,8 +52,16 @@ public final class IsolatedCells: CellDriver {
     /// Children started so far (a crash costs one restart).
     public private(set) var childrenStarted = 0
 
-    /// Requests in one `perform` from which the shared mode uses a second child.
+    /// Requests in one `perform` from which the shared mode may use a second child.
     static let splitThreshold = 2000
+    /// Requests in a whole render (`willPerform`; a lone `perform`'s own count otherwise) from which its
+    /// batches are shared with a second child. The second child's start-up is fixed (the Swift runtime and
+    /// the packs loaded a second time: about 10 ms of CPU time) and what it saves grows with the work: at
+    /// 10,000 fields it saved 3.6% of the wall time for 10% more CPU time, at 20,000 fields 8.5% for 3% more,
+    /// at 100,000 fields 12% (docs/performance.md).
+    static let secondChildMinimum = 16_384
+    /// The requests of the render in progress, from `willPerform` (nil: not told).
+    private var expectedTotal: Int?
 
     /// `mode` must be `.shared` or `.perPack`.
     public init(launcher: IsolationLauncher, mode: IsolationMode = .shared) {
@@ -72,15 +80,22 @@ public final class IsolatedCells: CellDriver {
         _ = try? child(for: "")
     }
 
-    /// `start()`, and when about `expectedRequests` will come in one `perform` (a large document), the second
-    /// shared child too: a batch of `splitThreshold` requests or more is shared by two children, and the second
-    /// one's start-up (loading the packs and the Swift runtime) then overlaps the caller's own work instead of
-    /// delaying the first batch. An estimate is enough: a child started for nothing is ended by `finish`.
+    /// `start()`, and when about `expectedRequests` will come (a large document: `secondChildMinimum` or more),
+    /// the second shared child too, whose start-up (loading the packs and the Swift runtime) then overlaps the
+    /// caller's own work instead of delaying the first batch. An estimate is enough: a child started for
+    /// nothing is ended by `finish`.
     public func start(expectedRequests: Int) {
         start()
-        guard mode == .shared, expectedRequests >= Self.splitThreshold, Parallel.threads > 1 else { return }
+        guard mode == .shared, expectedRequests >= Self.secondChildMinimum, Parallel.threads > 1 else { return }
         _ = try? child(for: "#2")
     }
+
+    /// Whether a batch of `count` requests is shared by two children.
+    private func splits(_ count: Int) -> Bool {
+        mode == .shared && count >= Self.splitThreshold && (expectedTotal ?? count) >= Self.secondChildMinimum && Parallel.threads > 1
+    }
+
+    public func willPerform(requests total: Int) { expectedTotal = total }
 
     /// Asks the shared children started so far to load the pack at `path` now, ahead of the first batch
     /// that needs it, so that its loading (for a Swift pack, the Swift runtime's libraries: a few
@@ -151,7 +166,7 @@ public final class IsolatedCells: CellDriver {
         for _ in requests.indices { responses.append(nil) }
         // Both halves of a split batch answer into this one buffer, each at its own indices.
         responses.withUnsafeMutableBufferPointer { responses in
-            if mode == .shared && requests.count >= Self.splitThreshold && Parallel.threads > 1 {
+            if splits(requests.count) {
                 // A large batch is split between the shared child and a second one, each driven from its own
                 // thread: the host mostly waits for the child, so the other core does half of the cells' work.
                 // Both children are started here, on the calling thread (see `run`'s `mayStart`).

@@ -236,6 +236,55 @@ struct IsolatedCellsTests {
         #expect(isolated.shutdownFailures.isEmpty)
     }
 
+    /// A form of `count` toggles, with a hostile field (`id` "h") at `hostileAt` when given.
+    func toggles(_ count: Int, hostileAt: Int? = nil, registry: Registry) throws -> Form {
+        var fields: [String] = []
+        for n in 0..<count {
+            if n == hostileAt { fields.append(#"{"id":"h","cell":"com.hostile.split","model":{"title":"Boom","value":"x"}}"#) }
+            fields.append(#"{"id":"f\#(n)","cell":"org.formwork.toggle","model":{"title":"Option \#(n)","value":\#(n % 3 == 0)}}"#)
+        }
+        let json = #"{"formwork":1,"id":"many","sections":[{"id":"s","fields":[\#(fields.joined(separator: ","))]}]}"#
+        return try FormDecoder.decode(text: json, json: true, registry: registry)
+    }
+
+    @Test("a render of 16,384 fields or more is shared by two cell hosts, a smaller one done by one; both as in process")
+    func secondChild() throws {
+        let registry = firstPartyRegistry()
+        for (count, children) in [(10_000, 1), (IsolatedCells.secondChildMinimum + 100, 2)] {
+            let form = try toggles(count, registry: registry)
+            let isolated = IsolatedCells(launcher: launcher)
+            #expect(try FormRuntime(driver: isolated).render(form) == FormRuntime(registry: registry).render(form), "\(count)")
+            #expect(isolated.childrenStarted == children, "\(count)")
+            isolated.finish()
+            #expect(isolated.shutdownFailures.isEmpty)
+        }
+    }
+
+    @Test("a cell that crashes in the second cell host's half fails its own field only; the rest is as in process")
+    func crashInSecondChild() throws {
+        let pack = try CCompiler.pack(
+            "split-crash", source: Source.fixture("hostile_pack.c"),
+            defines: [
+                "HOSTILE_AT_CONFIGURE", "HOSTILE_CRASH", "HOSTILE_PACK_ID=\"com.hostile.split\"", "HOSTILE_CELL_ID=\"com.hostile.split\"",
+            ],
+            include: Source.include)
+        let registry = firstPartyRegistry(plus: [pack])
+        let count = IsolatedCells.secondChildMinimum + 100
+        // Late in its batch: in the half the second cell host answers.
+        let form = try toggles(count, hostileAt: count - 1000, registry: registry)
+        let isolated = IsolatedCells(launcher: launcher)
+        let runtime = FormRuntime(driver: isolated)
+        let tree = try runtime.render(form, keepGoing: true)
+        #expect(runtime.failures.count == 1)
+        #expect(runtime.failures.first?.fieldID == "h")
+        #expect(runtime.failures.first?.message.contains("SIGSEGV") == true, "\(runtime.failures)")
+        // The first cell host answers what the second left when it crashed: no third is started.
+        #expect(isolated.childrenStarted == 2)
+        let expected = try FormRuntime(registry: firstPartyRegistry()).render(try toggles(count, registry: firstPartyRegistry()))
+        #expect(tree.sections[0].fields.filter { $0.id != "h" } == expected.sections[0].fields)
+        isolated.finish()
+    }
+
     @Test("values offered through value_changed come back with the cell's rejections")
     func rejections() throws {
         let registry = firstPartyRegistry()
