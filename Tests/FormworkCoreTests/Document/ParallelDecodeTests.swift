@@ -145,9 +145,9 @@ struct SectionsAsParsedTests {
 
     /// What the usual path (the whole tree parsed, then decoded) and `FormDecoder.load` make of the document:
     /// the form written out, or the error.
-    static func outcomes(_ text: String, _ fault: Fault) throws -> (tree: String, load: String) {
+    static func outcomes(_ text: String, _ name: String) throws -> (tree: String, load: String) {
         let catalog = ParallelDecodeTests.SharedCatalog()
-        let path = try Scratch.file("as-parsed/\(fault)/big.json", contents: text)
+        let path = try Scratch.file("as-parsed/\(name)/big.json", contents: text)
         func outcome(_ body: () throws(FormError) -> Form) -> String {
             do { return dumped(try body()) } catch { return "\(error)" }
         }
@@ -163,10 +163,56 @@ struct SectionsAsParsedTests {
         #expect(text.utf8.count > JSONParser.parallelThreshold)
         let form = try #require(Self.asParsed(text))
         #expect(form.fieldCount > 13_000)
-        let (tree, load) = try Self.outcomes(text, .none)
+        let (tree, load) = try Self.outcomes(text, "none")
         #expect(Self.dumped(form) == tree)
         #expect(load == tree)
         #expect(form.evaluationOrder.count > 100)  // the conditions were read
+    }
+
+    /// 600 sections with what a real form has: repeated groups, section and field conditions across sections,
+    /// required fields, rules, text input settings, accessibility ids, labels with escapes.
+    static func richDocument() -> String {
+        var sections: [String] = []
+        var n = 0
+        var lastCounter: Int?
+        for s in 0..<600 {
+            let repeated = s % 7 == 3
+            let earlierCounter = lastCounter  // a section's condition reads a field of an earlier section
+            var fields: [String] = []
+            for k in 0..<(1 + s % 30) {
+                n += 1
+                if n % 2 == 1 {
+                    fields.append(#"{"id":"c\#(n)","cell":"test.counter","model":{"title":"Count \"\#(n)\"","value":\#(n % 50)}}"#)
+                    if !repeated { lastCounter = n }
+                    continue
+                }
+                var field = #"{"id":"t\#(n)","cell":"test.text-field","model":{"title":"Name \#(n) \u00e9 \/","value":"v\#(n)"}"#
+                if n % 3 == 0 { field += #","required":true"# }
+                if n % 4 == 0 { field += #","rules":{"maxLength":15}"# }
+                if n % 5 == 0 { field += #","textInput":{"contentType":"name","autocapitalization":"words"}"# }
+                if n % 6 == 0 { field += #","accessibilityId":"acc_\#(n)""# }
+                if !repeated && k > 0 && n % 11 == 0 { field += #","enabledIf":"c\#(n - 1) >= 3""# }
+                if !repeated, let c = earlierCounter, n % 13 == 0 { field += #","requiredIf":"c\#(c) > 10""# }
+                fields.append(field + "}")
+            }
+            var section = #"{"id":"s\#(s)","header":"Section \#(s)""#
+            if repeated { section += #","repeat":{"minItems":1,"maxItems":3,"itemLabel":"Row"}"# }
+            if !repeated, s % 5 == 1, let c = earlierCounter { section += #","visibleIf":"c\#(c) > 3""# }
+            sections.append(section + #","fields":[\#(fields.joined(separator: ",\n"))]}"#)
+        }
+        return #"{"formwork":1,"id":"rich","title":"Rich","sections":[\#(sections.joined(separator: ",\n"))]}"#
+    }
+
+    @Test("a document with repeated groups, conditions, rules and settings: the form of the usual path")
+    func rich() throws {
+        let text = Self.richDocument()
+        #expect(text.utf8.count > JSONParser.parallelThreshold)
+        let (tree, load) = try Self.outcomes(text, "rich")
+        let form = try #require(Self.asParsed(text))
+        #expect(Self.dumped(form) == tree)
+        #expect(load == tree)
+        #expect(form.sections.contains { $0.repeatGroup != nil } && form.sections.contains { $0.conditions.visibleIf != nil })
+        #expect(form.fields.contains { $0.accessibilityId != $0.id } && form.fields.contains { $0.conditions.requiredIf != nil })
     }
 
     @Test(
@@ -176,7 +222,7 @@ struct SectionsAsParsedTests {
         let text = Self.document(fault)
         #expect(text.utf8.count > JSONParser.parallelThreshold)
         #expect(Self.asParsed(text) == nil)
-        let (tree, load) = try Self.outcomes(text, fault)
+        let (tree, load) = try Self.outcomes(text, "\(fault)")
         #expect(load == tree)
         if fault != .pages && fault != .oneLargeSection { #expect(tree.contains("big.json")) }  // an error, naming the file
     }
