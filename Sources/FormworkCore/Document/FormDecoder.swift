@@ -58,9 +58,6 @@ public struct FormDecoder {
             let first = JSONParser.sectionsSkipped(bytes), !first.sections.isEmpty,
             case .array(let items)? = first.root["sections"]?.kind, items.count == first.sections.count
         else { return nil }
-        // A section much larger than its share has its fields parsed and decoded in parallel by the usual path.
-        let share = JSONParser.sectionShare(bytes)
-        guard !first.sections.contains(where: { $0.end - $0.start > share }) else { return nil }
         var decoder = FormDecoder(registry: registry, file: SourceFile.displayName(path))
         decoder.unparsedSections = UnparsedSections(bytes: bytes, items: first.sections)
         let form = decoder.form(first.root)
@@ -381,10 +378,19 @@ public struct FormDecoder {
     /// has a problem, and when a section or field id is repeated (what the usual path reports in order).
     mutating func sectionsAsParsed(_ unparsed: UnparsedSections, formID: String) -> (sections: [FormSection], fields: Int)? {
         // Runs of about the bytes of 256 fields (as in `sectionsInParallel`: a decoder per small section looked each
-        // cell type up again).
+        // cell type up again). A section much larger than its share (a form of one section of 10,000 fields) is a
+        // run of its own, its fields shared out instead (`largeSectionAsParsed`).
+        let share = JSONParser.sectionShare(unparsed.bytes)
         var groups: [Range<Int>] = []
         var start = 0, weight = 0
         for k in unparsed.items.indices {
+            if unparsed.items[k].end - unparsed.items[k].start > share {
+                if start < k { groups.append(start..<k) }
+                groups.append(k..<k + 1)
+                start = k + 1
+                weight = 0
+                continue
+            }
             weight += unparsed.items[k].end - unparsed.items[k].start
             if weight >= 1 << 15 || k == unparsed.items.count - 1 {
                 groups.append(start..<k + 1)
@@ -392,8 +398,12 @@ public struct FormDecoder {
                 weight = 0
             }
         }
+        func isLarge(_ group: Range<Int>) -> Bool {
+            group.count == 1 && unparsed.items[group.lowerBound].end - unparsed.items[group.lowerBound].start > share
+        }
         let registry = self.registry, file = self.file
-        let parts = Parallel.map(groups.count, worthIt: true) { g -> DecodedPart? in
+        var parts = Parallel.map(groups.count, worthIt: true) { g -> DecodedPart? in
+            if isLarge(groups[g]) { return DecodedPart() }  // below, its fields on every core
             var decoder = FormDecoder(registry: registry, file: file)
             decoder.checksRepeatedFieldIDs = false  // checked below, once every field is decoded
             var part = DecodedPart()
@@ -411,6 +421,9 @@ public struct FormDecoder {
             }
             part.pending = decoder.pending
             return part
+        }
+        for g in groups.indices where isLarge(groups[g]) {
+            parts[g] = largeSectionAsParsed(unparsed.items[groups[g].lowerBound], in: unparsed.bytes, formID: formID)
         }
         var sections: [FormSection] = []
         sections.reserveCapacity(unparsed.items.count)
@@ -441,9 +454,64 @@ public struct FormDecoder {
         return (sections, fields)
     }
 
+    /// A section much larger than its share, parsed with its fields skipped, then its fields parsed and decoded a
+    /// run at a time on several cores (each field's nodes freed as soon as it is decoded); nil as soon as a field
+    /// does not parse or anything has a problem, and for a repeated section (its checks read the fields' nodes).
+    func largeSectionAsParsed(_ item: JSONParser.SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, formID: String) -> DecodedPart? {
+        guard let (node, items) = JSONParser.sectionFieldsSkipped(item, in: bytes), node["repeat"] == nil else { return nil }
+        let pointer = "/sections/\(item.position)"
+        let count = items.count, runs = max(1, min(Parallel.threads * 4, count / 512))
+        let registry = self.registry, file = self.file
+        var fieldsPending: [PendingCondition] = []
+        var complete = true
+        // Each run decodes its fields straight into its slice of the section's array: putting runs' arrays
+        // together copied every field (a retain and a release of each of its references).
+        let fields = [FormField](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            let pieces = Parallel.map(runs, worthIt: true) { r -> (rows: Range<Int>, pending: [PendingCondition]?) in
+                var decoder = FormDecoder(registry: registry, file: file)
+                decoder.checksRepeatedFieldIDs = false  // checked by the caller, once every field is decoded
+                var unused: [String: FieldLocation] = [:]
+                let rows = r * count / runs..<(r + 1) * count / runs
+                for k in rows {
+                    let row = items[k].position
+                    guard let fieldNode = JSONParser.field(items[k], section: item.position, in: bytes),
+                        let field = decoder.field(
+                            fieldNode, location: FieldLocation(section: pointer, row: row), section: item.position, row: row,
+                            fieldIDs: &unused),
+                        decoder.diagnostics.isEmpty
+                    else { return (rows.lowerBound..<k, nil) }
+                    (base + k).initialize(to: field)
+                }
+                return (rows, decoder.pending)
+            }
+            if pieces.allSatisfy({ $0.pending != nil }) {
+                for piece in pieces { fieldsPending += piece.pending! }
+                initialized = count
+            } else {
+                for piece in pieces { (base + piece.rows.lowerBound).deinitialize(count: piece.rows.count) }
+                complete = false
+            }
+        }
+        guard complete else { return nil }
+        var decoder = FormDecoder(registry: registry, file: file)
+        decoder.checksRepeatedFieldIDs = false
+        var sectionIDs: [String: String] = [:]
+        var unused: [String: FieldLocation] = [:]
+        guard
+            let section = decoder.section(
+                node, index: item.position, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &unused, formID: formID,
+                decoded: fields),
+            decoder.diagnostics.isEmpty
+        else { return nil }
+        // The section's own conditions first, then its fields', as the usual path gathers them.
+        return DecodedPart(sections: [section], pending: decoder.pending + fieldsPending, fields: fields.count)
+    }
+
+    /// `decoded`: the section's fields, already decoded from its `fields` list (`largeSectionAsParsed`).
     mutating func section(
         _ node: SourceNode, index: Int, pointer: String, sectionIDs: inout [String: String],
-        fieldIDs: inout [String: FieldLocation], formID: String
+        fieldIDs: inout [String: FieldLocation], formID: String, decoded: [FormField]? = nil
     ) -> FormSection? {
         guard node.members != nil else {
             report(pointer, node, "a section must be an object with 'id' and 'fields', not \(node.typeName)")
@@ -477,6 +545,7 @@ public struct FormDecoder {
         }
         var fields: [FormField] = []
         switch node["fields"]?.kind {
+        case .array? where decoded != nil: fields = decoded!
         case .array(let items)? where !checksRepeatedFieldIDs && items.count >= 2048 && Parallel.threads > 1:
             // A large section of a form whose ids are known to be unique (sectionsInParallel): its fields are
             // decoded a run at a time on several cores, each run by a decoder of its own, and put together in

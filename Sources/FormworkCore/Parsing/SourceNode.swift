@@ -266,6 +266,35 @@ struct JSONParser {
         return node
     }
 
+    /// A section the first pass skipped, parsed with the objects of its `fields` list only skipped over: the
+    /// section's node (a null in its list for each field) and each field's place, bytes and first line. Nil when
+    /// it does not parse, or its `fields` list is not one list of objects only (the usual path then reports).
+    static func sectionFieldsSkipped(
+        _ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> (section: SourceNode, fields: [SkippedSection])? {
+        var p = JSONParser(bytes: bytes)
+        p.index = item.start
+        p.line = item.line
+        p.path = [.key("sections"), .index(item.position)]
+        p.deferFields = true
+        guard let node = try? p.value(depth: 2), p.index == item.end, p.deferredLists.count == 1 else { return nil }
+        let fields = p.deferred.map { SkippedSection(position: $0.position, start: $0.start, end: $0.end, line: $0.line) }
+        guard case .array(let items)? = node["fields"]?.kind, items.count == fields.count else { return nil }
+        return (node, fields)
+    }
+
+    /// A field that `sectionFieldsSkipped` skipped in the section at `section`, parsed from its bytes by a parser
+    /// that starts at its line and pointer (nodes, lines and messages are those of the sequential parse); nil
+    /// when it does not parse.
+    static func field(_ item: SkippedSection, section: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
+        var p = JSONParser(bytes: bytes)
+        p.index = item.start
+        p.line = item.line
+        p.path = [.key("sections"), .index(section), .key("fields"), .index(item.position)]
+        guard let node = try? p.value(depth: 4), p.index == item.end else { return nil }
+        return node
+    }
+
     /// The value that `start` is at (its position, line and pointer), ending at `end` (or at the end of the
     /// document, after spaces, when nil), with the objects of its field lists parsed on several cores: it is
     /// read once with each field only skipped over (the rest — the form's and sections' own keys — parsed),
@@ -349,8 +378,12 @@ struct JSONParser {
     /// Skips the object or list at `index` (the parse of its bytes will check it), counting lines;
     /// false when it ends before closing.
     ///
-    /// This pass runs on one core before the parallel parse, so it reads eight bytes at a time and jumps
-    /// to the first that matters (in a string `"`, a backslash or a line feed; outside, those and brackets).
+    /// This pass runs on one core before the parallel parse, so it reads eight bytes at a time. A word with no
+    /// bracket and no backslash (most of them) only flips the string state by its count of quotes and counts its
+    /// line feeds. A word with brackets and no backslash finds which brackets are outside strings from the prefix
+    /// parity of its quotes. A word with a backslash takes each byte that matters in turn. (Jumping to the first
+    /// byte that matters and reading a word again from the next was twenty instructions a byte on an indented
+    /// document, a quote or line feed every few bytes.)
     private mutating func skipComposite() -> Bool {
         guard let base = bytes.baseAddress else { return false }
         // The position and line are kept in locals (registers) and stored back once.
@@ -362,21 +395,99 @@ struct JSONParser {
         var depth = 0
         var inString = false
         let n = bytes.count
-        while index < n {
-            if index + 8 <= n {
-                // The lowest marked byte is exact (a false mark can only follow a true one).
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                var mask = UTF8Bytes.equal(word, 0x22) | UTF8Bytes.equal(word, 0x5C) | UTF8Bytes.equal(word, 0x0A)
-                if !inString {
-                    mask |= UTF8Bytes.equal(word, 0x7B) | UTF8Bytes.equal(word, 0x5B)
-                    mask |= UTF8Bytes.equal(word, 0x7D) | UTF8Bytes.equal(word, 0x5D)
-                }
-                if mask == 0 {
+        while index + 8 <= n {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quotes = UTF8Bytes.exactlyEqual(word, 0x22)
+            let feeds = UTF8Bytes.exactlyEqual(word, 0x0A)
+            // '{' and '[' differ only in bit 0x20, as do '}' and ']', and no other byte becomes them with it set.
+            let folded = word | 0x2020_2020_2020_2020
+            let anyBracket = UTF8Bytes.equal(folded, 0x7B) | UTF8Bytes.equal(folded, 0x7D)
+            let anyEscape = UTF8Bytes.equal(word, 0x5C)
+            if anyBracket | anyEscape == 0 {
+                if UTF8Bytes.count(quotes) & 1 == 1 { inString.toggle() }
+                line += UTF8Bytes.count(feeds)
+                index += 8
+                continue
+            }
+            let opens = UTF8Bytes.exactlyEqual(folded, 0x7B), closes = UTF8Bytes.exactlyEqual(folded, 0x7D)
+            if anyEscape == 0 {
+                // The mark of byte k in `inside`: in a string after byte k (a bracket is no quote: before it too),
+                // from the parity of the quotes up to it.
+                var inside = quotes
+                inside ^= inside << 8
+                inside ^= inside << 16
+                inside ^= inside << 32
+                if inString { inside ^= UTF8Bytes.highs }
+                let structuralOpens = opens & ~inside, structuralCloses = closes & ~inside
+                inString = inside >> 63 != 0
+                // Fewer closing brackets than the depth: the composite cannot close in this word.
+                if UTF8Bytes.count(structuralCloses) < depth {
+                    depth += UTF8Bytes.count(structuralOpens) - UTF8Bytes.count(structuralCloses)
+                    line += UTF8Bytes.count(feeds)
                     index += 8
                     continue
                 }
-                index += mask.trailingZeroBitCount >> 3
+                var marks = structuralOpens | structuralCloses
+                while marks != 0 {
+                    let mark = marks & (0 &- marks)
+                    marks ^= mark
+                    if mark & structuralOpens != 0 {
+                        depth += 1
+                    } else {
+                        depth -= 1
+                        if depth == 0 {
+                            let used = mark.trailingZeroBitCount >> 3 + 1
+                            line += UTF8Bytes.count(used == 8 ? feeds : feeds & ((1 << (UInt64(used) * 8)) &- 1))
+                            index += used
+                            return true
+                        }
+                    }
+                }
+                line += UTF8Bytes.count(feeds)
+                index += 8
+                continue
             }
+            // A backslash: each byte that matters, in turn.
+            let escapes = UTF8Bytes.exactlyEqual(word, 0x5C)
+            var counted = feeds
+            var marks = quotes | escapes | opens | closes
+            var used = 8  // bytes of the word taken (9: the next word's first is escaped)
+            var closed = false
+            while marks != 0 {
+                let mark = marks & (0 &- marks)
+                marks ^= mark
+                if inString {
+                    if mark & escapes != 0 {
+                        // The byte after a backslash is taken as it is: a quote or backslash there closes nothing,
+                        // and a line feed there is not counted (as the parse of the bytes will not).
+                        let next = mark << 8
+                        if next == 0 {
+                            used = 9
+                            break
+                        }
+                        marks &= ~next
+                        counted &= ~next
+                    } else if mark & quotes != 0 {
+                        inString = false
+                    }
+                } else if mark & quotes != 0 {
+                    inString = true
+                } else if mark & opens != 0 {
+                    depth += 1
+                } else if mark & closes != 0 {
+                    depth -= 1
+                    if depth == 0 {
+                        used = mark.trailingZeroBitCount >> 3 + 1
+                        closed = true
+                        break
+                    }
+                }
+            }
+            line += UTF8Bytes.count(used >= 8 ? counted : counted & ((1 << (UInt64(used) * 8)) &- 1))
+            index += used
+            if closed { return true }
+        }
+        while index < n {
             let b = base[index]
             index += 1
             if inString {
@@ -400,6 +511,15 @@ struct JSONParser {
             }
         }
         return false
+    }
+
+    /// `skipComposite` from `start` on line 1: whether the composite closed, where the skip ended and on what line
+    /// (tests compare it with a byte-at-a-time scan).
+    static func skipped(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (closed: Bool, end: Int, line: Int) {
+        var p = JSONParser(bytes: bytes)
+        p.index = start
+        let closed = p.skipComposite()
+        return (closed, p.index, p.line)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }

@@ -70,6 +70,20 @@ enum UTF8Bytes {
         return (x &- ones) & ~x & highs
     }
 
+    /// The bytes of `word` equal to `byte`, each marked by its high bit, exactly (no borrow runs from one byte
+    /// to the next): for a word whose marks are all read, not only the lowest.
+    @inline(__always)
+    static func exactlyEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((x & lows) &+ lows) | x) & highs
+    }
+
+    /// How many bytes `marks` marks (exact marks: `exactlyEqual`'s, or any made of them), by one multiplication
+    /// (no population count instruction is assumed of the machine).
+    @inline(__always)
+    static func count(_ marks: UInt64) -> Int { Int(truncatingIfNeeded: ((marks >> 7) &* ones) >> 56) }
+
     /// The bytes of `word` below `limit` (at most 0x80), marked the same way.
     @inline(__always)
     static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highs }

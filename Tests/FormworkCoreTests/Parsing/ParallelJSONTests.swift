@@ -155,6 +155,51 @@ struct ParallelJSONTests {
         }
     }
 
+    /// The skip a byte at a time: a backslash in a string takes the next byte as it is (uncounted).
+    func skippedByBytes(_ bytes: [UInt8], from start: Int) -> (closed: Bool, end: Int, line: Int) {
+        var index = start, line = 1, depth = 0, inString = false
+        while index < bytes.count {
+            let b = bytes[index]
+            index += 1
+            if inString {
+                if b == 0x5C { index += 1 } else if b == 0x22 { inString = false } else if b == 0x0A { line += 1 }
+                continue
+            }
+            switch b {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth == 0 { return (true, index, line) }
+            case 0x0A: line += 1
+            default: break
+            }
+        }
+        return (false, index, line)
+    }
+
+    @Test("the first pass's skip, eight bytes at a time, ends where a byte-at-a-time scan ends, on the same line")
+    func skipByWords() {
+        var rng = Seeded(state: 7)
+        // Bytes that matter, and some that do not; escapes at every place in a word, brackets in strings, line feeds
+        // after backslashes, and runs that do not close.
+        let dense = Array(#""\{}[]"#.utf8) + [0x0A, 0x0A, 0x61, 0x20, 0xC3, 0x7B | 0x80, 0x5D ^ 0x20]
+        // Mostly words with no bracket and no backslash, whose quotes and line feeds are only counted.
+        let sparse = Array(repeating: UInt8(0x61), count: 40) + Array(repeating: UInt8(0x22), count: 8) + [0x0A, 0x0A, 0x20] + dense
+        var checked = 0
+        for k in 0..<4000 {
+            var bytes: [UInt8] = [Bool.random(using: &rng) ? 0x7B : 0x5B]
+            let alphabet = k % 2 == 0 ? dense : sparse
+            for _ in 0..<Int.random(in: 0..<(k % 2 == 0 ? 90 : 400), using: &rng) { bytes.append(alphabet.randomElement(using: &rng)!) }
+            if Bool.random(using: &rng) { bytes += Array(#"}]}]"}"#.utf8) }
+            let words = bytes.withUnsafeBufferPointer { JSONParser.skipped(from: 0, in: $0) }
+            let expected = skippedByBytes(bytes, from: 0)
+            #expect(words.closed == expected.closed && words.end == expected.end && words.line == expected.line, "\(bytes)")
+            checked += expected.closed ? 1 : 0
+        }
+        #expect(checked > 500)  // both outcomes were checked
+    }
+
     @Test("a parsed node is 24 bytes (a large document holds millions of them), YAML's plain-scalar text included")
     func nodeSize() throws {
         #expect(MemoryLayout<SourceNode>.stride == 24)
