@@ -407,9 +407,10 @@ public struct FormDecoder {
             var decoder = FormDecoder(registry: registry, file: file)
             decoder.checksRepeatedFieldIDs = false  // checked below, once every field is decoded
             var part = DecodedPart()
+            let workspace = JSONParser.Workspace()
             for k in groups[g] {
                 let item = unparsed.items[k]
-                guard let node = JSONParser.section(item, in: unparsed.bytes) else { return nil }
+                guard let node = JSONParser.section(item, in: unparsed.bytes, workspace: workspace) else { return nil }
                 var sectionIDs: [String: String] = [:]
                 var fieldIDs: [String: FieldLocation] = [:]
                 let section = decoder.section(
@@ -472,10 +473,11 @@ public struct FormDecoder {
                 var decoder = FormDecoder(registry: registry, file: file)
                 decoder.checksRepeatedFieldIDs = false  // checked by the caller, once every field is decoded
                 var unused: [String: FieldLocation] = [:]
+                let workspace = JSONParser.Workspace()
                 let rows = r * count / runs..<(r + 1) * count / runs
                 for k in rows {
                     let row = items[k].position
-                    guard let fieldNode = JSONParser.field(items[k], section: item.position, in: bytes),
+                    guard let fieldNode = JSONParser.field(items[k], section: item.position, in: bytes, workspace: workspace),
                         let field = decoder.field(
                             fieldNode, location: FieldLocation(section: pointer, row: row), section: item.position, row: row,
                             fieldIDs: &unused),

@@ -165,9 +165,70 @@ struct JSONParser {
         case index(Int)
     }
     private var path: [Step] = []
-    /// The members and items of the composites still open (see `ScratchStack`).
-    private let memberStack = ScratchStack<(key: String, value: SourceNode)>()
-    private let itemStack = ScratchStack<SourceNode>()
+    /// The members and items of the composites still open (see `ScratchStack`), and the short strings made so far.
+    private let memberStack: ScratchStack<(key: String, value: SourceNode)>
+    private let itemStack: ScratchStack<SourceNode>
+    private let strings: ShortStrings
+
+    /// What parsers on one thread share, one after another: their stacks and the short strings they made. A parser
+    /// of one field at a time made two stacks (four allocations) per field, and every key of every field again.
+    final class Workspace {
+        fileprivate let members = ScratchStack<(key: String, value: SourceNode)>()
+        fileprivate let items = ScratchStack<SourceNode>()
+        fileprivate let strings = ShortStrings()
+        init() {}
+    }
+
+    /// Strings of at most 15 bytes (a Swift string holds them inline, with no storage to count references to)
+    /// already made, by their bytes: a document repeats its keys, and many of its values, on every field. Made
+    /// again, each was a validation and a copy, about 180 instructions.
+    final class ShortStrings {
+        private static let slots = 256
+        /// Each slot's bytes as two words, the length in the top byte of the second (0, 0: empty, the empty string).
+        private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * ShortStrings.slots)
+        private let made = UnsafeMutablePointer<String>.allocate(capacity: ShortStrings.slots)
+
+        init() {
+            words.initialize(repeating: 0, count: 2 * Self.slots)
+            made.initialize(repeating: "", count: Self.slots)
+        }
+
+        deinit {
+            made.deinitialize(count: Self.slots)
+            made.deallocate()
+            words.deallocate()
+        }
+
+        /// The string of the `count` (at most 15) bytes at `start`, which must be valid UTF-8; `end` is where
+        /// the readable bytes end.
+        @inline(__always)
+        func string(_ start: UnsafePointer<UInt8>, count: Int, end: UnsafePointer<UInt8>) -> String {
+            var first: UInt64 = 0, second: UInt64 = 0
+            if end - start >= 16 {
+                let raw = UnsafeRawPointer(start)
+                first = raw.loadUnaligned(as: UInt64.self)
+                second = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                if count < 8 {
+                    first &= (1 << (UInt64(count) * 8)) &- 1
+                    second = 0
+                } else {
+                    second &= (1 << (UInt64(count - 8) * 8)) &- 1
+                }
+            } else {
+                for i in 0..<count {
+                    if i < 8 { first |= UInt64(start[i]) << (UInt64(i) * 8) } else { second |= UInt64(start[i]) << (UInt64(i - 8) * 8) }
+                }
+            }
+            second |= UInt64(count) << 56
+            let slot = Int(truncatingIfNeeded: ((first &* 0x9E37_79B9_7F4A_7C15) ^ (second &* 0xC2B2_AE3D_27D4_EB4F)) >> 56)
+            if words[2 * slot] == first && words[2 * slot + 1] == second { return made[slot] }
+            let s = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+            words[2 * slot] = first
+            words[2 * slot + 1] = second
+            made[slot] = s
+            return s
+        }
+    }
 
     static func parse(_ text: String) throws(ParseError) -> SourceNode {
         var text = text
@@ -257,8 +318,8 @@ struct JSONParser {
 
     /// A section the first pass skipped, parsed from its bytes by a parser that starts at its line and pointer
     /// (nodes, lines and messages are those of the sequential parse); nil when it does not parse.
-    static func section(_ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
-        var p = JSONParser(bytes: bytes)
+    static func section(_ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) -> SourceNode? {
+        var p = JSONParser(bytes: bytes, workspace: workspace)
         p.index = item.start
         p.line = item.line
         p.path = [.key("sections"), .index(item.position)]
@@ -286,8 +347,10 @@ struct JSONParser {
     /// A field that `sectionFieldsSkipped` skipped in the section at `section`, parsed from its bytes by a parser
     /// that starts at its line and pointer (nodes, lines and messages are those of the sequential parse); nil
     /// when it does not parse.
-    static func field(_ item: SkippedSection, section: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceNode? {
-        var p = JSONParser(bytes: bytes)
+    static func field(
+        _ item: SkippedSection, section: Int, in bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace
+    ) -> SourceNode? {
+        var p = JSONParser(bytes: bytes, workspace: workspace)
         p.index = item.start
         p.line = item.line
         p.path = [.key("sections"), .index(section), .key("fields"), .index(item.position)]
@@ -522,7 +585,12 @@ struct JSONParser {
         return (closed, p.index, p.line)
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) {
+        self.bytes = bytes
+        memberStack = workspace.members
+        itemStack = workspace.items
+        strings = workspace.strings
+    }
 
     private func error(_ message: String) -> ParseError { ParseError(line: line, message: message) }
 
@@ -696,11 +764,28 @@ struct JSONParser {
         index += 1  // opening quote
         // Most strings have no escape and no control character: made straight from the input bytes.
         var end = index
+        // Eight bytes at a time to the first quote, backslash or control character (the lowest mark of each test
+        // is exact, so the lowest of the three is), then a byte at a time.
+        if let base = bytes.baseAddress {
+            while end + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
+                let stops = UTF8Bytes.equal(word, 0x22) | UTF8Bytes.equal(word, 0x5C) | UTF8Bytes.below(word, 0x20)
+                if stops != 0 {
+                    end += stops.trailingZeroBitCount >> 3
+                    break
+                }
+                end += 8
+            }
+        }
         while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 { end += 1 }
         if end < bytes.count, bytes[end] == 0x22 {
             // The input came from a String, so it is valid UTF-8, and so is any run between two quotes:
             // made from contiguous bytes (the fast, specialised path; the generic one was a tenth of decoding).
-            let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+            let base = bytes.baseAddress!
+            let s =
+                end - index <= 15
+                ? strings.string(base + index, count: end - index, end: base + bytes.count)
+                : String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
             index = end + 1
             return s
         }
