@@ -1124,6 +1124,7 @@ enum ValueCoercion {
         // A bare number is not a date in a document (is it seconds? milliseconds? a year?): write ISO 8601.
         case (.stringList, .array(let items)), (.choiceList, .array(let items)):
             var strings: [String] = []
+            strings.reserveCapacity(items.count)  // one allocation, not one per doubling
             for (i, item) in items.enumerated() {
                 guard let s = item.string ?? item.plainText else {
                     return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)"))
