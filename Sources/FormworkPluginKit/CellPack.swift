@@ -74,8 +74,8 @@ final class CellBox {
     let fieldNames: [String]
     /// Where this instance's look-ups by name start (see `ModelValues`).
     let cursor = LookupCursor()
-    /// The values of the configure in progress, in schema order: its storage is kept from one configure to
-    /// the next (the host calls an instance from one thread at a time), so a configure allocates no array.
+    /// The values of the last configure, in schema order: overwritten in place by the next one (the host calls
+    /// an instance from one thread at a time), so a configure allocates no array.
     var scratch: [ModelValue?] = []
     let configure: (ModelValues) throws -> Void
     let render: (Canvas) -> Void

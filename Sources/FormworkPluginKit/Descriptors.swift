@@ -61,17 +61,16 @@ enum Descriptors {
                 box.log("configure: expected \(box.fields.count) values, got \(count)")
                 return fw_status(FW_INVALID_ARGUMENT)
             }
-            // The instance's scratch array, taken for the call (one access to the box) and given back emptied:
-            // its strings released, its storage kept. Values a model kept (a copy of its `ModelValues`) keep
-            // their own storage.
+            // The instance's scratch array, taken for the call (one access to the box) and given back: each
+            // value is overwritten in place by the next configure (the count is the schema's, every call), so
+            // no array is made, and each old value is released by code made for `ModelValue?` rather than
+            // by the runtime's generic destroy of a whole array. A model that kept a copy of its
+            // `ModelValues` keeps its own storage (the first write copies).
             var ordered: [ModelValue?] = []
             swap(&ordered, &box.scratch)
-            ordered.reserveCapacity(Int(count))
-            for i in 0..<Int(count) { ordered.append(Descriptors.modelValue(values![i])) }
-            defer {
-                ordered.removeAll(keepingCapacity: true)
-                swap(&ordered, &box.scratch)
-            }
+            if ordered.count != Int(count) { ordered = Array(repeating: nil, count: Int(count)) }
+            for i in 0..<Int(count) { ordered[i] = Descriptors.modelValue(values![i]) }
+            defer { swap(&ordered, &box.scratch) }
             do {
                 try box.configure(ModelValues(names: box.fieldNames, ordered: ordered, cursor: box.cursor))
                 return fw_status(FW_OK)

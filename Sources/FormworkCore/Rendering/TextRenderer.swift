@@ -247,6 +247,8 @@ struct TextRenderer {
     }
 
     var indent: String { "  " }
+    /// `indent`'s width, in columns and bytes (`String.count` walks its graphemes: it was called for every node).
+    static let indentWidth = 2
 
     /// A label and its value's lines: the value beside the label column, or under the label when one of its
     /// lines is too wide for that.
@@ -255,7 +257,7 @@ struct TextRenderer {
         let column = columnWidth(labelWidth)
         // Too wide beside the label: stack the value under it.
         if value.contains(where: { lineWidth($0) > column }) {
-            let labelLines = wrap(text, width - indent.count)
+            let labelLines = wrap(text, width - Self.indentWidth)
             for (i, line) in labelLines.enumerated() {
                 sink.segment(indent, .plain)
                 sink.segment(line, .label)
@@ -265,7 +267,7 @@ struct TextRenderer {
             let pad = indent + "  "
             for line in value {
                 sink.segment(pad, .plain)
-                for segment in fit(line, width - pad.count) { sink.segment(segment.text, segment.style) }
+                for segment in fit(line, width - (Self.indentWidth + 2)) { sink.segment(segment.text, segment.style) }
                 sink.endLine()
             }
             return
@@ -333,7 +335,7 @@ struct TextRenderer {
 
     var valueWidth: Int { max(10, width - 4) }
 
-    func columnWidth(_ labelWidth: Int) -> Int { max(10, width - indent.count - labelWidth - 2) }
+    func columnWidth(_ labelWidth: Int) -> Int { max(10, width - Self.indentWidth - labelWidth - 2) }
 
     /// The lines of `node`, read in place (a node passed by value is a copy of all its strings).
     func render<S: Sink>(_ node: UnsafePointer<ViewNode>, labelWidth: Int, field: UnsafePointer<FieldView>, to sink: inout S) {
@@ -533,7 +535,8 @@ struct TextRenderer {
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .message(let kind, let text):
             let hasColumn = labelColumns(in: field.pointee.nodes).any
-            let pad = hasColumn ? Self.spaces(indent.count + labelWidth + 2) : indent
+            let padWidth = hasColumn ? Self.indentWidth + labelWidth + 2 : Self.indentWidth
+            let pad = hasColumn ? Self.spaces(padWidth) : indent
             let prefix =
                 switch kind {
                 case .error: "! "
@@ -546,7 +549,7 @@ struct TextRenderer {
                 case .warning: .warning
                 case .hint: .hint
                 }
-            for line in wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - pad.count)) {
+            for line in wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - padWidth)) {
                 sink.segment(pad, .plain)
                 sink.segment(line, style)
                 sink.endLine()

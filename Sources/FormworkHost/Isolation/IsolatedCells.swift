@@ -440,8 +440,10 @@ public final class IsolatedCells: CellDriver {
             else { return 2 }
             // Each cell type of the batch is loaded (or its failure found) once.
             var loaded: [Result<CellType, RuntimeError>?] = Array(repeating: nil, count: table.count)
+            // The model of each cell type's requests, read in place request after request.
+            var models: [[Value?]] = Array(repeating: [], count: table.count)
             for position in 0..<Int(count) {
-                let index: Int, fieldID: String, model: [Value?], offers: [CellRequest.Offer]
+                let index: Int, fieldID: String, offers: [CellRequest.Offer]
                 let render: Bool, accessibilityId: String, valueField: String?
                 let highlighted: UInt8, selected: UInt8
                 if r.atEnd {
@@ -456,7 +458,7 @@ public final class IsolatedCells: CellDriver {
                     index = Int(try r.u32())
                     guard index < table.count else { throw WireError(offset: r.offset) }
                     fieldID = try r.string()
-                    model = try r.array { (r) throws(WireError) in try r.value() }
+                    try r.values(into: &models[index])
                     offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
                     render = try r.bool()
                     accessibilityId = try r.string()
@@ -495,7 +497,8 @@ public final class IsolatedCells: CellDriver {
                             message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
                     }
                     var request = CellRequest(
-                        cell: cell, fieldID: fieldID, model: model, offers: offers, render: render, accessibilityId: accessibilityId,
+                        cell: cell, fieldID: fieldID, model: models[index], offers: offers, render: render,
+                        accessibilityId: accessibilityId,
                         valueField: valueField)
                     request.highlighted = highlighted == 0 ? nil : highlighted == 2
                     request.selected = selected == 0 ? nil : selected == 2

@@ -230,6 +230,19 @@ extension WireReader {
         }
     }
 
+    /// A list of `value()`s read into `values`, whose elements are overwritten in place (the cell host keeps one
+    /// list per cell type of a batch): no array is made and freed per request, and each old value is released
+    /// by code made for `Value?`, not by the runtime's generic destroy of a whole array.
+    mutating func values(into values: inout [Value?]) throws(WireError) {
+        let count = Int(try u32())
+        guard count <= bytes.count - offset else { throw WireError(offset: offset) }
+        if values.count > count { values.removeSubrange(count...) }
+        for i in 0..<count {
+            let value = try value()
+            if i < values.count { values[i] = value } else { values.append(value) }
+        }
+    }
+
     mutating func abi() throws(WireError) -> ABIVersion {
         ABIVersion(major: try u32(), minor: try u32(), patch: try u32())
     }
