@@ -175,8 +175,8 @@ final class CanvasRecorder {
 /// The ids a render gives its controls: the field's accessibility id, `-<model field>` after it for a
 /// control of another field, and `-2`, `-3` … after that for an id already given.
 struct ControlIDs {
-    let accessibilityId: String
-    let valueField: String?
+    private(set) var accessibilityId: String
+    private(set) var valueField: String?
     /// The ids given so far: a short list for the few controls of most cells (no hashing, no table allocated
     /// per render), a set once there are more.
     private var usedList: [String] = []
@@ -188,6 +188,16 @@ struct ControlIDs {
     init(accessibilityId: String, valueField: String?) {
         self.accessibilityId = accessibilityId
         self.valueField = valueField
+    }
+
+    /// Empties the ids for the render of another field, keeping the list's storage (the cell host's recorder
+    /// records one field after another: a new list allocated and freed per render was a tenth of its work).
+    mutating func reset(accessibilityId: String, valueField: String?) {
+        self.accessibilityId = accessibilityId
+        self.valueField = valueField
+        usedList.removeAll(keepingCapacity: true)
+        if !usedSet.isEmpty { usedSet = [] }
+        if !nextSuffix.isEmpty { nextSuffix = [:] }
     }
 
     private func isUsed(_ id: String) -> Bool { usedSet.isEmpty ? usedList.contains(id) : usedSet.contains(id) }

@@ -28,7 +28,7 @@ final class CanvasWireRecorder {
         stack.removeAll(keepingCapacity: true)
         count = 0
         truncated = false
-        ids = ControlIDs(accessibilityId: accessibilityId, valueField: valueField)
+        ids.reset(accessibilityId: accessibilityId, valueField: valueField)
     }
 
     /// Closes any group the cell left open and appends the warning when output was cut.
