@@ -157,6 +157,32 @@ struct RegistryCacheTests {
             _ = try? p.pack()
         }
     }
+
+    @Test("a model read in place into a reused list is the model written, whether the list grows, shrinks or keeps its count")
+    func valuesReadInPlace() throws {
+        let models: [[Value?]] = [
+            [.string("a title longer than fifteen bytes"), nil, .bool(true)],
+            [.integer(7), .number(2.5), .stringList(["x", "y"]), .string("z"), nil],
+            [nil, .string("short")],
+            [.stringList([]), .bool(false)],
+            [],
+            [.integer(-1)],
+        ]
+        var writer = WireWriter()
+        for model in models { writer.array(model) { $0.value($1) } }
+        var reader = WireReader(writer.bytes)
+        var list: [Value?] = [.string("left over"), .integer(1), .integer(2), .integer(3), .integer(4), .integer(5)]
+        for model in models {
+            try reader.values(into: &list)
+            #expect(list == model)
+        }
+        #expect(reader.atEnd)
+        // A count larger than what is left is refused, and the list is not grown past the bytes.
+        var bad = WireWriter()
+        bad.u32(1_000_000)
+        var r = WireReader(bad.bytes)
+        #expect(throws: WireError.self) { try r.values(into: &list) }
+    }
 }
 
 @Suite("Isolation: cells in a child process")
