@@ -66,6 +66,75 @@ struct TextRenderer {
         }
     }
 
+    /// A row's value column, line by line, reused from row to row: the segments of every line in one list, where
+    /// each line ends in another, and each line's width in columns kept as it grows. Building each field's value
+    /// as an array of lines, each an array of segments, made and freed for every field, was a fifth of the layout.
+    struct ValueLines {
+        /// The segments, `segmentCount` of them in use: overwritten in place from row to row (emptying the list
+        /// for each row went through the generic destroy of its elements).
+        private var segments: [Segment] = []
+        private var segmentCount = 0
+        /// Where each line's segments end and its width in columns, `count` of them in use.
+        private var lines: [(end: Int, width: Int)] = []
+        private(set) var count = 0
+
+        /// No lines (what the storage holds is overwritten by the next row).
+        mutating func removeAll() {
+            segmentCount = 0
+            count = 0
+        }
+
+        /// Starts a line (empty until segments are added).
+        mutating func newLine() {
+            let line = (end: segmentCount, width: 0)
+            if count < lines.count { lines[count] = line } else { lines.append(line) }
+            count += 1
+        }
+
+        /// Adds a segment to the last line.
+        mutating func add(_ text: String, _ style: Style = .plain) {
+            let segment = Segment(text: text, style: style)
+            if segmentCount < segments.count { segments[segmentCount] = segment } else { segments.append(segment) }
+            segmentCount += 1
+            lines[count - 1].end = segmentCount
+            lines[count - 1].width += text.columns
+        }
+
+        /// A line of its own with each of `lines` (one style).
+        mutating func addLines(_ lines: [String], _ style: Style) {
+            for line in lines {
+                newLine()
+                add(line, style)
+            }
+        }
+
+        /// Line `line`'s width in columns.
+        func width(_ line: Int) -> Int { lines[line].width }
+
+        /// Whether a line is wider than `columns`.
+        func anyWider(than columns: Int) -> Bool {
+            for i in 0..<count where lines[i].width > columns { return true }
+            return false
+        }
+
+        /// The segments of line `line`, by index.
+        func range(_ line: Int) -> Range<Int> { (line == 0 ? 0 : lines[line - 1].end)..<lines[line].end }
+
+        /// Segment `index` (of `range(_:)`).
+        subscript(_ index: Int) -> Segment { segments[index] }
+
+        /// `suffix` at the end of the last line when the line stays within `column`, else on a line of its own
+        /// (without its leading spaces).
+        mutating func append(_ suffix: String, style: Style, column: Int) {
+            if lines[count - 1].width + suffix.columns <= column {
+                add(suffix, style)
+            } else {
+                newLine()
+                add(String(suffix.trimmingPrefix(" ")), style)
+            }
+        }
+    }
+
     func render(_ tree: ViewTree) -> String {
         var out = ""
         write(tree) { out += String(decoding: $0, as: UTF8.self) }
@@ -162,6 +231,7 @@ struct TextRenderer {
         // Each line is written as soon as it is laid out: a section's lines are never all held as segments.
         let text = ByteBuffer(capacity: piece.fields.count * 64 + 256)
         var sink = Bytes(self, text)
+        var value = ValueLines()
         func emit(_ line: Line) {
             for segment in line { sink.segment(segment.text, segment.style) }
             sink.endLine()
@@ -179,7 +249,9 @@ struct TextRenderer {
             }
         } else if let labelWidth {
             section.fields.withUnsafeBufferPointer { fields in
-                for f in piece.fields where fields[f].visible { layOut(fields.baseAddress! + f, labelWidth: labelWidth, to: &sink) }
+                for f in piece.fields where fields[f].visible {
+                    layOut(fields.baseAddress! + f, labelWidth: labelWidth, value: &value, to: &sink)
+                }
             }
         } else {
             // Usually every field is visible: no filtered copy then.
@@ -209,16 +281,17 @@ struct TextRenderer {
         let labelWidth = min(max(12, width / 3), widest)
         // Fields and nodes are read in place through their buffers: `for field in fields` (or a field passed on
         // by value) copies every field, a dozen retains each, and a copy per node was a tenth of laying a form out.
+        var value = ValueLines()
         fields.withUnsafeBufferPointer { fields in
             guard let base = fields.baseAddress else { return }
-            for f in fields.indices { layOut(base + f, labelWidth: labelWidth, to: &sink) }
+            for f in fields.indices { layOut(base + f, labelWidth: labelWidth, value: &value, to: &sink) }
         }
     }
 
-    /// The lines of each node of `field`, read in place.
-    func layOut<S: Sink>(_ field: UnsafePointer<FieldView>, labelWidth: Int, to sink: inout S) {
+    /// The lines of each node of `field`, read in place; `value` is the rows' reused value column.
+    func layOut<S: Sink>(_ field: UnsafePointer<FieldView>, labelWidth: Int, value: inout ValueLines, to sink: inout S) {
         field.pointee.nodes.withUnsafeBufferPointer { nodes in
-            for n in nodes.indices { render(nodes.baseAddress! + n, labelWidth: labelWidth, field: field, to: &sink) }
+            for n in nodes.indices { render(nodes.baseAddress! + n, labelWidth: labelWidth, field: field, value: &value, to: &sink) }
         }
     }
 
@@ -252,11 +325,11 @@ struct TextRenderer {
 
     /// A label and its value's lines: the value beside the label column, or under the label when one of its
     /// lines is too wide for that.
-    func row<S: Sink>(label: String?, required: Bool, labelWidth: Int, value: [Line], to sink: inout S) {
+    func row<S: Sink>(label: String?, required: Bool, labelWidth: Int, value: ValueLines, to sink: inout S) {
         let text = label ?? ""
         let column = columnWidth(labelWidth)
         // Too wide beside the label: stack the value under it.
-        if value.contains(where: { lineWidth($0) > column }) {
+        if value.anyWider(than: column) {
             let labelLines = wrap(text, width - Self.indentWidth)
             for (i, line) in labelLines.enumerated() {
                 sink.segment(indent, .plain)
@@ -265,15 +338,16 @@ struct TextRenderer {
                 sink.endLine()
             }
             let pad = indent + "  "
-            for line in value {
+            for i in 0..<value.count {
                 sink.segment(pad, .plain)
-                for segment in fit(line, width - (Self.indentWidth + 2)) { sink.segment(segment.text, segment.style) }
+                write(value, line: i, cutTo: width - (Self.indentWidth + 2), to: &sink)
                 sink.endLine()
             }
             return
         }
         // Usually the label fits its column: no wrapped copy of it then.
-        let fits = text.columns + (required ? 2 : 0) <= labelWidth
+        let textColumns = text.columns
+        let fits = textColumns + (required ? 2 : 0) <= labelWidth
         let wrapped = fits ? [] : wrap(text, labelWidth)
         let labelCount = fits ? 1 : wrapped.count
         for i in 0..<max(labelCount, value.count) {
@@ -282,7 +356,7 @@ struct TextRenderer {
             if i < labelCount {
                 let line = fits ? text : wrapped[i]
                 sink.segment(line, .label)
-                used = line.columns
+                used = fits ? textColumns : line.columns
                 if required && i == labelCount - 1 {
                     sink.segment(" *", .required)
                     used += 2
@@ -290,10 +364,27 @@ struct TextRenderer {
             }
             if i < value.count {
                 sink.segment(Self.spaces(max(0, labelWidth - used) + 2), .plain)
-                for segment in value[i] { sink.segment(segment.text, segment.style) }
+                for s in value.range(i) { sink.segment(value[s].text, value[s].style) }
             }
             sink.endLine()
         }
+    }
+
+    /// Line `line` of `value` written to `sink`, cut to `width` columns as `fit` cuts a line.
+    func write<S: Sink>(_ value: ValueLines, line: Int, cutTo width: Int, to sink: inout S) {
+        let range = value.range(line)
+        guard value.width(line) > width else {
+            for s in range { sink.segment(value[s].text, value[s].style) }
+            return
+        }
+        var left = max(1, width) - 1
+        for s in range {
+            if left <= 0 { break }
+            let text = value[s].text.prefix(columns: left)
+            sink.segment(text, value[s].style)
+            left -= text.columns
+        }
+        sink.segment("…", .plain)
     }
 
     /// Each of `lines`, written to `sink`.
@@ -321,25 +412,17 @@ struct TextRenderer {
         return out
     }
 
-    /// Appends `suffix` to the last line when it fits in `column`, else adds it as its own line.
-    func appending(_ suffix: String, style: Style, to value: [Line], column: Int) -> [Line] {
-        var value = value
-        let trimmed = suffix.trimmingPrefix(" ")
-        if lineWidth(value[value.count - 1]) + suffix.columns <= column {
-            value[value.count - 1].append(Segment(text: suffix, style: style))
-        } else {
-            value.append([Segment(text: String(trimmed), style: style)])
-        }
-        return value
-    }
-
     var valueWidth: Int { max(10, width - 4) }
 
     func columnWidth(_ labelWidth: Int) -> Int { max(10, width - Self.indentWidth - labelWidth - 2) }
 
     /// The lines of `node`, read in place (a node passed by value is a copy of all its strings).
-    func render<S: Sink>(_ node: UnsafePointer<ViewNode>, labelWidth: Int, field: UnsafePointer<FieldView>, to sink: inout S) {
+    /// A row's value is built in `value` (emptied here first), the column reused from row to row.
+    func render<S: Sink>(
+        _ node: UnsafePointer<ViewNode>, labelWidth: Int, field: UnsafePointer<FieldView>, value: inout ValueLines, to sink: inout S
+    ) {
         let column = columnWidth(labelWidth)
+        value.removeAll()
         switch node.pointee {
         case .group(_, let title, let children):
             if let title, !title.isEmpty {
@@ -350,7 +433,9 @@ struct TextRenderer {
                 }
             }
             children.withUnsafeBufferPointer { children in
-                for c in children.indices { render(children.baseAddress! + c, labelWidth: labelWidth, field: field, to: &sink) }
+                for c in children.indices {
+                    render(children.baseAddress! + c, labelWidth: labelWidth, field: field, value: &value, to: &sink)
+                }
             }
         case .label(let text, let style):
             let s: Style =
@@ -368,21 +453,24 @@ struct TextRenderer {
                 }
             }
         case .value(let label, let text):
-            row(
-                label: label, required: false, labelWidth: labelWidth,
-                value: wrap(text, column).map { [Segment(text: $0, style: .value)] }, to: &sink)
+            value.addLines(wrap(text, column), .value)
+            row(label: label, required: false, labelWidth: labelWidth, value: value, to: &sink)
         case .textInput(let control, let text, let placeholder):
             let box = max(8, min(column - 2, 40))
-            var value: [Line]
             if control.multiline {
                 let content = text.flatMap { $0.isEmpty ? nil : $0 }
                 let body =
                     content.map { t in t.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), column - 2) } }
                     ?? [placeholder.map { "‹\($0)›" } ?? ""]
-                value = body.map {
-                    [Segment(text: "│ ", style: .disabled), Segment(text: $0, style: content == nil ? .placeholder : .value)]
+                for line in body {
+                    value.newLine()
+                    value.add("│ ", .disabled)
+                    value.add(line, content == nil ? .placeholder : .value)
                 }
-                while value.count < 2 { value.append([Segment(text: "│", style: .disabled)]) }
+                while value.count < 2 {
+                    value.newLine()
+                    value.add("│", .disabled)
+                }
             } else {
                 let secure = field.pointee.textInput.secureEntry == true
                 var shown: String
@@ -394,18 +482,19 @@ struct TextRenderer {
                     style = .placeholder
                 }
                 if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
-                value = [
-                    [
-                        Segment(text: "["), Segment(text: shown, style: style),
-                        Segment(text: Self.spaces(max(0, box - shown.columns))), Segment(text: "]"),
-                    ]
-                ]
+                value.newLine()
+                value.add("[")
+                value.add(shown, style)
+                value.add(Self.spaces(max(0, box - shown.columns)))
+                value.add("]")
             }
-            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .toggle(let control, let isOn):
-            var value: [Line] = [[Segment(text: isOn ? "[x]" : "[ ]", style: .value), Segment(text: isOn ? " on" : " off", style: .hint)]]
-            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            value.newLine()
+            value.add(isOn ? "[x]" : "[ ]", .value)
+            value.add(isOn ? " on" : " off", .hint)
+            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .button(let control, let role):
             let title = control.label ?? ""
@@ -420,73 +509,65 @@ struct TextRenderer {
             if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
             emit([fit(line, width)], to: &sink)
         case .choice(let control, let choices, let selected, let style):
-            var value: [Line]
             if style == .segments {
-                var line: Line = []
                 var used = 0
-                value = []
+                value.newLine()
                 for choice in choices {
                     let isSelected = choice.value == selected
                     let text = isSelected ? "[\(choice.label)]" : " \(choice.label) "
-                    if used > 0 && used + text.columns + 1 > column { value.append(line); line = []; used = 0 }
-                    if used > 0 { line.append(Segment(text: " ")); used += 1 }
-                    line.append(Segment(text: text, style: isSelected ? .selected : .value))
+                    if used > 0 && used + text.columns + 1 > column {
+                        value.newLine()
+                        used = 0
+                    }
+                    if used > 0 {
+                        value.add(" ")
+                        used += 1
+                    }
+                    value.add(text, isSelected ? .selected : .value)
                     used += text.columns
                 }
-                value.append(line)
             } else {
                 let label = choices.first { $0.value == selected }?.label ?? selected
                 let box = max(6, min(column - 2, 40) - 2)
                 var shown = label ?? "‹choose›"
                 if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
-                value = [
-                    [
-                        Segment(text: "["), Segment(text: shown, style: label == nil ? .placeholder : .value),
-                        Segment(text: Self.spaces(max(0, box - shown.columns))), Segment(text: " ▾]"),
-                    ]
-                ]
-                if choices.count > 1 && choices.count <= 12 {
-                    value += wrap(Self.choiceList(choices), column).map { [Segment(text: $0, style: .hint)] }
-                }
+                value.newLine()
+                value.add("[")
+                value.add(shown, label == nil ? .placeholder : .value)
+                value.add(Self.spaces(max(0, box - shown.columns)))
+                value.add(" ▾]")
+                if choices.count > 1 && choices.count <= 12 { value.addLines(wrap(Self.choiceList(choices), column), .hint) }
             }
-            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .date(let control, let seconds, let mode):
             let shown = seconds.map { DateText.format($0, mode: mode) }
-            var value: [Line] = [
-                [
-                    Segment(text: "["), Segment(text: shown ?? "‹no date›", style: shown == nil ? .placeholder : .value),
-                    Segment(text: " ▾]"),
-                ]
-            ]
+            value.newLine()
+            value.add("[")
+            value.add(shown ?? "‹no date›", shown == nil ? .placeholder : .value)
+            value.add(" ▾]")
             if field.pointee.minimum != nil || field.pointee.maximum != nil {
                 let range =
                     "\(field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
-                value = appending("  " + range, style: .hint, to: value, column: column)
+                value.append("  " + range, style: .hint, column: column)
             }
-            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .number(let control, let number, let minimum, let maximum, let step, let style):
             let shown = number.map(NumberText.format)
-            var value: [Line]
+            value.newLine()
             switch style {
             case .field:
                 let box = max(6, min(column - 2, 16))
                 var text = shown ?? ""
                 if text.columns > box { text = text.prefix(columns: box - 1) + "…" }
-                value = [
-                    [
-                        Segment(text: "["), Segment(text: Self.spaces(max(0, box - text.columns)) + text, style: .value),
-                        Segment(text: "]"),
-                    ]
-                ]
+                value.add("[")
+                value.add(Self.spaces(max(0, box - text.columns)) + text, .value)
+                value.add("]")
             case .stepper:
-                value = [
-                    [
-                        Segment(text: "[-] ", style: .button), Segment(text: shown ?? "–", style: shown == nil ? .placeholder : .value),
-                        Segment(text: " [+]", style: .button),
-                    ]
-                ]
+                value.add("[-] ", .button)
+                value.add(shown ?? "–", shown == nil ? .placeholder : .value)
+                value.add(" [+]", .button)
             case .slider:
                 // A track of 11 positions with the value's knob, when both bounds are known.
                 var track = String(repeating: "─", count: 11)
@@ -496,42 +577,46 @@ struct TextRenderer {
                     chars[max(0, min(10, position))] = "●"
                     track = String(chars)
                 }
-                value = [
-                    [
-                        Segment(text: minimum.map(NumberText.format) ?? "", style: .hint), Segment(text: " ├" + track + "┤ "),
-                        Segment(text: maximum.map(NumberText.format) ?? "", style: .hint),
-                        Segment(text: "  " + (shown ?? "–"), style: shown == nil ? .placeholder : .value),
-                    ]
-                ]
+                value.add(minimum.map(NumberText.format) ?? "", .hint)
+                value.add(" ├" + track + "┤ ")
+                value.add(maximum.map(NumberText.format) ?? "", .hint)
+                value.add("  " + (shown ?? "–"), shown == nil ? .placeholder : .value)
             }
             var range: [String] = []
             if style != .slider, minimum != nil || maximum != nil {
                 range.append("\(minimum.map(NumberText.format) ?? "…") to \(maximum.map(NumberText.format) ?? "…")")
             }
             if let step, step != 1 { range.append("step \(NumberText.format(step))") }
-            if !range.isEmpty { value = appending("  " + range.joined(separator: ", "), style: .hint, to: value, column: column) }
-            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            if !range.isEmpty { value.append("  " + range.joined(separator: ", "), style: .hint, column: column) }
+            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .multiChoice(let control, let choices, let selected, let style):
-            var value: [Line]
             if style == .list {
                 let labels = choices.filter { selected.contains($0.value) }.map(\.label)
-                value = wrap(labels.isEmpty ? "‹none›" : labels.joined(separator: ", "), column - 4).map {
-                    [Segment(text: "{ "), Segment(text: $0, style: labels.isEmpty ? .placeholder : .value), Segment(text: " }")]
+                for line in wrap(labels.isEmpty ? "‹none›" : labels.joined(separator: ", "), column - 4) {
+                    value.newLine()
+                    value.add("{ ")
+                    value.add(line, labels.isEmpty ? .placeholder : .value)
+                    value.add(" }")
                 }
-                if choices.count <= 12 {
-                    value += wrap(Self.choiceList(choices), column).map { [Segment(text: $0, style: .hint)] }
-                }
+                if choices.count <= 12 { value.addLines(wrap(Self.choiceList(choices), column), .hint) }
             } else {
-                value = choices.map { choice in
+                for choice in choices {
                     let on = selected.contains(choice.value)
-                    return [
-                        Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain),
-                    ]
-                }.map { fit($0, column) }
-                if value.isEmpty { value = [[Segment(text: "‹no options›", style: .placeholder)]] }
+                    value.newLine()
+                    for segment in fit(
+                        [Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain)],
+                        column)
+                    {
+                        value.add(segment.text, segment.style)
+                    }
+                }
+                if value.count == 0 {
+                    value.newLine()
+                    value.add("‹no options›", .placeholder)
+                }
             }
-            if control.disabled { value = appending(" (read-only)", style: .disabled, to: value, column: column) }
+            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .message(let kind, let text):
             let hasColumn = labelColumns(in: field.pointee.nodes).any
