@@ -699,14 +699,16 @@ public struct FormDecoder {
         var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?
         var unknownKeys = false, conditionKeys = false
         for (key, value) in members {
-            switch key {
-            case "id": if idNode == nil { idNode = value }
-            case "cell": if cellNode == nil { cellNode = value }
-            case "model": if modelNode == nil { modelNode = value }
-            case "textInput": if textInputNode == nil { textInputNode = value }
-            case "accessibilityId": if accessibilityNode == nil { accessibilityNode = value }
-            case "required": if requiredNode == nil { requiredNode = value }
-            case "rules": if rulesNode == nil { rulesNode = value }
+            // On the key's length first: a `switch` on the string compares it with each case in turn, and each
+            // case that does not match is a call (six a field).
+            switch key.utf8.count {
+            case 2 where key == "id": if idNode == nil { idNode = value }
+            case 4 where key == "cell": if cellNode == nil { cellNode = value }
+            case 5 where key == "model": if modelNode == nil { modelNode = value }
+            case 9 where key == "textInput": if textInputNode == nil { textInputNode = value }
+            case 15 where key == "accessibilityId": if accessibilityNode == nil { accessibilityNode = value }
+            case 8 where key == "required": if requiredNode == nil { requiredNode = value }
+            case 5 where key == "rules": if rulesNode == nil { rulesNode = value }
             default:
                 if FieldConditions.keys.contains(key) { conditionKeys = true } else { unknownKeys = true }
             }

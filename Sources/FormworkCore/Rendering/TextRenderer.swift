@@ -92,12 +92,16 @@ struct TextRenderer {
         }
 
         /// Adds a segment to the last line.
-        mutating func add(_ text: String, _ style: Style = .plain) {
+        mutating func add(_ text: String, _ style: Style = .plain) { add(text, style, columns: text.columns) }
+
+        /// Adds a segment whose width is known (a literal's, or measured already) to the last line.
+        mutating func add(_ text: String, _ style: Style = .plain, columns: Int) {
+            assert(columns == text.columns, "'\(text)' is \(text.columns) columns wide, not \(columns)")
             let segment = Segment(text: text, style: style)
             if segmentCount < segments.count { segments[segmentCount] = segment } else { segments.append(segment) }
             segmentCount += 1
             lines[count - 1].end = segmentCount
-            lines[count - 1].width += text.columns
+            lines[count - 1].width += columns
         }
 
         /// A line of its own with each of `lines` (one style).
@@ -481,19 +485,24 @@ struct TextRenderer {
                     shown = placeholder.map { "‹\($0)›" } ?? ""
                     style = .placeholder
                 }
-                if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
+                var shownColumns = shown.columns
+                if shownColumns > box {
+                    shown = shown.prefix(columns: box - 1) + "…"
+                    shownColumns = shown.columns
+                }
+                let padding = max(0, box - shownColumns)
                 value.newLine()
-                value.add("[")
-                value.add(shown, style)
-                value.add(Self.spaces(max(0, box - shown.columns)))
-                value.add("]")
+                value.add("[", columns: 1)
+                value.add(shown, style, columns: shownColumns)
+                value.add(Self.spaces(padding), columns: padding)
+                value.add("]", columns: 1)
             }
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .toggle(let control, let isOn):
             value.newLine()
-            value.add(isOn ? "[x]" : "[ ]", .value)
-            value.add(isOn ? " on" : " off", .hint)
+            value.add(isOn ? "[x]" : "[ ]", .value, columns: 3)
+            value.add(isOn ? " on" : " off", .hint, columns: isOn ? 3 : 4)
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .button(let control, let role):
@@ -520,22 +529,28 @@ struct TextRenderer {
                         used = 0
                     }
                     if used > 0 {
-                        value.add(" ")
+                        value.add(" ", columns: 1)
                         used += 1
                     }
-                    value.add(text, isSelected ? .selected : .value)
-                    used += text.columns
+                    let textColumns = text.columns
+                    value.add(text, isSelected ? .selected : .value, columns: textColumns)
+                    used += textColumns
                 }
             } else {
                 let label = choices.first { $0.value == selected }?.label ?? selected
                 let box = max(6, min(column - 2, 40) - 2)
                 var shown = label ?? "‹choose›"
-                if shown.columns > box { shown = shown.prefix(columns: box - 1) + "…" }
+                var shownColumns = shown.columns
+                if shownColumns > box {
+                    shown = shown.prefix(columns: box - 1) + "…"
+                    shownColumns = shown.columns
+                }
+                let padding = max(0, box - shownColumns)
                 value.newLine()
-                value.add("[")
-                value.add(shown, label == nil ? .placeholder : .value)
-                value.add(Self.spaces(max(0, box - shown.columns)))
-                value.add(" ▾]")
+                value.add("[", columns: 1)
+                value.add(shown, label == nil ? .placeholder : .value, columns: shownColumns)
+                value.add(Self.spaces(padding), columns: padding)
+                value.add(" ▾]", columns: 3)
                 if choices.count > 1 && choices.count <= 12 { value.addLines(wrap(Self.choiceList(choices), column), .hint) }
             }
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
@@ -543,9 +558,9 @@ struct TextRenderer {
         case .date(let control, let seconds, let mode):
             let shown = seconds.map { DateText.format($0, mode: mode) }
             value.newLine()
-            value.add("[")
+            value.add("[", columns: 1)
             value.add(shown ?? "‹no date›", shown == nil ? .placeholder : .value)
-            value.add(" ▾]")
+            value.add(" ▾]", columns: 3)
             if field.pointee.minimum != nil || field.pointee.maximum != nil {
                 let range =
                     "\(field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
@@ -696,16 +711,29 @@ struct TextRenderer {
         }
     }
 
-    /// "of: " and the choices' labels, separated by commas (one string, grown in place).
+    /// "of: " and the choices' labels, separated by commas: one string, its bytes written into it (appending
+    /// each label to a `String` was about 300 instructions a label; this runs for every picker).
     static func choiceList(_ choices: [Choice]) -> String {
-        var text = "of: "
-        text.reserveCapacity(choices.reduce(4) { $0 + $1.label.utf8.count + 2 })
-        for (i, choice) in choices.enumerated() {
-            if i > 0 { text += ", " }
-            text += choice.label
+        var capacity = 4
+        for choice in choices { capacity += choice.label.utf8.count + 2 }
+        return String(unsafeUninitializedCapacity: capacity) { out in
+            var n = 0
+            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                for b in bytes {
+                    out[n] = b
+                    n += 1
+                }
+            }
+            put(UnsafeBufferPointer(start: Self.of.utf8Start, count: Self.of.utf8CodeUnitCount))
+            for i in choices.indices {
+                if i > 0 { put(UnsafeBufferPointer(start: Self.comma.utf8Start, count: Self.comma.utf8CodeUnitCount)) }
+                UTF8Bytes.with(choices[i].label) { put($0) }
+            }
+            return n
         }
-        return text
     }
+    private static let of: StaticString = "of: "
+    private static let comma: StaticString = ", "
 
     /// `count` spaces (shared strings up to 128: padding is on every row).
     static func spaces(_ count: Int) -> String {
