@@ -269,22 +269,26 @@ final class ChildChannel {
 
     /// The next frame. Fails when the child dies, or when it stays inside one call (its
     /// progress page unchanged) for longer than `timeout` seconds.
-    func receive(timeout: Double) throws(ChildFailure) -> (kind: UInt8, payload: [UInt8]) {
+    func receive(timeout: Double) throws(ChildFailure) -> (kind: UInt8, payload: WireReader) {
         // The clock is read only once this call has to wait (most frames are already in the buffer).
         var lastMark = progressMark
         var lastChange = -1.0
+        // What the frames before took is dropped now, not when they were returned: their readers share the
+        // buffer until the caller is done with them (dropping it under a live reader would copy the buffer).
+        if start > 1 << 20 || (start > 0 && start == buffer.count) {
+            buffer.removeFirst(start)
+            start = 0
+        }
         while true {
             if buffer.count - start >= 5 {
                 var header = WireReader(buffer, offset: start)
                 let kind = (try? header.u8()) ?? 0
                 let length = Int((try? header.u32()) ?? 0)
                 if buffer.count - start - 5 >= length {
-                    let payload = Array(buffer[(start + 5)..<(start + 5 + length)])
+                    // Read in place: the payload is not copied out of the buffer (an array made and freed for
+                    // every answer of a batch).
+                    let payload = WireReader(buffer, range: (start + 5)..<(start + 5 + length))
                     start += 5 + length
-                    if start > 1 << 20 || start == buffer.count {
-                        buffer.removeFirst(start)
-                        start = 0
-                    }
                     return (kind, payload)
                 }
             }

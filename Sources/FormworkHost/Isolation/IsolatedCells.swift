@@ -241,7 +241,12 @@ public final class IsolatedCells: CellDriver {
             var cells: [CellType] = []
             let indices = pending.map { i -> UInt32 in
                 let cell = requests[i].cell
-                if let index = table[ObjectIdentifier(cell)] { return index }
+                // A batch names a few cell types: looking along them is cheaper than hashing, up to a dozen or so.
+                if cells.count <= 16 {
+                    if let k = cells.firstIndex(where: { $0 === cell }) { return UInt32(k) }
+                } else if let index = table[ObjectIdentifier(cell)] {
+                    return index
+                }
                 table[ObjectIdentifier(cell)] = UInt32(cells.count)
                 cells.append(cell)
                 return UInt32(cells.count - 1)
@@ -295,7 +300,7 @@ public final class IsolatedCells: CellDriver {
                 }
                 while true {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
-                    var reader = WireReader(payload)
+                    var reader = payload
                     switch Frame(rawValue: kind) {
                     case .response?:
                         guard let (position, response) = try? Self.decodeResponse(&reader), position < pending.count else {

@@ -112,7 +112,7 @@ enum PackScanner {
                 try child.send(kind: Frame.paths.rawValue, frame)
                 while true {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
-                    var reader = WireReader(payload)
+                    var reader = payload
                     let frameKind = Frame(rawValue: kind)
                     if frameKind == .done { break }
                     guard let taken = try? Int(reader.u32()), taken < paths.count else { throw ChildFailure.malformed("pack index") }
@@ -183,7 +183,7 @@ enum PackScanner {
                 try child.send(kind: Frame.paths.rawValue, writer)
                 while received < pending.count {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
-                    var reader = WireReader(payload)
+                    var reader = payload
                     switch Frame(rawValue: kind) {
                     case .pack?:
                         guard let pack = try? reader.pack() else { throw ChildFailure.malformed("pack record") }

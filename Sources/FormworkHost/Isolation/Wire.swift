@@ -1,5 +1,7 @@
 import FormworkCore
 
+import Glibc
+
 /// The compact binary encoding spoken between the host and its child processes: `WireWriter`
 /// (System/WireWriter.swift) writes it, `WireReader` reads it; this file has both ends of every message.
 
@@ -12,16 +14,27 @@ struct WireError: Error, CustomStringConvertible {
 struct WireReader {
     let bytes: [UInt8]
     var offset = 0
+    /// Where the message ends: `bytes.count`, or a frame's end in a buffer of several.
+    let end: Int
 
     init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
+        end = bytes.count
     }
 
-    var atEnd: Bool { offset >= bytes.count }
+    /// The message at `range` of `bytes` (a frame read in place from a channel's buffer, not copied out of it).
+    init(_ bytes: [UInt8], range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
+        self.bytes = bytes
+        offset = range.lowerBound
+        end = range.upperBound
+    }
+
+    var atEnd: Bool { offset >= end }
 
     private mutating func take(_ n: Int) throws(WireError) -> Int {
-        guard n >= 0, n <= bytes.count - offset else { throw WireError(offset: offset) }
+        guard n >= 0, n <= end - offset else { throw WireError(offset: offset) }
         defer { offset += n }
         return offset
     }
@@ -62,7 +75,7 @@ struct WireReader {
     mutating func array<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> [T] {
         let count = Int(try u32())
         // Every element takes at least one byte: a count larger than what is left is corrupt.
-        guard count <= bytes.count - offset else { throw WireError(offset: offset) }
+        guard count <= end - offset else { throw WireError(offset: offset) }
         var out: [T] = []
         out.reserveCapacity(count)
         for _ in 0..<count { out.append(try read(&self)) }
@@ -233,14 +246,65 @@ extension WireReader {
     /// A list of `value()`s read into `values`, whose elements are overwritten in place (the cell host keeps one
     /// list per cell type of a batch): no array is made and freed per request, and each old value is released
     /// by code made for `Value?`, not by the runtime's generic destroy of a whole array.
+    ///
+    /// A string (or list of strings) whose bytes are those of the value it replaces is left as it is: from request
+    /// to request of a cell type most of a model's strings repeat (labels, choices, a currency), and reading them
+    /// again made a string of each, in the cell host's hottest loop.
     mutating func values(into values: inout [Value?]) throws(WireError) {
         let count = Int(try u32())
-        guard count <= bytes.count - offset else { throw WireError(offset: offset) }
+        guard count <= end - offset else { throw WireError(offset: offset) }
         if values.count > count { values.removeSubrange(count...) }
         for i in 0..<count {
-            let value = try value()
-            if i < values.count { values[i] = value } else { values.append(value) }
+            if i < values.count {
+                if skipValue(equalTo: values[i]) { continue }
+                values[i] = try value()
+            } else {
+                values.append(try value())
+            }
         }
+    }
+
+    /// Whether the next value is a string or a list of strings with the bytes of `old`'s; when it is, it is read
+    /// past. Anything else (another value, another kind, a malformed message) leaves the reader where it was.
+    private mutating func skipValue(equalTo old: Value?) -> Bool {
+        let start = offset
+        guard offset < end else { return false }
+        let tag = bytes[offset]
+        offset += 1
+        switch (tag, old) {
+        case (1, .string(let s)?):
+            if skipString(equalTo: s) { return true }
+        case (5, .stringList(let list)?):
+            if let count = peekU32(), count == list.count {
+                offset += 4
+                var k = 0
+                while k < count && skipString(equalTo: list[k]) { k += 1 }
+                if k == count { return true }
+            }
+        default: break
+        }
+        offset = start
+        return false
+    }
+
+    /// The next u32, not read past; nil at the end.
+    private func peekU32() -> Int? {
+        guard end - offset >= 4 else { return nil }
+        return Int(bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) })
+    }
+
+    /// Whether the next string's bytes are `old`'s; when they are, it is read past.
+    private mutating func skipString(equalTo old: String) -> Bool {
+        guard let count = peekU32(), count == old.utf8.count, count <= end - offset - 4 else { return false }
+        let at = offset + 4
+        let same = bytes.withUnsafeBufferPointer { b -> Bool in
+            let equal = old.utf8.withContiguousStorageIfAvailable { o -> Bool in
+                count == 0 || memcmp(o.baseAddress!, b.baseAddress! + at, count) == 0
+            }
+            return equal ?? false
+        }
+        if same { offset = at + count }
+        return same
     }
 
     mutating func abi() throws(WireError) -> ABIVersion {

@@ -183,6 +183,63 @@ struct RegistryCacheTests {
         var r = WireReader(bad.bytes)
         #expect(throws: WireError.self) { try r.values(into: &list) }
     }
+
+    @Test("a string or list read over one with the same bytes is kept; any other value, kind or length replaces it")
+    func repeatedStringsKept() throws {
+        let models: [[Value?]] = [
+            [.string("a title longer than fifteen bytes"), .stringList(["One", "Two", "Three"]), .string("USD")],
+            [.string("a title longer than fifteen bytes"), .stringList(["One", "Two", "Three"]), .string("USD")],
+            [.string("a title longer than fifteen bytez"), .stringList(["One", "Two", "Four"]), .string("EUR")],
+            [.string("a title longer than fifteen"), .stringList(["One", "Two"]), .stringList(["EUR"])],
+            [.string(""), .stringList([]), .string("EUR")],
+            [.string(""), .stringList([]), .integer(3)],
+            [.stringList(["a"]), .string("One"), nil],
+            [.string("é 漢字"), .string("One"), .string("x")],
+            [.string("é 漢字"), .string("One"), .string("x")],
+        ]
+        var writer = WireWriter()
+        for model in models { writer.array(model) { $0.value($1) } }
+        var reader = WireReader(writer.bytes)
+        var list: [Value?] = []
+        for model in models {
+            try reader.values(into: &list)
+            #expect(list == model)
+        }
+        #expect(reader.atEnd)
+        // Kept means the same storage: the second read of a long title made no new string.
+        var again = WireWriter()
+        again.array([Value?.some(.string("a title longer than fifteen bytes"))]) { $0.value($1) }
+        again.array([Value?.some(.string("a title longer than fifteen bytes"))]) { $0.value($1) }
+        var r = WireReader(again.bytes)
+        var kept: [Value?] = []
+        try r.values(into: &kept)
+        guard case .string(let first)? = kept[0] else { Issue.record("not a string"); return }
+        try r.values(into: &kept)
+        guard case .string(let second)? = kept[0] else { Issue.record("not a string"); return }
+        let firstStorage = first.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+        let secondStorage = second.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+        #expect(firstStorage != nil && firstStorage == secondStorage)
+        // A message cut inside a string that matches so far is refused, not read past its end.
+        var cut = WireWriter()
+        cut.array([Value?.some(.string("a title longer than fifteen bytes"))]) { $0.value($1) }
+        var truncated = WireReader(Array(cut.bytes.dropLast(3)))
+        #expect(throws: WireError.self) { try truncated.values(into: &kept) }
+    }
+
+    @Test("a reader over a range of a buffer reads that range only")
+    func readerOverRange() throws {
+        var writer = WireWriter()
+        writer.u32(7)
+        writer.string("inside")
+        writer.u32(9)
+        let bytes = [0xFF, 0xFF] + writer.bytes + [1, 2, 3, 4, 5, 6, 7, 8]
+        var r = WireReader(bytes, range: 2..<(2 + writer.bytes.count))
+        #expect(try r.u32() == 7)
+        #expect(try r.string() == "inside")
+        #expect(try r.u32() == 9)
+        #expect(r.atEnd)
+        #expect(throws: WireError.self) { try r.u8() }
+    }
 }
 
 @Suite("Isolation: cells in a child process")
