@@ -736,7 +736,9 @@ public struct FormDecoder {
         }
         guard let cellID = string(cellNode, "\(pointer)/cell", what: "'cell'") else { return nil }
         let cell: CellType
-        if let recent = recentCells.first(where: { $0.id == cellID }) {
+        // Lengths first: two ids of different storage compare byte by byte, a call for each that does not match.
+        let cellIDLength = cellID.utf8.count
+        if let recent = recentCells.first(where: { $0.id.utf8.count == cellIDLength && $0.id == cellID }) {
             cell = recent
         } else {
             do { cell = try registry.cellType(cellID) } catch {

@@ -182,21 +182,59 @@ struct JSONParser {
     /// Strings of at most 15 bytes (a Swift string holds them inline, with no storage to count references to)
     /// already made, by their bytes: a document repeats its keys, and many of its values, on every field. Made
     /// again, each was a validation and a copy, about 180 instructions.
+    ///
+    /// Longer strings, up to 64 bytes, are kept too, fewer of them: a cell id (`org.formwork.text-field`) is
+    /// repeated by every field of its type, and made again each was an allocation, a validation and a copy, and
+    /// a free when the parsed nodes went.
     final class ShortStrings {
         private static let slots = 256
         /// Each slot's bytes as two words, the length in the top byte of the second (0, 0: empty, the empty string).
         private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * ShortStrings.slots)
         private let made = UnsafeMutablePointer<String>.allocate(capacity: ShortStrings.slots)
+        private static let longSlots = 64
+        /// Each long slot's hash (0: empty) and string.
+        private let longHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: ShortStrings.longSlots)
+        private let longMade = UnsafeMutablePointer<String>.allocate(capacity: ShortStrings.longSlots)
 
         init() {
             words.initialize(repeating: 0, count: 2 * Self.slots)
             made.initialize(repeating: "", count: Self.slots)
+            longHashes.initialize(repeating: 0, count: Self.longSlots)
+            longMade.initialize(repeating: "", count: Self.longSlots)
         }
 
         deinit {
             made.deinitialize(count: Self.slots)
             made.deallocate()
             words.deallocate()
+            longMade.deinitialize(count: Self.longSlots)
+            longMade.deallocate()
+            longHashes.deallocate()
+        }
+
+        /// Whether `long` strings (16 to 64 bytes) are looked up here.
+        static func keepsLong(_ count: Int) -> Bool { count >= 16 && count <= 64 }
+
+        /// The string of the `count` bytes at `start` (16 to 64, valid UTF-8): the one made before when it had
+        /// the same bytes. Found by a hash of its first and last eight bytes and its length, then compared whole.
+        func long(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+            let raw = UnsafeRawPointer(start)
+            let head = raw.loadUnaligned(as: UInt64.self), tail = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            let hash = ((head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)) | 1
+            let slot = Int(truncatingIfNeeded: hash >> 58)
+            if longHashes[slot] == hash {
+                let same =
+                    longMade[slot].utf8.withContiguousStorageIfAvailable { kept -> Bool in
+                        guard kept.count == count, let base = kept.baseAddress else { return false }
+                        for i in 0..<count where base[i] != start[i] { return false }
+                        return true
+                    } ?? false
+                if same { return longMade[slot] }
+            }
+            let s = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+            longHashes[slot] = hash
+            longMade[slot] = s
+            return s
         }
 
         /// The string of the `count` (at most 15) bytes at `start`, which must be valid UTF-8; `end` is where
@@ -782,10 +820,13 @@ struct JSONParser {
             // The input came from a String, so it is valid UTF-8, and so is any run between two quotes:
             // made from contiguous bytes (the fast, specialised path; the generic one was a tenth of decoding).
             let base = bytes.baseAddress!
+            let count = end - index
             let s =
-                end - index <= 15
-                ? strings.string(base + index, count: end - index, end: base + bytes.count)
-                : String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                count <= 15
+                ? strings.string(base + index, count: count, end: base + bytes.count)
+                : ShortStrings.keepsLong(count)
+                    ? strings.long(base + index, count: count)
+                    : String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
             index = end + 1
             return s
         }
