@@ -104,6 +104,14 @@ struct TextRenderer {
             lines[count - 1].width += columns
         }
 
+        /// `text` wrapped to `width` by `renderer`, each line a line of its own (one style).
+        mutating func addWrapped(_ text: String, _ width: Int, _ style: Style, by renderer: TextRenderer) {
+            renderer.eachLine(of: text, wrappedTo: width) { line, columns in
+                newLine()
+                if let columns { add(line, style, columns: columns) } else { add(line, style) }
+            }
+        }
+
         /// A line of its own with each of `lines` (one style).
         mutating func addLines(_ lines: [String], _ style: Style) {
             for line in lines {
@@ -430,7 +438,7 @@ struct TextRenderer {
         switch node.pointee {
         case .group(_, let title, let children):
             if let title, !title.isEmpty {
-                for line in wrap(title, width - 2) {
+                eachLine(of: title, wrappedTo: width - 2) { line, _ in
                     sink.segment(indent, .plain)
                     sink.segment(line, .emphasis)
                     sink.endLine()
@@ -457,7 +465,7 @@ struct TextRenderer {
                 }
             }
         case .value(let label, let text):
-            value.addLines(wrap(text, column), .value)
+            value.addWrapped(text, column, .value, by: self)
             row(label: label, required: false, labelWidth: labelWidth, value: value, to: &sink)
         case .textInput(let control, let text, let placeholder):
             let box = max(8, min(column - 2, 40))
@@ -551,7 +559,7 @@ struct TextRenderer {
                 value.add(shown, label == nil ? .placeholder : .value, columns: shownColumns)
                 value.add(Self.spaces(padding), columns: padding)
                 value.add(" ▾]", columns: 3)
-                if choices.count > 1 && choices.count <= 12 { value.addLines(wrap(Self.choiceList(choices), column), .hint) }
+                if choices.count > 1 && choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
             }
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
@@ -614,7 +622,7 @@ struct TextRenderer {
                     value.add(line, labels.isEmpty ? .placeholder : .value)
                     value.add(" }")
                 }
-                if choices.count <= 12 { value.addLines(wrap(Self.choiceList(choices), column), .hint) }
+                if choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
             } else {
                 for choice in choices {
                     let on = selected.contains(choice.value)
@@ -649,7 +657,7 @@ struct TextRenderer {
                 case .warning: .warning
                 case .hint: .hint
                 }
-            for line in wrap(prefix + (kind == .hint ? InlineMarkup.plain(text) : text), max(10, width - padWidth)) {
+            eachLine(of: prefix + (kind == .hint ? InlineMarkup.plain(text) : text), wrappedTo: max(10, width - padWidth)) { line, _ in
                 sink.segment(pad, .plain)
                 sink.segment(line, style)
                 sink.endLine()
@@ -765,11 +773,9 @@ struct TextRenderer {
         }
     }
 
-    /// Word-wraps to `width` columns, breaking words longer than a line.
-    func wrap(_ text: String, _ width: Int) -> [String] {
-        let width = max(1, width)
-        // Already one line of single-spaced words (the common case): nothing to split.
-        let single = UTF8Bytes.with(text) { bytes -> Bool in
+    /// Whether `text` is words separated by single spaces, with none before or after them.
+    static func isSingleSpaced(_ text: String) -> Bool {
+        UTF8Bytes.with(text) { bytes -> Bool in
             if bytes.first == 0x20 || bytes.last == 0x20 { return false }
             var previous: UInt8 = 0
             for b in bytes {
@@ -778,6 +784,26 @@ struct TextRenderer {
             }
             return true
         }
+    }
+
+    /// Each line of `wrap(text, width)` in turn, and its width in columns when it is the text itself: the usual
+    /// text that already fits on one line is passed on as it is, with no array made for it (this runs for
+    /// most nodes of every field).
+    @inline(__always)
+    func eachLine(of text: String, wrappedTo width: Int, _ body: (String, Int?) -> Void) {
+        let columns = text.columns
+        if columns <= max(1, width) && Self.isSingleSpaced(text) {
+            body(text, columns)
+            return
+        }
+        for line in wrap(text, width) { body(line, nil) }
+    }
+
+    /// Word-wraps to `width` columns, breaking words longer than a line.
+    func wrap(_ text: String, _ width: Int) -> [String] {
+        let width = max(1, width)
+        // Already one line of single-spaced words (the common case): nothing to split.
+        let single = Self.isSingleSpaced(text)
         if text.columns <= width {
             if single { return [text] }
             // It fits: the words, single-spaced, on one line (what the loop below makes of it, without
