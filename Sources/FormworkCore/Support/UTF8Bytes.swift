@@ -14,21 +14,20 @@ enum UTF8Bytes {
     /// Whether every byte is ASCII (below 0x80).
     @inline(__always)
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !any(bytes, word: { $0 & highs != 0 }, byte: { $0 >= 0x80 })
+        !any(bytes, word: { $0 & highs != 0 })
     }
 
     /// Whether any byte is one of `a`, `b` or `c` (ASCII bytes), eight at a time.
     @inline(__always)
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ a: UInt8, _ b: UInt8, _ c: UInt8) -> Bool {
-        any(bytes, word: { equal($0, a) | equal($0, b) | equal($0, c) != 0 }, byte: { $0 == a || $0 == b || $0 == c })
+        assert(a != 0x41 && b != 0x41 && c != 0x41, "'A' pads a short text: it cannot be looked for")
+        return any(bytes, word: { equal($0, a) | equal($0, b) | equal($0, c) != 0 })
     }
 
     /// Whether any byte is a C0 control (below 0x20), DEL (0x7F) or 0xC2 (the lead byte of the
     /// C1 controls): false means the text is safe for a terminal as it is, eight bytes at a time.
     static func mayHaveControls(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        any(
-            bytes, word: { below($0, 0x20) | equal($0, 0x7F) | equal($0, 0xC2) != 0 },
-            byte: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+        any(bytes, word: { below($0, 0x20) | equal($0, 0x7F) | equal($0, 0xC2) != 0 })
     }
 
     /// Whether any byte is a control (below 0x20), DEL, `"`, a backslash, 0xC2 (the lead byte of the C1
@@ -38,25 +37,28 @@ enum UTF8Bytes {
             bytes,
             word: { w in
                 below(w, 0x20) | equal(w, 0x22) | equal(w, 0x5C) | equal(w, 0x7F) | equal(w, 0xC2) | equal(w, 0xE2) != 0
-            },
-            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 })
+            })
     }
 
-    /// Whether `word` (eight bytes at a time) or `byte` (the tail) says yes for any of the bytes.
+    /// Whether `word` says yes for any of the bytes, eight at a time. The last eight are read again when the
+    /// count is not a multiple of eight (they were no by then); fewer than eight are read as one word whose
+    /// missing bytes are "A" (0x41), which none of the tests here looks for. A short string (most are) is one
+    /// test, not a byte at a time.
     @inline(__always)
-    static func any(_ bytes: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool {
+    static func any(_ bytes: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let n = bytes.count
+        guard n >= 8 else {
+            var padded: UInt64 = 0x4141_4141_4141_4141
+            withUnsafeMutableBytes(of: &padded) { $0.baseAddress!.copyMemory(from: base, byteCount: n) }
+            return word(padded)
+        }
         var i = 0
         while i + 8 <= n {
             if word(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { return true }
             i += 8
         }
-        while i < n {
-            if byte(base[i]) { return true }
-            i += 1
-        }
-        return false
+        return i < n && word(UnsafeRawPointer(base + n - 8).loadUnaligned(as: UInt64.self))
     }
 
     @inline(__always) static var ones: UInt64 { 0x0101_0101_0101_0101 }
