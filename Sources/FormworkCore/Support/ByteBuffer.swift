@@ -52,6 +52,14 @@ package final class ByteBuffer {
 
     package func append(_ bytes: UnsafeRawBufferPointer) { append(bytes.bindMemory(to: UInt8.self)) }
 
+    /// `n` bytes written by `body` at the end, with one check of the capacity (several small pieces that
+    /// always go together: a JSON member's separator, indent and key).
+    @inline(__always)
+    package func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        body(room(n))
+        count &+= n
+    }
+
     /// Text of Formwork's own, as it is.
     @inline(__always)
     package func append(_ text: StaticString) { text.withUTF8Buffer { append($0) } }

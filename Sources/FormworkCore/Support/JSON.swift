@@ -190,15 +190,35 @@ struct JSONBytes {
         bytes.append(repeating: 0x20, count: 2 * level)
     }
 
-    /// A key of Formwork's own and its colon: `"key": ` (or `"key":` when compact).
+    /// What starts a member or an item: `,` unless it is the first, then (when pretty) a line feed and `level`
+    /// indents, then for a member `"key": ` (`"key":` when compact). One capacity check for all of it: written
+    /// piece by piece it was eight calls, for each of the 150,000 members of a 10k-field view tree.
     @inline(__always)
-    mutating func key(_ key: StaticString, pretty: Bool) {
-        assert(key.withUTF8Buffer { !UTF8Bytes.mayNeedJSONEscape($0) }, "a key that needs escaping")
-        bytes.byte(0x22)
-        bytes.append(key)
-        bytes.byte(0x22)
-        bytes.byte(0x3A)
-        if pretty { bytes.byte(0x20) }
+    mutating func start(first: Bool, level: Int, key: StaticString?, pretty: Bool) {
+        assert(key?.withUTF8Buffer { !UTF8Bytes.mayNeedJSONEscape($0) } ?? true, "a key that needs escaping")
+        let indent = pretty ? 2 * level : 0
+        let keyCount = key?.utf8CodeUnitCount ?? 0
+        let n = (first ? 0 : 1) + (pretty ? 1 + indent : 0) + (key == nil ? 0 : keyCount + (pretty ? 4 : 3))
+        bytes.write(n) { p in
+            var i = 0
+            if !first {
+                p[0] = 0x2C
+                i = 1
+            }
+            if pretty {
+                p[i] = 0x0A
+                (p + i + 1).update(repeating: 0x20, count: indent)
+                i += 1 + indent
+            }
+            if let key {
+                p[i] = 0x22
+                (p + i + 1).update(from: key.utf8Start, count: keyCount)
+                i += 1 + keyCount
+                p[i] = 0x22
+                p[i + 1] = 0x3A
+                if pretty { p[i + 2] = 0x20 }
+            }
+        }
     }
 
     /// Text of Formwork's own, as it is (`true`, `null`, …).
@@ -280,27 +300,22 @@ struct JSONTextWriter {
 
     /// One item of the array being written.
     mutating func item(_ value: (inout JSONTextWriter) -> Void) {
-        separate()
+        out.start(first: written == 0, level: depth + 1, key: nil, pretty: pretty)
+        written += 1
         nested(value)
     }
 
     /// One member of the object being written.
     /// Keys are Formwork's own (static text that needs no escape): written as they are, with the colon.
     mutating func member(_ key: StaticString, _ value: (inout JSONTextWriter) -> Void) {
-        separate()
-        out.key(key, pretty: pretty)
+        out.start(first: written == 0, level: depth + 1, key: key, pretty: pretty)
+        written += 1
         nested(value)
     }
 
     /// Goes on with an array whose first `count` items were written elsewhere (a piece of a split array):
     /// the next `item` is preceded by its separator. The writer's depth is the array's.
     mutating func resume(afterItems count: Int) { written = count }
-
-    private mutating func separate() {
-        if written > 0 { out.byte(0x2C) }
-        written += 1
-        if pretty { out.newline(depth + 1) }
-    }
 
     private mutating func nested(_ value: (inout JSONTextWriter) -> Void) {
         depth += 1

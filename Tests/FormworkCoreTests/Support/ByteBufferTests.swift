@@ -76,4 +76,33 @@ struct ByteBufferTests {
         #expect(compact.string == value.serialized(pretty: false))
         #expect(value.serialized().contains("\n      \"s\": \"xx\""))
     }
+
+    @Test("the streaming writer's members and items (separator, indent and key in one write) match JSON.serialized, pretty and compact")
+    func textWriterMatchesSerialized() {
+        let value = JSON.object([
+            ("id", .string("a")), ("empty", .array([])), ("none", .object([])),
+            ("items", .array((0..<40).map { .object([("n", .integer(Int64($0))), ("s", .string(String(repeating: "é", count: $0)))]) })),
+        ])
+        for pretty in [true, false] {
+            var w = JSONTextWriter(capacity: 1, pretty: pretty)
+            w.object { w in
+                w.member("id", "a")
+                w.member("empty") { w in w.array { _ in } }
+                w.member("none") { w in w.object { _ in } }
+                w.member("items") { w in
+                    w.array { w in
+                        for n in 0..<40 {
+                            w.item { w in
+                                w.object { w in
+                                    w.member("n", integer: Int64(n))
+                                    w.member("s", String(repeating: "é", count: n))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(w.out.string == value.serialized(pretty: pretty), "pretty: \(pretty)")
+        }
+    }
 }
