@@ -112,6 +112,23 @@ struct TextRenderer {
             }
         }
 
+        /// A line of its own with a box: `[`, `text` in `style` cut to `width` columns ("…" where it is cut) and
+        /// padded to them, then `close` (a text field's `]`, a menu's ` ▾]`).
+        mutating func addBox(_ text: String, _ style: Style, width: Int, close: String, closeColumns: Int) {
+            var shown = text
+            var columns = shown.columns
+            if columns > width {
+                shown = shown.prefix(columns: width - 1) + "…"
+                columns = shown.columns
+            }
+            let padding = max(0, width - columns)
+            newLine()
+            add("[", columns: 1)
+            add(shown, style, columns: columns)
+            add(TextRenderer.spaces(padding), columns: padding)
+            add(close, columns: closeColumns)
+        }
+
         /// A line of its own with each of `lines` (one style).
         mutating func addLines(_ lines: [String], _ style: Style) {
             for line in lines {
@@ -485,7 +502,7 @@ struct TextRenderer {
                 }
             } else {
                 let secure = field.pointee.textInput.secureEntry == true
-                var shown: String
+                let shown: String
                 var style: Style = .value
                 if let text, !text.isEmpty {
                     shown = secure ? String(repeating: "•", count: min(text.count, box)) : text
@@ -493,17 +510,7 @@ struct TextRenderer {
                     shown = placeholder.map { "‹\($0)›" } ?? ""
                     style = .placeholder
                 }
-                var shownColumns = shown.columns
-                if shownColumns > box {
-                    shown = shown.prefix(columns: box - 1) + "…"
-                    shownColumns = shown.columns
-                }
-                let padding = max(0, box - shownColumns)
-                value.newLine()
-                value.add("[", columns: 1)
-                value.add(shown, style, columns: shownColumns)
-                value.add(Self.spaces(padding), columns: padding)
-                value.add("]", columns: 1)
+                value.addBox(shown, style, width: box, close: "]", closeColumns: 1)
             }
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
@@ -547,18 +554,7 @@ struct TextRenderer {
             } else {
                 let label = choices.first { $0.value == selected }?.label ?? selected
                 let box = max(6, min(column - 2, 40) - 2)
-                var shown = label ?? "‹choose›"
-                var shownColumns = shown.columns
-                if shownColumns > box {
-                    shown = shown.prefix(columns: box - 1) + "…"
-                    shownColumns = shown.columns
-                }
-                let padding = max(0, box - shownColumns)
-                value.newLine()
-                value.add("[", columns: 1)
-                value.add(shown, label == nil ? .placeholder : .value, columns: shownColumns)
-                value.add(Self.spaces(padding), columns: padding)
-                value.add(" ▾]", columns: 3)
+                value.addBox(label ?? "‹choose›", label == nil ? .placeholder : .value, width: box, close: " ▾]", closeColumns: 3)
                 if choices.count > 1 && choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
             }
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
