@@ -51,9 +51,7 @@ extension HTML {
     /// copied as it is.
     static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: ByteBuffer, lineBreaks: Bool = false) {
         // Most text has nothing to escape: copied whole.
-        if !UTF8Bytes.contains(text, 0x26, 0x3C, 0x3E) && !UTF8Bytes.contains(text, 0x22, 0x27, 0x27)
-            && !UTF8Bytes.mayHaveControls(text)
-        {
+        if !UTF8Bytes.mayNeedHTMLEscape(text) {
             out.append(text)
             return
         }

@@ -853,10 +853,7 @@ enum HTML {
     static func escape(_ s: String) -> String {
         UTF8Bytes.with(s) { bytes in
             // Most text has nothing to escape: returned as it is (the same bytes `appendEscaped` would write).
-            guard
-                UTF8Bytes.contains(bytes, 0x26, 0x3C, 0x3E) || UTF8Bytes.contains(bytes, 0x22, 0x27, 0x27)
-                    || UTF8Bytes.mayHaveControls(bytes)
-            else { return s }
+            guard UTF8Bytes.mayNeedHTMLEscape(bytes) else { return s }
             let out = ByteBuffer(capacity: bytes.count + 16)
             appendEscaped(bytes, to: out)
             return out.string

@@ -30,6 +30,17 @@ enum UTF8Bytes {
         any(bytes, word: { below($0, 0x20) | equal($0, 0x7F) | equal($0, 0xC2) != 0 })
     }
 
+    /// Whether any byte is one HTML escapes (`&`, `<`, `>`, `"`, `'`) or one `mayHaveControls` looks for: false
+    /// means HTML takes the text as it is, in text and in attribute values. One scan (it was three).
+    static func mayNeedHTMLEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        any(
+            bytes,
+            word: { w in
+                equal(w, 0x26) | equal(w, 0x3C) | equal(w, 0x3E) | equal(w, 0x22) | equal(w, 0x27) | below(w, 0x20)
+                    | equal(w, 0x7F) | equal(w, 0xC2) != 0
+            })
+    }
+
     /// Whether any byte is a control (below 0x20), DEL, `"`, a backslash, 0xC2 (the lead byte of the C1
     /// controls) or 0xE2 (of U+2028 and U+2029): false means JSON takes the text as it is between quotes.
     static func mayNeedJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -34,6 +34,10 @@ struct UTF8BytesTests {
                             UTF8Bytes.mayHaveControls(b) == b.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 },
                             "\(bytes)")
                         #expect(
+                            UTF8Bytes.mayNeedHTMLEscape(b)
+                                == b.contains { [0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F, 0xC2].contains($0) || $0 < 0x20 },
+                            "\(bytes)")
+                        #expect(
                             UTF8Bytes.mayNeedJSONEscape(b)
                                 == b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 },
                             "\(bytes)")
@@ -43,7 +47,7 @@ struct UTF8BytesTests {
         }
         [UInt8]().withUnsafeBufferPointer { empty in
             #expect(UTF8Bytes.isASCII(empty) && !UTF8Bytes.contains(empty, 1, 2, 3))
-            #expect(!UTF8Bytes.mayHaveControls(empty) && !UTF8Bytes.mayNeedJSONEscape(empty))
+            #expect(!UTF8Bytes.mayHaveControls(empty) && !UTF8Bytes.mayNeedJSONEscape(empty) && !UTF8Bytes.mayNeedHTMLEscape(empty))
         }
     }
 
