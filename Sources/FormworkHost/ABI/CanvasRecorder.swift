@@ -195,7 +195,9 @@ struct ControlIDs {
     mutating func reset(accessibilityId: String, valueField: String?) {
         self.accessibilityId = accessibilityId
         self.valueField = valueField
-        usedList.removeAll(keepingCapacity: true)
+        // Only when there is something to remove: the cell host resets before each request and again before
+        // its render, and the generic removal costs a hundred instructions even on an empty list.
+        if !usedList.isEmpty { usedList.removeAll(keepingCapacity: true) }
         if !usedSet.isEmpty { usedSet = [] }
         if !nextSuffix.isEmpty { nextSuffix = [:] }
     }

@@ -25,7 +25,7 @@ final class CanvasWireRecorder {
     func reset(accessibilityId: String, valueField: String?) {
         out.removeAll()
         rootCount = 0
-        stack.removeAll(keepingCapacity: true)
+        if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
         count = 0
         truncated = false
         ids.reset(accessibilityId: accessibilityId, valueField: valueField)

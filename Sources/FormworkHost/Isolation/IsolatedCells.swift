@@ -363,7 +363,7 @@ public final class IsolatedCells: CellDriver {
             $0.value($1.value)
         }
         w.bool(request.render)
-        w.string(request.accessibilityId)
+        w.string(request.accessibilityId, orSame: request.fieldID)
         w.string(request.valueField)
         w.u8(request.highlighted.map { $0 ? 2 : 1 } ?? 0)
         w.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
@@ -443,8 +443,11 @@ public final class IsolatedCells: CellDriver {
             }
             guard let table = try? r.array(named), let count = try? r.u32()
             else { return 2 }
-            // Each cell type of the batch is loaded (or its failure found) once.
-            var loaded: [Result<CellType, RuntimeError>?] = Array(repeating: nil, count: table.count)
+            // Each cell type of the batch is loaded (or its failure found) once. Two plain arrays, not one of
+            // `Result<CellType, RuntimeError>?`: that one was copied out for every request through the runtime's
+            // generic enum witnesses (about 190 instructions a request).
+            var loaded: [CellType?] = Array(repeating: nil, count: table.count)
+            var failed: [RuntimeError?] = Array(repeating: nil, count: table.count)
             // The model of each cell type's requests, read in place request after request.
             var models: [[Value?]] = Array(repeating: [], count: table.count)
             for position in 0..<Int(count) {
@@ -466,7 +469,7 @@ public final class IsolatedCells: CellDriver {
                     try r.values(into: &models[index])
                     offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
                     render = try r.bool()
-                    accessibilityId = try r.string()
+                    accessibilityId = try r.string(orSame: fieldID)
                     valueField = try r.optionalString()
                     highlighted = try r.u8()
                     selected = try r.u8()
@@ -477,7 +480,7 @@ public final class IsolatedCells: CellDriver {
                 do throws(RuntimeError) {
                     endpoint.mark(UInt64(position) << 8 | InProcessCells.Phase.load.rawValue)
                     let named = table[index]
-                    if loaded[index] == nil {
+                    if loaded[index] == nil && failed[index] == nil {
                         do throws(RuntimeError) {
                             let cell = try cells.loadedCell(path: named.path, id: named.id)
                             guard cell.fields.count == Int(named.fieldCount) else {
@@ -485,15 +488,13 @@ public final class IsolatedCells: CellDriver {
                                     cellID: named.id, fieldID: nil, packPath: named.path,
                                     message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
                             }
-                            loaded[index] = .success(cell)
+                            loaded[index] = cell
                         } catch {
-                            loaded[index] = .failure(error)
+                            failed[index] = error
                         }
                     }
-                    let cell: CellType
-                    switch loaded[index]! {
-                    case .success(let found): cell = found
-                    case .failure(let error):
+                    guard let cell = loaded[index] else {
+                        let error = failed[index]!
                         throw RuntimeError(cellID: error.cellID, fieldID: fieldID, packPath: error.packPath, message: error.message)
                     }
                     guard offers.allSatisfy({ $0.index < cell.fields.count }) else {

@@ -60,6 +60,13 @@ struct WireReader {
         let at = try take(count)
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[at..<at + count]), as: UTF8.self) }
     }
+    /// A string written by `WireWriter.string(_:orSame:)`: `same` itself when the writer marked it equal.
+    mutating func string(orSame same: String) throws(WireError) -> String {
+        let count = try u32()
+        if count == .max { return same }
+        let at = try take(Int(count))
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[at..<at + Int(count)]), as: UTF8.self) }
+    }
     mutating func optional<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> T? {
         try u8() == 0 ? nil : try read(&self)
     }

@@ -57,6 +57,12 @@ struct WireWriter {
         u32(UInt32(utf8.count))
         buffer.append(s)
     }
+    /// `s`, or only a length of `UInt32.max` when it equals `same` (which the reader has just read):
+    /// `WireReader.string(orSame:)` reads it back. An accessibility id is its field's id unless a document
+    /// says otherwise, and sent again it was a second string made per request in the cell host.
+    mutating func string(_ s: String, orSame same: String) {
+        if s == same { u32(.max) } else { string(s) }
+    }
     mutating func optional<T>(_ v: T?, _ write: (inout WireWriter, T) -> Void) {
         if let v {
             u8(1)

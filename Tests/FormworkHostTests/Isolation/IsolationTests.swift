@@ -240,6 +240,26 @@ struct RegistryCacheTests {
         #expect(r.atEnd)
         #expect(throws: WireError.self) { try r.u8() }
     }
+
+    @Test("a string equal to the one before is sent as a marker and read back as that string")
+    func stringOrSame() throws {
+        var writer = WireWriter()
+        writer.string("f1")
+        writer.string("f1", orSame: "f1")
+        writer.string("name-field", orSame: "f1")
+        writer.string("", orSame: "f1")
+        // The marker is the length alone: four bytes, against six for the string "f1".
+        #expect(writer.bytes.count == 6 + 4 + 14 + 4)
+        var r = WireReader(writer.bytes)
+        let id = try r.string()
+        #expect(try r.string(orSame: id) == "f1")
+        #expect(try r.string(orSame: id) == "name-field")
+        #expect(try r.string(orSame: id) == "")
+        #expect(r.atEnd)
+        // A plain `string()` does not take the marker for a length.
+        var plain = WireReader(writer.bytes, offset: 6)
+        #expect(throws: WireError.self) { try plain.string() }
+    }
 }
 
 @Suite("Isolation: cells in a child process")
