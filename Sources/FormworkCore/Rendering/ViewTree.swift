@@ -67,47 +67,227 @@ public struct SectionView: Sendable, Equatable {
     }
 }
 
+/// A field's view: what its cell drew and what renderers need to lay it out. A value type whose properties live
+/// in one shared, copy-on-write box (as `FormField`'s do): a copy — a view returned, stored into its section's
+/// array, read out of it — is one retain, not one per property (about forty atomic operations a field, made
+/// twice for every field a render finishes).
 public struct FieldView: Sendable, Equatable {
-    public var id: String
-    public var cell: String
-    public var accessibilityId: String
-    public var required: Bool
-    public var textInput: TextInputConfiguration
-    public var nodes: [ViewNode]
+    /// The properties; mutated only when this view is its only owner (`unique`).
+    final class Storage: @unchecked Sendable {
+        var id: String
+        var cell: String
+        var accessibilityId: String
+        var required: Bool
+        var textInput: TextInputConfiguration
+        var nodes: [ViewNode]
+        var minimum: Double?
+        var maximum: Double?
+        var maxLength: Int?
+        var valueField: String?
+        var rules: FieldRules
+        var visible: Bool = true
+        var enabled: Bool = true
+        var conditions: FieldConditions = FieldConditions()
+        var crossRules: [CrossFieldRule] = []
+        var item: ItemPosition? = nil
+
+        init(
+            id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
+            nodes: [ViewNode], minimum: Double?, maximum: Double?, maxLength: Int?, valueField: String?, rules: FieldRules
+        ) {
+            self.id = id
+            self.cell = cell
+            self.accessibilityId = accessibilityId
+            self.required = required
+            self.textInput = textInput
+            self.nodes = nodes
+            self.minimum = minimum
+            self.maximum = maximum
+            self.maxLength = maxLength
+            self.valueField = valueField
+            self.rules = rules
+        }
+
+        init(copying other: Storage) {
+            id = other.id
+            cell = other.cell
+            accessibilityId = other.accessibilityId
+            required = other.required
+            textInput = other.textInput
+            nodes = other.nodes
+            minimum = other.minimum
+            maximum = other.maximum
+            maxLength = other.maxLength
+            valueField = other.valueField
+            rules = other.rules
+            visible = other.visible
+            enabled = other.enabled
+            conditions = other.conditions
+            crossRules = other.crossRules
+            item = other.item
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first when another view shares it.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+    }
+
+    public var id: String {
+        get { storage.id }
+        _modify {
+            let box = unique
+            yield &box.id
+        }
+    }
+    public var cell: String {
+        get { storage.cell }
+        _modify {
+            let box = unique
+            yield &box.cell
+        }
+    }
+    public var accessibilityId: String {
+        get { storage.accessibilityId }
+        _modify {
+            let box = unique
+            yield &box.accessibilityId
+        }
+    }
+    public var required: Bool {
+        get { storage.required }
+        _modify {
+            let box = unique
+            yield &box.required
+        }
+    }
+    public var textInput: TextInputConfiguration {
+        get { storage.textInput }
+        _modify {
+            let box = unique
+            yield &box.textInput
+        }
+    }
+    public var nodes: [ViewNode] {
+        get { storage.nodes }
+        _modify {
+            let box = unique
+            yield &box.nodes
+        }
+    }
     /// Bounds of the value (a date picker's earliest / latest date), for renderers.
-    public var minimum: Double?
-    public var maximum: Double?
+    public var minimum: Double? {
+        get { storage.minimum }
+        _modify {
+            let box = unique
+            yield &box.minimum
+        }
+    }
+    public var maximum: Double? {
+        get { storage.maximum }
+        _modify {
+            let box = unique
+            yield &box.maximum
+        }
+    }
     /// Most characters of the value, when its schema limits it.
-    public var maxLength: Int?
+    public var maxLength: Int? {
+        get { storage.maxLength }
+        _modify {
+            let box = unique
+            yield &box.maxLength
+        }
+    }
     /// The model field that holds the field's value (its role), if any.
-    public var valueField: String?
+    public var valueField: String? {
+        get { storage.valueField }
+        _modify {
+            let box = unique
+            yield &box.valueField
+        }
+    }
     /// The document's validation rules for the value (HTML constraint attributes, the JSON tree).
-    public var rules: FieldRules
+    public var rules: FieldRules {
+        get { storage.rules }
+        _modify {
+            let box = unique
+            yield &box.rules
+        }
+    }
     /// The field's state for the values rendered (its conditions and its section's).
-    public var visible = true
-    public var enabled = true
+    public var visible: Bool {
+        get { storage.visible }
+        _modify {
+            let box = unique
+            yield &box.visible
+        }
+    }
+    public var enabled: Bool {
+        get { storage.enabled }
+        _modify {
+            let box = unique
+            yield &box.enabled
+        }
+    }
     /// The field's conditions and rules across fields, for HTML's live script and the JSON tree.
-    public var conditions = FieldConditions()
-    public var crossRules: [CrossFieldRule] = []
+    public var conditions: FieldConditions {
+        get { storage.conditions }
+        _modify {
+            let box = unique
+            yield &box.conditions
+        }
+    }
+    public var crossRules: [CrossFieldRule] {
+        get { storage.crossRules }
+        _modify {
+            let box = unique
+            yield &box.crossRules
+        }
+    }
     /// The item of a repeatable group the field belongs to.
-    public var item: ItemPosition?
+    public var item: ItemPosition? {
+        get { storage.item }
+        _modify {
+            let box = unique
+            yield &box.item
+        }
+    }
 
     public init(
         id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
         nodes: [ViewNode], minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil,
         valueField: String? = nil, rules: FieldRules = FieldRules()
     ) {
-        self.valueField = valueField
-        self.rules = rules
-        self.minimum = minimum
-        self.maximum = maximum
-        self.maxLength = maxLength
-        self.id = id
-        self.cell = cell
-        self.accessibilityId = accessibilityId
-        self.required = required
-        self.textInput = textInput
-        self.nodes = nodes
+        storage = Storage(
+            id: id, cell: cell, accessibilityId: accessibilityId, required: required, textInput: textInput, nodes: nodes,
+            minimum: minimum, maximum: maximum, maxLength: maxLength, valueField: valueField, rules: rules)
+    }
+
+    /// Equal when every property is (two views that share a box are).
+    public static func == (a: FieldView, b: FieldView) -> Bool {
+        if a.storage === b.storage { return true }
+        let x = a.storage, y = b.storage
+        return x.id == y.id
+            && x.cell == y.cell
+            && x.accessibilityId == y.accessibilityId
+            && x.required == y.required
+            && x.textInput == y.textInput
+            && x.nodes == y.nodes
+            && x.minimum == y.minimum
+            && x.maximum == y.maximum
+            && x.maxLength == y.maxLength
+            && x.valueField == y.valueField
+            && x.rules == y.rules
+            && x.visible == y.visible
+            && x.enabled == y.enabled
+            && x.conditions == y.conditions
+            && x.crossRules == y.crossRules
+            && x.item == y.item
     }
 }
 
