@@ -127,32 +127,53 @@ package enum JSON: Sendable, Equatable {
 
     static func writeString(_ s: String, to out: inout JSONBytes) {
         // Most strings need no escape: appended whole between quotes (0xE2 may start U+2028/U+2029, 0xC2 a C1 control).
-        let plain = UTF8Bytes.with(s) { bytes in
-            guard !UTF8Bytes.mayNeedJSONEscape(bytes) else { return false }
-            out.quoted(bytes)
-            return true
+        UTF8Bytes.with(s) { bytes in
+            if UTF8Bytes.mayNeedJSONEscape(bytes) { writeEscaped(bytes, to: &out) } else { out.quoted(bytes) }
         }
-        if plain { return }
+    }
+
+    /// `bytes` (valid UTF-8) between quotes, with `"`, the backslash, line feed, carriage return and tab
+    /// escaped as `\"`, `\\`, `\n`, `\r` and `\t`, U+2028 and U+2029 as `\u2028` and `\u2029`, and every other
+    /// control — C0, DEL and the C1 controls — as `\u00xx`: JSON printed to a terminal carries none of them.
+    /// Read a byte at a time, the runs between escapes copied whole (a text with a star or a euro sign in it,
+    /// whose lead byte `mayNeedJSONEscape` stops at, was written a Unicode scalar at a time, a string made for each).
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONBytes) {
         out.byte(0x22)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case "\u{2028}": out.append("\\u2028")
-            case "\u{2029}": out.append("\\u2029")
-            default:
-                // Controls, DEL and the C1 controls are escaped: JSON printed to a terminal carries none of them.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    let hex = String(scalar.value, radix: 16)
-                    out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                } else {
-                    out.append(String(scalar))
-                }
-            }
+        let n = bytes.count
+        var run = 0, i = 0
+        func flush(to end: Int) {
+            if end > run { out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[run..<end]))) }
         }
+        while i < n {
+            let b = bytes[i]
+            let escape: StaticString?, control: UInt8?, width: Int
+            switch b {
+            case 0x22: (escape, control, width) = ("\\\"", nil, 1)
+            case 0x5C: (escape, control, width) = ("\\\\", nil, 1)
+            case 0x0A: (escape, control, width) = ("\\n", nil, 1)
+            case 0x0D: (escape, control, width) = ("\\r", nil, 1)
+            case 0x09: (escape, control, width) = ("\\t", nil, 1)
+            case 0x00..<0x20, 0x7F: (escape, control, width) = (nil, b, 1)
+            case 0xC2 where i + 1 < n && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F: (escape, control, width) = (nil, bytes[i + 1], 2)
+            case 0xE2 where i + 2 < n && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                (escape, control, width) = (bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", nil, 3)
+            default:
+                i += 1
+                continue
+            }
+            flush(to: i)
+            if let escape {
+                out.append(escape)
+            } else if let control {
+                let hex: StaticString = "0123456789abcdef"
+                out.append("\\u00")
+                out.byte(hex.utf8Start[Int(control >> 4)])
+                out.byte(hex.utf8Start[Int(control & 0xF)])
+            }
+            i += width
+            run = i
+        }
+        flush(to: n)
         out.byte(0x22)
     }
 }

@@ -51,6 +51,48 @@ struct UTF8BytesTests {
         }
     }
 
+    /// JSON's escapes a Unicode scalar at a time, as the writer made them before it read bytes.
+    static func escapedByScalars(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    @Test("JSON strings are escaped byte by byte exactly as scalar by scalar, for every scalar up to U+3000 and beyond")
+    func jsonEscapes() {
+        var scalars = (0..<0x3000).compactMap(Unicode.Scalar.init)
+        scalars += [0xFEFF, 0xFFFD, 0x1F600, 0x10FFFF].compactMap(Unicode.Scalar.init)
+        for scalar in scalars {
+            // Alone, between plain text (a run copied on each side), and twice in a row.
+            for s in [String(scalar), "ab\(scalar)cd", "\(scalar)\(scalar)", "★\(scalar)€"] {
+                var out = JSONBytes()
+                JSON.writeString(s, to: &out)
+                #expect(out.string == Self.escapedByScalars(s), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+        // Lead bytes of what is escaped, followed by what is not: 0xC2 0xA0 (U+00A0), 0xE2 0x80 0xA7 (U+2027).
+        var out = JSONBytes()
+        JSON.writeString("\u{A0}\u{2027}\u{202A}\u{85}", to: &out)
+        #expect(out.string == "\"\u{A0}\u{2027}\u{202A}\\u0085\"")
+    }
+
     @Test("what the scans decide is unchanged: escapes, terminal safety, markup, widths, wrapping")
     func callers() {
         // Each case has the byte that matters past the first word (the scans' fast lanes).
