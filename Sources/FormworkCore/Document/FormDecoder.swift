@@ -29,9 +29,10 @@ public struct FormDecoder {
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
     static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"] + FieldConditions.keys
 
-    init(registry: any CellTypeCatalog, file: String?) {
+    init(registry: any CellTypeCatalog, file: String?, checksRepeatedFieldIDs: Bool = true) {
         self.registry = registry
         self.file = file
+        self.checksRepeatedFieldIDs = checksRepeatedFieldIDs
     }
 
     /// Reads, parses and validates the document at `path`.
@@ -410,13 +411,48 @@ public struct FormDecoder {
             let workspace = JSONParser.Workspace()
             for k in groups[g] {
                 let item = unparsed.items[k]
-                guard let node = JSONParser.section(item, in: unparsed.bytes, workspace: workspace) else { return nil }
+                let pointer = "/sections/\(item.position)"
+                // The section's fields read flat and decoded as they are read (no nodes made for them), those that
+                // cannot be decoded so read as nodes and decoded after; a repeated section is read again whole
+                // (its checks read its fields' nodes).
+                var flat = FlatFieldDecoder(
+                    decoder: FormDecoder(registry: registry, file: file, checksRepeatedFieldIDs: false), pointer: pointer)
+                guard var node = JSONParser.section(item, in: unparsed.bytes, workspace: workspace, flatFields: flat) else { return nil }
+                if flat.taken > 0 && node["repeat"] != nil {
+                    guard let whole = JSONParser.section(item, in: unparsed.bytes, workspace: workspace) else { return nil }
+                    node = whole
+                    flat = FlatFieldDecoder(decoder: flat.decoder, pointer: pointer)
+                }
+                var decoded: [FormField]?
+                var fieldsPending: [PendingCondition] = []
+                if flat.taken > 0 {
+                    guard case .array(let items)? = node["fields"]?.kind else { return nil }
+                    var fields: [FormField] = []
+                    fields.reserveCapacity(items.count)
+                    var nodes = FormDecoder(registry: registry, file: file, checksRepeatedFieldIDs: false)
+                    var unused: [String: FieldLocation] = [:]
+                    for row in items.indices {
+                        if let field = flat.field(at: row) {
+                            fields.append(field)
+                            continue
+                        }
+                        let location = FieldLocation(section: pointer, row: row)
+                        guard let field = nodes.field(items[row], location: location, section: item.position, row: row, fieldIDs: &unused),
+                            nodes.diagnostics.isEmpty
+                        else { return nil }
+                        fields.append(field)
+                    }
+                    decoded = fields
+                    fieldsPending = nodes.pending
+                }
                 var sectionIDs: [String: String] = [:]
                 var fieldIDs: [String: FieldLocation] = [:]
                 let section = decoder.section(
-                    node, index: item.position, pointer: "/sections/\(item.position)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs,
-                    formID: formID)
+                    node, index: item.position, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: formID,
+                    decoded: decoded)
                 guard let section, decoder.diagnostics.isEmpty else { return nil }
+                // The section's own conditions first, then its fields', as the usual path gathers them.
+                decoder.pending += fieldsPending
                 part.fields += section.fields.count
                 part.sections.append(section)
             }
@@ -474,13 +510,20 @@ public struct FormDecoder {
                 decoder.checksRepeatedFieldIDs = false  // checked by the caller, once every field is decoded
                 var unused: [String: FieldLocation] = [:]
                 let workspace = JSONParser.Workspace()
+                var flat = FlatField()
                 let rows = r * count / runs..<(r + 1) * count / runs
                 for k in rows {
                     let row = items[k].position
+                    let location = FieldLocation(section: pointer, row: row)
+                    // Read flat and decoded at once when it can be (no nodes made), else parsed and decoded as nodes.
+                    if JSONParser.readFlatField(items[k], in: bytes, workspace: workspace, into: &flat),
+                        let field = decoder.flatField(flat, location: location)
+                    {
+                        (base + k).initialize(to: field)
+                        continue
+                    }
                     guard let fieldNode = JSONParser.field(items[k], section: item.position, in: bytes, workspace: workspace),
-                        let field = decoder.field(
-                            fieldNode, location: FieldLocation(section: pointer, row: row), section: item.position, row: row,
-                            fieldIDs: &unused),
+                        let field = decoder.field(fieldNode, location: location, section: item.position, row: row, fieldIDs: &unused),
                         decoder.diagnostics.isEmpty
                     else { return (rows.lowerBound..<k, nil) }
                     (base + k).initialize(to: field)
@@ -786,6 +829,78 @@ public struct FormDecoder {
         field.labelledChoices = labelledChoices
         labelledChoices = [:]
         return field
+    }
+
+    /// A field read flat from its bytes (`FlatField`), decoded as `field` decodes the same object: the same
+    /// `FormField`, or nil when `field` would report anything, or would do anything this does not (a value of
+    /// another type, a model value out of its schema's bounds, an unknown key, a cell type not found). The
+    /// caller then reads the field as a node and `field` reports it. Never reports itself, and checks no repeated
+    /// ids (only for decoders that do not: `decodeSectionsAsParsed` checks them once every field is decoded).
+    mutating func flatField(_ flat: borrowing FlatField, location: FieldLocation) -> FormField? {
+        guard !checksRepeatedFieldIDs, let id = flat.id, Self.isIdentifier(id), let cellID = flat.cell else { return nil }
+        if let a = flat.accessibilityId, !Self.isIdentifier(a) { return nil }
+        let cell: CellType
+        let cellIDLength = cellID.utf8.count
+        if let recent = recentCells.first(where: { $0.id.utf8.count == cellIDLength && $0.id == cellID }) {
+            cell = recent
+        } else {
+            guard let found = try? registry.cellType(cellID) else { return nil }
+            if recentCells.count == 8 { recentCells.removeFirst() }
+            recentCells.append(found)
+            cell = found
+        }
+        // The model, as `model` builds it: the values in schema order, each coerced as `ValueCoercion` does.
+        let fields = cell.fields
+        var values: [Value?] = []
+        values.reserveCapacity(fields.count)
+        for _ in fields.indices { values.append(nil) }
+        for member in flat.model {
+            guard let index = cell.index(of: member.key) else { return nil }
+            let type = fields[index].type
+            let value: Value
+            switch (type, member.value) {
+            case (_, .null): continue
+            case (.string, .string(let s)), (.text, .string(let s)), (.choice, .string(let s)): value = .string(s)
+            case (.bool, .bool(let b)): value = .bool(b)
+            case (.integer, .integer(let i)): value = .integer(i)
+            case (.integer, .number(let d)) where d == d.rounded() && abs(d) < 9e15: value = .integer(Int64(d))
+            case (.number, .integer(let i)): value = .number(Double(i))
+            case (.number, .number(let d)): value = .number(d)
+            case (.date, .string(let s)):
+                guard let seconds = DateFormat.parse(s) else { return nil }
+                value = .number(seconds)
+            case (.stringList, .strings(let list)), (.choiceList, .strings(let list)): value = .stringList(list)
+            default: return nil
+            }
+            values[index] = value
+        }
+        for i in fields.indices where values[i] == nil {
+            if let value = fields[i].defaultValue { values[i] = value }
+        }
+        var model = FieldModel(cell: cell, values: values)
+        values = []  // the model's array is its own from here
+        for i in fields.indices {
+            guard let value = model[i] else {
+                if fields[i].required { return nil }
+                continue
+            }
+            if !SchemaValidator.fits(value, fields[i]), SchemaValidator.problem(with: value, for: fields[i], model: model) != nil {
+                return nil
+            }
+        }
+        let required = flat.required ?? false
+        if required, let role = cell.roles.required, !(flat.hasModel && flat.model.contains { $0.key == role }) {
+            model[role] = .bool(true)
+        }
+        if cell.textInput.hasDateBounds,
+            DateBounds.problem(model: model, traits: cell.textInput.traits, field: cell.textInput.field) != nil
+        {
+            return nil
+        }
+        let requiredByModel = cell.roles.required.map { model[$0] == .bool(true) } ?? false
+        return FormField(
+            id: id, cell: cell, model: model, textInput: cell.textInput, accessibilityId: flat.accessibilityId ?? id,
+            required: required || requiredByModel, valueField: cell.roles.value, location: location)
     }
 
     /// `{ value: 1, label: Poor }` or a plain scalar: the value's text (the model holds text), and the choice.
@@ -1170,4 +1285,31 @@ package enum DateBounds {
         }
         return nil
     }
+}
+
+/// The decoder's side of a section's fields read flat (`JSONParser.flatFields`): each field is decoded as it is
+/// read (`FormDecoder.flatField`), and kept by its place in the section's list.
+final class FlatFieldDecoder: FlatFieldSink {
+    private(set) var decoder: FormDecoder
+    let pointer: String
+    private var fields: [FormField?] = []
+    /// How many fields were taken.
+    private(set) var taken = 0
+
+    /// `decoder` must not check repeated ids (see `FormDecoder.flatField`); `pointer` is the section's.
+    init(decoder: FormDecoder, pointer: String) {
+        self.decoder = decoder
+        self.pointer = pointer
+    }
+
+    func take(_ field: inout FlatField, position: Int) -> Bool {
+        guard let decoded = decoder.flatField(field, location: FieldLocation(section: pointer, row: position)) else { return false }
+        if fields.count < position { fields.append(contentsOf: repeatElement(nil, count: position - fields.count)) }
+        fields.append(decoded)
+        taken += 1
+        return true
+    }
+
+    /// The field taken at `row`, if it was.
+    func field(at row: Int) -> FormField? { row < fields.count ? fields[row] : nil }
 }

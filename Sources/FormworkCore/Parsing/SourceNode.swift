@@ -356,8 +356,12 @@ struct JSONParser {
 
     /// A section the first pass skipped, parsed from its bytes by a parser that starts at its line and pointer
     /// (nodes, lines and messages are those of the sequential parse); nil when it does not parse.
-    static func section(_ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) -> SourceNode? {
+    /// With `flatFields`, the section's fields are read flat and offered to it (`JSONParser.flatFields`).
+    static func section(
+        _ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace(), flatFields: FlatFieldSink? = nil
+    ) -> SourceNode? {
         var p = JSONParser(bytes: bytes, workspace: workspace)
+        p.flatFields = flatFields
         p.index = item.start
         p.line = item.line
         p.path = [.key("sections"), .index(item.position)]
@@ -394,6 +398,17 @@ struct JSONParser {
         p.path = [.key("sections"), .index(section), .key("fields"), .index(item.position)]
         guard let node = try? p.value(depth: 4), p.index == item.end else { return nil }
         return node
+    }
+
+    /// A field that `sectionFieldsSkipped` skipped, read flat (`FlatField`) into `field`: false when it is not a
+    /// field that can be read so (it is then parsed as a node, by `field`).
+    static func readFlatField(
+        _ item: SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace, into field: inout FlatField
+    ) -> Bool {
+        var p = JSONParser(bytes: bytes, workspace: workspace)
+        p.index = item.start
+        p.line = item.line
+        return p.index < bytes.count && bytes[p.index] == UInt8(ascii: "{") && p.readFlat(into: &field) && p.index == item.end
     }
 
     /// The value that `start` is at (its position, line and pointer), ending at `end` (or at the end of the
@@ -459,6 +474,12 @@ struct JSONParser {
         default: return false
         }
     }
+
+    /// When set, each object of a field list is first read flat (`FlatField`) and offered to it; one it takes is
+    /// a null node in the list, one it does not is read again as a node.
+    var flatFields: FlatFieldSink?
+    /// The flat field being read (its model's storage kept from field to field).
+    private var flat = FlatField()
 
     /// Set for `parseSectionsInParallel`: the items of the root's `sections` list are skipped, not parsed.
     private var deferSections = false
@@ -703,11 +724,12 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return SourceNode(kind: .array([]), line: start) }
             let deferItems = (deferFields || fillFields) && Self.isFieldList(path)
             if deferItems && deferFields { deferredLists.append(path) }
+            let flatItems = flatFields != nil && Self.isFieldList(path)
             let deferSectionItems =
                 deferSections && depth == 1 && path.count == 1 && { if case .key("sections") = path[0] { true } else { false } }()
             while true {
                 skipSpace()
-                let position = items.count - first
+                let position = items.count - first, itemLine = line
                 path.append(.index(position))
                 if deferSectionItems, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
                     let (itemStart, itemLine) = (index, line)
@@ -724,6 +746,8 @@ struct JSONParser {
                     let (itemStart, itemLine) = (index, line)
                     guard skipComposite() else { throw error("unterminated object (missing '}')") }
                     deferred.append((deferredLists.count - 1, position, itemStart, index, itemLine))
+                    items.push(SourceNode(kind: .null, line: itemLine))
+                } else if flatItems, index < bytes.count, bytes[index] == UInt8(ascii: "{"), takeFlat(position: position) {
                     items.push(SourceNode(kind: .null, line: itemLine))
                 } else {
                     let item = try value(depth: depth + 1)
@@ -748,6 +772,147 @@ struct JSONParser {
             return SourceNode(kind: try number(), line: start)
         default:
             throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    /// The field object at `index` read flat and offered to `flatFields`: true when taken (the object read past),
+    /// false with the position and line as they were.
+    private mutating func takeFlat(position: Int) -> Bool {
+        let start = index, startLine = line
+        var field = FlatField()
+        swap(&field, &flat)
+        defer { swap(&field, &flat) }
+        if readFlat(into: &field), let sink = flatFields, sink.take(&field, position: position) { return true }
+        index = start
+        line = startLine
+        return false
+    }
+
+    /// The object at `index` as a `FlatField`; false as soon as it is anything else (see `FlatField`), or does not parse.
+    private mutating func readFlat(into field: inout FlatField) -> Bool {
+        field.reset()
+        index += 1  // {
+        skipSpace()
+        guard index < bytes.count, bytes[index] != UInt8(ascii: "}") else { return false }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = try? string() else { return false }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipSpace()
+            guard index < bytes.count else { return false }
+            switch key.utf8.count {
+            case 2 where key == "id":
+                guard field.id == nil, let s = flatString() else { return false }
+                field.id = s
+            case 4 where key == "cell":
+                guard field.cell == nil, let s = flatString() else { return false }
+                field.cell = s
+            case 15 where key == "accessibilityId":
+                guard field.accessibilityId == nil, let s = flatString() else { return false }
+                field.accessibilityId = s
+            case 8 where key == "required":
+                guard field.required == nil, case .bool(let b)? = flatValue() else { return false }
+                field.required = b
+            case 5 where key == "model":
+                guard !field.hasModel, bytes[index] == UInt8(ascii: "{"), readFlatModel(into: &field) else { return false }
+                field.hasModel = true
+            default: return false
+            }
+            skipSpace()
+            guard index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The model object at `index`, its members appended to `field.model`; false as `readFlat`.
+    private mutating func readFlatModel(into field: inout FlatField) -> Bool {
+        index += 1  // {
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            // A repeated key is the parser's error to report; a large model is left to the usual path.
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = try? string(), field.model.count < 16,
+                !field.model.contains(where: { $0.key.utf8.count == key.utf8.count && $0.key == key })
+            else { return false }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipSpace()
+            guard let value = flatValue() else { return false }
+            field.model.append(FlatMember(key: key, value: value))
+            skipSpace()
+            guard index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The string at `index`, nil when there is none or it does not parse.
+    private mutating func flatString() -> String? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        return try? string()
+    }
+
+    /// The scalar, or list of strings, at `index`; nil for anything else, or what does not parse.
+    private mutating func flatValue() -> FlatValue? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return flatString().map(FlatValue.string)
+        case UInt8(ascii: "t"): return (try? literal("true")) == nil ? nil : .bool(true)
+        case UInt8(ascii: "f"): return (try? literal("false")) == nil ? nil : .bool(false)
+        case UInt8(ascii: "n"): return (try? literal("null")) == nil ? nil : .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            switch try? number() {
+            case .integer(let i)?: return .integer(i)
+            case .number(let d)?: return .number(d)
+            default: return nil
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipSpace()
+            var list: [String] = []
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .strings(list)
+            }
+            while true {
+                skipSpace()
+                guard let s = flatString() else { return nil }
+                list.append(s)
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .strings(list)
+                }
+                return nil
+            }
+        default: return nil
         }
     }
 
