@@ -354,19 +354,46 @@ public final class IsolatedCells: CellDriver {
     // MARK: the protocol
 
     /// One request of a batch; `cell` indexes the batch's table of cell types.
+    /// The bytes `WireWriter`'s `u32`, `string`, `array`, `value` and `bool` write for the request, in two runs
+    /// each sized first and then stored with one capacity check (written a value at a time, a request was some
+    /// thirty calls into the buffer). The offers, rare, are written a value at a time between them.
     static func encode(_ request: CellRequest, cell: UInt32, into w: inout WireWriter) {
-        w.u32(cell)
-        w.string(request.fieldID)
-        w.array(request.model) { $0.value($1) }
+        // cell, fieldID, model
+        let fieldID = request.fieldID
+        var size = 4 + 4 + fieldID.utf8.count + 4
+        for value in request.model { size += PackedWire.size(of: value) }
+        w.buffer.write(size) { p in
+            var at = PackedWire.store(cell, p)
+            at += PackedWire.store(fieldID, p + at)
+            at += PackedWire.store(UInt32(request.model.count), p + at)
+            for value in request.model { at += PackedWire.store(value, p + at) }
+            assert(at == size)
+        }
         w.array(request.offers) {
             $0.int($1.index)
             $0.value($1.value)
         }
-        w.bool(request.render)
-        w.string(request.accessibilityId, orSame: request.fieldID)
-        w.string(request.valueField)
-        w.u8(request.highlighted.map { $0 ? 2 : 1 } ?? 0)
-        w.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
+        // render, accessibilityId (or the mark that it is the field id), valueField, highlighted, selected
+        let accessibilityId = request.accessibilityId, sameId = accessibilityId == fieldID
+        let valueField = request.valueField
+        let idBytes: Int = sameId ? 0 : accessibilityId.utf8.count
+        let valueFieldBytes: Int = valueField.map { 4 + $0.utf8.count } ?? 0
+        let tail = 1 + 4 + idBytes + 1 + valueFieldBytes + 2
+        w.buffer.write(tail) { p in
+            p[0] = request.render ? 1 : 0
+            var at = 1
+            at += sameId ? PackedWire.store(UInt32.max, p + at) : PackedWire.store(accessibilityId, p + at)
+            if let valueField {
+                p[at] = 1
+                at += 1 + PackedWire.store(valueField, p + at + 1)
+            } else {
+                p[at] = 0
+                at += 1
+            }
+            p[at] = request.highlighted.map { $0 ? 2 : 1 } ?? 0
+            p[at + 1] = request.selected.map { $0 ? 2 : 1 } ?? 0
+            assert(at + 2 == tail)
+        }
     }
 
     /// A response whose views are in `recorder`, already encoded (the cell host records them straight into

@@ -98,6 +98,74 @@ struct WireReader {
 
 // MARK: values, schemas, cell types, packs
 
+/// Sizes and stores of the encoding into memory already made room for (`ByteBuffer.write`): the same bytes
+/// `WireWriter` writes a call at a time, for a message whose size is counted first. Each `store` returns the
+/// bytes it stored.
+enum PackedWire {
+    @inline(__always)
+    static func store(_ v: UInt32, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        UnsafeMutableRawPointer(p).storeBytes(of: v.littleEndian, as: UInt32.self)
+        return 4
+    }
+
+    @inline(__always)
+    static func store(_ v: UInt64, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        UnsafeMutableRawPointer(p).storeBytes(of: v.littleEndian, as: UInt64.self)
+        return 8
+    }
+
+    /// A length-prefixed string (`WireWriter.string`).
+    @inline(__always)
+    static func store(_ s: String, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            _ = store(UInt32(bytes.count), p)
+            if let base = bytes.baseAddress { (p + 4).update(from: base, count: bytes.count) }
+            return 4 + bytes.count
+        }
+        if let n = s.utf8.withContiguousStorageIfAvailable(body) { return n }
+        var copy = s
+        return copy.withUTF8(body)
+    }
+
+    /// The bytes of `WireWriter.value(v)`.
+    static func size(of v: Value?) -> Int {
+        switch v {
+        case nil: 1
+        case .string(let s)?: 1 + 4 + s.utf8.count
+        case .bool?: 2
+        case .integer?, .number?: 9
+        case .stringList(let items)?: items.reduce(1 + 4) { $0 + 4 + $1.utf8.count }
+        }
+    }
+
+    /// `WireWriter.value(v)`'s bytes, stored at `p` (`size(of: v)` of them).
+    static func store(_ v: Value?, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        switch v {
+        case nil:
+            p[0] = 0
+            return 1
+        case .string(let s)?:
+            p[0] = 1
+            return 1 + store(s, p + 1)
+        case .bool(let b)?:
+            p[0] = 2
+            p[1] = b ? 1 : 0
+            return 2
+        case .integer(let n)?:
+            p[0] = 3
+            return 1 + store(UInt64(bitPattern: n), p + 1)
+        case .number(let d)?:
+            p[0] = 4
+            return 1 + store(d.bitPattern, p + 1)
+        case .stringList(let items)?:
+            p[0] = 5
+            var at = 1 + store(UInt32(items.count), p + 1)
+            for item in items { at += store(item, p + at) }
+            return at
+        }
+    }
+}
+
 extension WireWriter {
     mutating func value(_ v: Value?) {
         switch v {

@@ -241,6 +241,44 @@ struct RegistryCacheTests {
         #expect(throws: WireError.self) { try r.u8() }
     }
 
+    @Test("a request is encoded to the bytes its values written one at a time make")
+    func packedRequest() throws {
+        let cell = try #require(firstPartyRegistry().cellTypes.first)
+        let values: [Value?] = [
+            nil, .string(""), .string("Ada ★ Lovelace, a name longer than fifteen bytes"), .bool(true), .bool(false),
+            .integer(-42), .integer(.max), .number(2.5), .number(-.infinity), .stringList([]), .stringList(["a", "", "日本"]),
+        ]
+        var requests: [CellRequest] = []
+        for k in 0..<values.count {
+            let model = Array(values.rotated(by: k).prefix(k % 7))
+            var request = CellRequest(
+                cell: cell, fieldID: k % 3 == 0 ? "" : "field-\(k)", model: model,
+                offers: k % 4 == 1 ? [.init(index: 1, value: values[k]), .init(index: 0, value: nil)] : [], render: k % 2 == 0,
+                accessibilityId: k % 3 == 1 ? "other-\(k)" : (k % 3 == 0 ? "" : "field-\(k)"), valueField: k % 5 == 2 ? nil : "value")
+            request.highlighted = k % 3 == 0 ? nil : k % 3 == 1
+            request.selected = k % 4 == 0 ? nil : k % 4 == 1
+            requests.append(request)
+        }
+        for (k, request) in requests.enumerated() {
+            var packed = WireWriter()
+            IsolatedCells.encode(request, cell: UInt32(k), into: &packed)
+            var one = WireWriter()
+            one.u32(UInt32(k))
+            one.string(request.fieldID)
+            one.array(request.model) { $0.value($1) }
+            one.array(request.offers) {
+                $0.int($1.index)
+                $0.value($1.value)
+            }
+            one.bool(request.render)
+            one.string(request.accessibilityId, orSame: request.fieldID)
+            one.string(request.valueField)
+            one.u8(request.highlighted.map { $0 ? 2 : 1 } ?? 0)
+            one.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
+            #expect(packed.bytes == one.bytes, "request \(k)")
+        }
+    }
+
     @Test("a string equal to the one before is sent as a marker and read back as that string")
     func stringOrSame() throws {
         var writer = WireWriter()
@@ -400,4 +438,9 @@ struct IsolatedCellsTests {
         #expect(try isolated.render(form) == expected)
         #expect(isolated.rejections == inProcess.rejections)
     }
+}
+
+extension Array {
+    /// The elements from `k` on, then those before it.
+    func rotated(by k: Int) -> [Element] { Array(self[k...] + self[..<k]) }
 }
