@@ -478,8 +478,9 @@ struct JSONParser {
     /// When set, each object of a field list is first read flat (`FlatField`) and offered to it; one it takes is
     /// a null node in the list, one it does not is read again as a node.
     var flatFields: FlatFieldSink?
-    /// The flat field being read (its model's storage kept from field to field).
+    /// The flat field being read (its model's storage kept from field to field), and the strings of a list in it.
     private var flat = FlatField()
+    private var flatList: [String] = []
 
     /// Set for `parseSectionsInParallel`: the items of the root's `sections` list are skipped, not parsed.
     private var deferSections = false
@@ -891,15 +892,17 @@ struct JSONParser {
         case UInt8(ascii: "["):
             index += 1
             skipSpace()
-            var list: [String] = []
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .strings(list)
+                return .strings([])
             }
+            // Gathered in the parser's scratch list, then copied into an array of their count (appended to a new
+            // array, a list of three to eight strings was three or four allocations).
+            flatList.removeAll(keepingCapacity: true)
             while true {
                 skipSpace()
                 guard let s = flatString() else { return nil }
-                list.append(s)
+                flatList.append(s)
                 skipSpace()
                 guard index < bytes.count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -908,7 +911,7 @@ struct JSONParser {
                 }
                 if bytes[index] == UInt8(ascii: "]") {
                     index += 1
-                    return .strings(list)
+                    return .strings(Array(flatList))
                 }
                 return nil
             }
