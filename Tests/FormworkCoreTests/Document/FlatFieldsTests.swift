@@ -139,6 +139,18 @@ struct FlatFieldsTests {
         }
     }
 
+    @Test("an id is an ASCII letter, then ASCII letters, digits, '_' and '-', at most 128 bytes")
+    func identifiers() {
+        for good in ["a", "Z", "f0", "first_name-2", String(repeating: "x", count: 128)] {
+            #expect(FormDecoder.isIdentifier(good), "\(good)")
+        }
+        for bad in ["", "1a", "_a", "-a", "a b", "a.b", "é", "aé", "a\u{0}", String(repeating: "x", count: 129), "K\u{212A}"] {
+            #expect(!FormDecoder.isIdentifier(bad), "\(bad)")
+        }
+        // A string that is not stored contiguously (bridged or lazily made) is checked too.
+        #expect(FormDecoder.isIdentifier(String("ab-9".reversed().reversed())))
+    }
+
     /// Records what the parser offers it, and takes every field.
     final class Recorder: FlatFieldSink {
         var offered: [(position: Int, id: String?, keys: [String])] = []
