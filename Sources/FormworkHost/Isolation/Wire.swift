@@ -331,6 +331,11 @@ extension WireReader {
         if values.count > count { values.removeSubrange(count...) }
         for i in 0..<count {
             if i < values.count {
+                // An absent value where one was absent before (most of a model's fields): its tag read past.
+                if offset < end, bytes[offset] == 0, case .none = values[i] {
+                    offset += 1
+                    continue
+                }
                 if skipValue(equalTo: values[i]) { continue }
                 values[i] = try value()
             } else {
