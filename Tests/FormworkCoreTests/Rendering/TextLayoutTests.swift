@@ -62,6 +62,15 @@ struct TextLayoutTests {
         }
     }
 
+    @Test("padding is that many spaces, from the shared table and past it")
+    func spaces() {
+        for n in [0, 1, 7, 8, 63, 127, 128, 129, 300] {
+            let s = TextRenderer.spaces(n)
+            #expect(s.utf8.count == n && s.utf8.allSatisfy { $0 == 0x20 } && s == String(repeating: " ", count: n), "\(n)")
+        }
+        #expect(TextRenderer.spaces(-3).isEmpty)
+    }
+
     @Test("a row's label column, required marker, padding and stacked value")
     func rows() {
         let renderer = TextRenderer(width: 40, ansi: false)
