@@ -241,7 +241,7 @@ public final class IsolatedCells: CellDriver {
             var cells: [CellType] = []
             let indices = pending.map { i -> UInt32 in
                 let cell = requests[i].cell
-                // A batch names a few cell types: looking along them is cheaper than hashing, up to a dozen or so.
+                // A batch names a few cell types: looking along the first 16 is cheaper than hashing; past them, the table.
                 if cells.count <= 16 {
                     if let k = cells.firstIndex(where: { $0 === cell }) { return UInt32(k) }
                 } else if let index = table[ObjectIdentifier(cell)] {
