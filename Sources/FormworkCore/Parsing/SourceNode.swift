@@ -821,17 +821,11 @@ struct JSONParser {
                 field.hasModel = true
             default: return false
             }
-            skipSpace()
-            guard index < bytes.count else { return false }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
+            switch separator(closing: UInt8(ascii: "}")) {
+            case .more?: continue
+            case .closed?: return true
+            case nil: return false
             }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return true
-            }
-            return false
         }
     }
 
@@ -855,17 +849,29 @@ struct JSONParser {
             skipSpace()
             guard let value = flatValue() else { return false }
             field.model.append(FlatMember(key: key, value: value))
-            skipSpace()
-            guard index < bytes.count else { return false }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
+            switch separator(closing: UInt8(ascii: "}")) {
+            case .more?: continue
+            case .closed?: return true
+            case nil: return false
             }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return true
-            }
-            return false
+        }
+    }
+
+    private enum Separator { case more, closed }
+
+    /// After a member or an item (spaces skipped first): `.more` past a `,`, `.closed` past `close`, nil at anything
+    /// else.
+    private mutating func separator(closing close: UInt8) -> Separator? {
+        skipSpace()
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            return .more
+        case close:
+            index += 1
+            return .closed
+        default: return nil
         }
     }
 
@@ -903,17 +909,11 @@ struct JSONParser {
                 skipSpace()
                 guard let s = flatString() else { return nil }
                 flatList.append(s)
-                skipSpace()
-                guard index < bytes.count else { return nil }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
+                switch separator(closing: UInt8(ascii: "]")) {
+                case .more?: continue
+                case .closed?: return .strings(Array(flatList))
+                case nil: return nil
                 }
-                if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .strings(Array(flatList))
-                }
-                return nil
             }
         default: return nil
         }

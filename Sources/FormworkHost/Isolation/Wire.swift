@@ -167,25 +167,10 @@ enum PackedWire {
 }
 
 extension WireWriter {
+    /// A tag (0 absent, 1 string, 2 bool, 3 integer, 4 number, 5 list of strings) and the value, sized and stored
+    /// by `PackedWire` (which a request's model is written with too).
     mutating func value(_ v: Value?) {
-        switch v {
-        case nil: u8(0)
-        case .string(let s)?:
-            u8(1)
-            string(s)
-        case .bool(let b)?:
-            u8(2)
-            bool(b)
-        case .integer(let n)?:
-            u8(3)
-            i64(n)
-        case .number(let d)?:
-            u8(4)
-            f64(d)
-        case .stringList(let items)?:
-            u8(5)
-            strings(items)
-        }
+        buffer.write(PackedWire.size(of: v)) { _ = PackedWire.store(v, $0) }
     }
 
     mutating func abi(_ v: ABIVersion) {

@@ -241,7 +241,7 @@ struct RegistryCacheTests {
         #expect(throws: WireError.self) { try r.u8() }
     }
 
-    @Test("a request is encoded to the bytes its values written one at a time make")
+    @Test("a request, and each value, is encoded to the bytes its parts written one at a time make")
     func packedRequest() throws {
         let cell = try #require(firstPartyRegistry().cellTypes.first)
         let values: [Value?] = [
@@ -259,16 +259,37 @@ struct RegistryCacheTests {
             request.selected = k % 4 == 0 ? nil : k % 4 == 1
             requests.append(request)
         }
+        // Each value as the wire format has it, written with the writer's primitives.
+        func value(_ v: Value?, _ w: inout WireWriter) {
+            switch v {
+            case nil: w.u8(0)
+            case .string(let s)?:
+                w.u8(1)
+                w.string(s)
+            case .bool(let b)?:
+                w.u8(2)
+                w.bool(b)
+            case .integer(let n)?:
+                w.u8(3)
+                w.i64(n)
+            case .number(let d)?:
+                w.u8(4)
+                w.f64(d)
+            case .stringList(let items)?:
+                w.u8(5)
+                w.strings(items)
+            }
+        }
         for (k, request) in requests.enumerated() {
             var packed = WireWriter()
             IsolatedCells.encode(request, cell: UInt32(k), into: &packed)
             var one = WireWriter()
             one.u32(UInt32(k))
             one.string(request.fieldID)
-            one.array(request.model) { $0.value($1) }
+            one.array(request.model) { value($1, &$0) }
             one.array(request.offers) {
                 $0.int($1.index)
-                $0.value($1.value)
+                value($1.value, &$0)
             }
             one.bool(request.render)
             one.string(request.accessibilityId, orSame: request.fieldID)
@@ -276,6 +297,14 @@ struct RegistryCacheTests {
             one.u8(request.highlighted.map { $0 ? 2 : 1 } ?? 0)
             one.u8(request.selected.map { $0 ? 2 : 1 } ?? 0)
             #expect(packed.bytes == one.bytes, "request \(k)")
+        }
+        for v in values {
+            var packed = WireWriter(), one = WireWriter()
+            packed.value(v)
+            value(v, &one)
+            #expect(packed.bytes == one.bytes, "\(String(describing: v))")
+            var r = WireReader(packed.bytes)
+            #expect(try r.value() == v && r.atEnd)
         }
     }
 
