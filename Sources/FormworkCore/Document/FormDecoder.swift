@@ -53,8 +53,13 @@ public struct FormDecoder {
     /// anything is not as expected — a section that does not parse, any problem, a repeated id. The caller
     /// then takes the usual path, which reports exactly what it always reports: this one only ever returns
     /// a form that has no problem at all, the same form the usual path makes.
-    static func decodeSectionsAsParsed(_ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog) -> Form? {
-        guard bytes.count >= JSONParser.parallelThreshold, registry.supportsConcurrentLookups,
+    ///
+    /// `minimumBytes`: documents smaller than this take the usual path (tests lower it to compare both paths on
+    /// many small documents).
+    static func decodeSectionsAsParsed(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog, minimumBytes: Int = JSONParser.parallelThreshold
+    ) -> Form? {
+        guard bytes.count >= minimumBytes, registry.supportsConcurrentLookups,
             SourceFile.format(of: SourceFile.displayName(path), bytes: bytes) == .json,
             let first = JSONParser.sectionsSkipped(bytes), !first.sections.isEmpty,
             case .array(let items)? = first.root["sections"]?.kind, items.count == first.sections.count

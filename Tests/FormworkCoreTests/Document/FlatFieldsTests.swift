@@ -151,6 +151,48 @@ struct FlatFieldsTests {
         #expect(FormDecoder.isIdentifier(String("ab-9".reversed().reversed())))
     }
 
+    @Test("two thousand small documents broken a byte at a time: the fast path gives the usual path's form, or gives up")
+    func mutated() {
+        // Three sections of the sixteen kinds of field, small enough to parse a thousand times over.
+        let fields = (1...40).map(Self.field)
+        let sections = (0..<3).map { s in
+            #"{"id":"s\#(s)","fields":[\#(fields[(s * 13)..<(s * 13 + 13)].joined(separator: ",\n"))]}"#
+        }
+        let base = Array(#"{"formwork":1,"id":"m","sections":[\#(sections.joined(separator: ",\n"))]}"#.utf8)
+        let replacements = Array(#"{}[]",:-.0123456789etrufalsn \u\n"#.utf8) + [0x00, 0x1B, 0xC3, 0xE2]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        var whole = String(decoding: base, as: UTF8.self)
+        let unbroken = whole.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "m.json", registry: Catalog(), minimumBytes: 0) }
+        #expect(unbroken != nil, "\(Self.usual(String(decoding: base, as: UTF8.self)).prefix(300))")
+        var fast = 0, gaveUp = 0
+        for _ in 0..<2000 {
+            var bytes = base
+            let at = next(bytes.count)
+            switch next(3) {
+            case 0: bytes[at] = replacements[next(replacements.count)]
+            case 1: bytes.remove(at: at)
+            default: bytes.insert(replacements[next(replacements.count)], at: at)
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            var copy = text
+            let form = copy.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "m.json", registry: Catalog(), minimumBytes: 0) }
+            let usual = Self.usual(text)
+            if let form {
+                fast += 1
+                let same = SectionsAsParsedTests.dumped(form) == usual
+                #expect(same, "byte \(at): \(text.prefix(at + 20).suffix(60))")
+            } else {
+                gaveUp += 1
+            }
+        }
+        // Both outcomes are met: some breaks leave a valid document (a digit, a space), most do not.
+        #expect(fast > 80 && gaveUp > 1000, "\(fast) read fast, \(gaveUp) given up")
+    }
+
     /// Records what the parser offers it, and takes every field.
     final class Recorder: FlatFieldSink {
         var offered: [(position: Int, id: String?, keys: [String])] = []
