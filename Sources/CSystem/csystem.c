@@ -2,7 +2,6 @@
 #include "csystem.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -56,8 +55,6 @@ int fwsys_pidfd_open(int pid) {
     return -1;
 #endif
 }
-
-int fwsys_malloc_top_pad(int bytes) { return mallopt(M_TOP_PAD, bytes); }
 
 uint64_t fwsys_take_next(uint64_t *counter) { return __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST); }
 

@@ -10,7 +10,6 @@ struct FormworkCommand: ParsableCommand {
     /// Runs the command; every error becomes its message and exit code in `Exit.report`.
     static func main() {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is a write error (exit 74), not a silent death
-        HeapGrowth.useLargeSteps()  // before the first large allocation; children forked later keep it
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The hidden child modes (the pack scanner and the cell host), started by this executable itself.
         if arguments.count == 2 && arguments[0] == "__child" { Glibc.exit(ChildMode.run(arguments[1])) }

@@ -70,14 +70,6 @@ int fwsys_under_sanitizer(void);
  * The corresponding C function is `pidfd_open` (Linux 5.3; -1 with errno before it). */
 int fwsys_pidfd_open(int pid);
 
-/* Makes malloc take memory from the kernel at least `bytes` at a time: the pad it adds when
- * the main heap grows by `brk`, and the size a thread's heap is made writable with when it is
- * made (glibc grows a thread's heap after that one `mprotect` per page it needs). Memory asked
- * for and never touched costs no RAM. Returns 1 when set, 0 when refused. Call it once, early,
- * from an executable, never from a library (its host owns the process's malloc).
- * The corresponding C function is `mallopt(M_TOP_PAD, bytes)`. */
-int fwsys_malloc_top_pad(int bytes);
-
 /* Adds 1 to the word at `counter` (memory shared between processes) and returns its value
  * before: an atomic fetch-and-add, sequentially consistent. */
 uint64_t fwsys_take_next(uint64_t *counter);
