@@ -380,12 +380,23 @@ for size in sizes {
         rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.ratio, "≤ 3×"))
         scaling[name, default: [:]][size] = r.a
         // The table is in CPU time: Formwork's on both cores and in its cell hosts, the baseline's on one.
+        // Medians of 21 and 7 pairs: with 11 and 3, two recorded runs of the same build differed by a tenth.
+        let cpuTimes = size >= 100_000 ? 7 : 21
         if !smoke,
             let cpu = cpuInterleaved(
-                [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: size >= 100_000 ? 3 : 11,
-                settle: 0.1)
+                [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: cpuTimes, settle: 0.1)
         {
             rows.append(("CPU time of every process, render \(size / 1000)k fields, \(name)", sec(cpu.a), sec(cpu.b), cpu.ratio, "(≤ 3×)"))
+        }
+        // What isolation costs, in the same run: the same render with the cells in this process (`--isolation
+        // in-process`: no cell host, no requests and views encoded and decoded). Not a goal of its own.
+        if !smoke, size == 10_000, name == "JSON → text",
+            let cpu = cpuInterleaved(
+                [formwork, "render", input, "--format", format, "--output", "/dev/null", "--isolation", "in-process"], baselineRun,
+                times: cpuTimes, settle: 0.1)
+        {
+            let what = "CPU time, render 10k fields, JSON → text, cells in process (the cost of isolation)"
+            rows.append((what, sec(cpu.a), sec(cpu.b), cpu.ratio, "—"))
         }
         do {
             let empty = spawn([formwork, "render", "\(root)/Examples/Forms/login.yaml", "--format", "text", "--output", "/dev/null"])
