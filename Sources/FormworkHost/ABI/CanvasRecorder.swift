@@ -177,9 +177,11 @@ final class CanvasRecorder {
 struct ControlIDs {
     private(set) var accessibilityId: String
     private(set) var valueField: String?
-    /// The ids given so far: a short list for the few controls of most cells (no hashing, no table allocated
-    /// per render), a set once there are more.
+    /// The ids given so far: the first `usedCount` of a short list for the few controls of most cells (no
+    /// hashing, no table allocated per render; emptied by setting the count, its slots overwritten by the next
+    /// render), a set once there are more.
     private var usedList: [String] = []
+    private var usedCount = 0
     private var usedSet: Set<String> = []
     /// For an id asked for again: the next suffix to try (every smaller one is taken), so a cell that draws
     /// thousands of controls for one field is not quadratic.
@@ -195,22 +197,27 @@ struct ControlIDs {
     mutating func reset(accessibilityId: String, valueField: String?) {
         self.accessibilityId = accessibilityId
         self.valueField = valueField
-        // Only when there is something to remove: the cell host resets before each request and again before
-        // its render, and the generic removal costs a hundred instructions even on an empty list.
-        if !usedList.isEmpty { usedList.removeAll(keepingCapacity: true) }
+        // The list's slots are left for the next render to overwrite: the generic removal of its strings cost
+        // 150 instructions a render.
+        usedCount = 0
         if !usedSet.isEmpty { usedSet = [] }
         if !nextSuffix.isEmpty { nextSuffix = [:] }
     }
 
-    private func isUsed(_ id: String) -> Bool { usedSet.isEmpty ? usedList.contains(id) : usedSet.contains(id) }
+    private func isUsed(_ id: String) -> Bool {
+        guard usedSet.isEmpty else { return usedSet.contains(id) }
+        for i in 0..<usedCount where usedList[i] == id { return true }
+        return false
+    }
 
     private mutating func markUsed(_ id: String) {
         if !usedSet.isEmpty {
             usedSet.insert(id)
-        } else if usedList.count < 8 {
-            usedList.append(id)
+        } else if usedCount < 8 {
+            if usedCount < usedList.count { usedList[usedCount] = id } else { usedList.append(id) }
+            usedCount += 1
         } else {
-            usedSet = Set(usedList)
+            usedSet = Set(usedList[..<usedCount])
             usedSet.insert(id)
         }
     }

@@ -23,12 +23,18 @@ final class CanvasWireRecorder {
 
     /// Empties the recorder for a render of the field with `accessibilityId`.
     func reset(accessibilityId: String, valueField: String?) {
+        clear()
+        ids.reset(accessibilityId: accessibilityId, valueField: valueField)
+    }
+
+    /// Empties what was recorded (a request that renders nothing answers no views); the control ids are
+    /// left for `reset`, which every render starts with.
+    func clear() {
         out.removeAll()
         rootCount = 0
         if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
         count = 0
         truncated = false
-        ids.reset(accessibilityId: accessibilityId, valueField: valueField)
     }
 
     /// Closes any group the cell left open and appends the warning when output was cut.

@@ -145,7 +145,7 @@ public final class InProcessCells: CellDriver {
     func perform(
         at request: UnsafePointer<CellRequest>, index: UInt64, recorder: CanvasWireRecorder? = nil
     ) throws(RuntimeError) -> CellResponse {
-        recorder?.reset(accessibilityId: "", valueField: nil)
+        recorder?.clear()
         let cell = request.pointee.cell, fieldID = request.pointee.fieldID
         let slot = try pool.slot(for: cell) { () throws(RuntimeError) in
             try self.entry(for: cell, index: index, field: fieldID)

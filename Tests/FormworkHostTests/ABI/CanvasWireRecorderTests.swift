@@ -68,6 +68,29 @@ struct CanvasWireRecorderTests {
         }
     }
 
+    @Test("one recorder, render after render (as the cell host keeps it): no control id of one render is taken in the next")
+    func reused() throws {
+        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
+        let registry = firstPartyRegistry(plus: [path])
+        let cells = InProcessCells(registry: registry)
+        let cell = try registry.cellType("org.test.canvas")
+        let recorder = CanvasWireRecorder()
+        // Modes 1 and 2 give more than eight controls one id (the ids kept in a set); mode 0 a few (a short list).
+        for mode: Int64 in [0, 1, 0, 2, 0, 0, 1] {
+            for valueField in ["mode", nil] {
+                let request = CellRequest(
+                    cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: valueField)
+                let nodes = try cells.perform(request).nodes
+                let response = try cells.perform(request, recorder: recorder)
+                var w = WireWriter()
+                IsolatedCells.encode(response, position: 1, recorder: recorder, into: &w)
+                var r = WireReader(w.bytes)
+                let (_, decoded) = try IsolatedCells.decodeResponse(&r)
+                #expect(decoded.nodes == nodes, "mode \(mode), value field \(valueField ?? "none")")
+            }
+        }
+    }
+
     @Test("a render that fails reports the same failure, and the next render starts clean")
     func failure() throws {
         let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
