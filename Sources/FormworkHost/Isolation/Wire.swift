@@ -84,6 +84,7 @@ struct WireReader {
         // Every element takes at least one byte: a count larger than what is left is corrupt.
         guard count <= end - offset else { throw WireError(offset: offset) }
         var out: [T] = []
+        guard count > 0 else { return out }  // reserving 0 still made a buffer: the empty array is shared, not unique
         out.reserveCapacity(count)
         for _ in 0..<count { out.append(try read(&self)) }
         return out
