@@ -797,8 +797,10 @@ struct TextRenderer {
     @inline(__always)
     func eachLine(of text: String, wrappedTo width: Int, _ body: (String, Int?) -> Void) {
         let columns = text.columns
-        if columns <= max(1, width) && Self.isSingleSpaced(text) {
-            body(text, columns)
+        if columns <= max(1, width) {
+            // What `wrap` makes of a line that fits, without the array: the words single-spaced (a rating's
+            // "★★☆☆☆  2/5" has two spaces).
+            if Self.isSingleSpaced(text) { body(text, columns) } else { body(Self.singleSpaced(text), nil) }
             return
         }
         for line in wrap(text, width) { body(line, nil) }
