@@ -339,9 +339,14 @@ public final class FormRuntime {
             guard let name, case .number(let d)? = model[name] else { return nil }
             return d
         }
-        let bound = field.valueField.flatMap { cell.field(named: $0) }
+        // The field's value field is its cell type's value role (found once, with the cell type) unless the field
+        // names another.
+        let bound = field.valueField.flatMap { $0 == cell.roles.value ? cell.valueRoleField : cell.field(named: $0) }
         var maxLength: Int? = bound.flatMap { $0.type == .string || $0.type == .text ? $0.maxLength : nil }
-        if let role = cell.roles.maxLength, case .integer(let n)? = model[role], n > 0, n < (maxLength.map(Int64.init) ?? .max) {
+        if let role = cell.roles.maxLength,
+            case .integer(let n)? = cell.maxLengthRoleIndex.map({ model[$0] }) ?? model[role], n > 0,
+            n < (maxLength.map(Int64.init) ?? .max)
+        {
             maxLength = Int(n)
         }
         return FieldView(

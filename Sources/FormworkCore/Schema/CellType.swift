@@ -97,7 +97,11 @@ public final class CellType: Sendable {
         self.capabilities = capabilities
         self.configure = configure
         self.modelOffsets = modelOffsets
-        self.roles = roles ?? FieldRoles(conventionsFor: fields, textInputField: textInput.field)
+        let roles = roles ?? FieldRoles(conventionsFor: fields, textInputField: textInput.field)
+        self.roles = roles
+        let names = self.fieldNames
+        self.valueRoleField = roles.value.flatMap { value in names.firstIndex(of: value).map { fields[$0] } }
+        self.maxLengthRoleIndex = roles.maxLength.flatMap { names.firstIndex(of: $0) }
         self.packID = packID
         self.packPath = packPath
         self.packABI = packABI
@@ -109,6 +113,10 @@ public final class CellType: Sendable {
     /// compared from an array of their own, without touching each field's schema object).
     public func index(of name: String) -> Int? { fieldNames.firstIndex(of: name) }
     private let fieldNames: [String]
+    /// The schema of the field the value role names, and the position of the one the maximum-length role names,
+    /// found once: a render asks for them for every field (by name they were two searches of the schema).
+    let valueRoleField: FieldSchema?
+    let maxLengthRoleIndex: Int?
 }
 
 /// A pack as the host sees it after loading and validation.
