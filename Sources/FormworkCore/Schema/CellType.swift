@@ -102,6 +102,7 @@ public final class CellType: Sendable {
         let names = self.fieldNames
         self.valueRoleField = roles.value.flatMap { value in names.firstIndex(of: value).map { fields[$0] } }
         self.maxLengthRoleIndex = roles.maxLength.flatMap { names.firstIndex(of: $0) }
+        self.requiredRoleIndex = roles.required.flatMap { names.firstIndex(of: $0) }
         self.packID = packID
         self.packPath = packPath
         self.packABI = packABI
@@ -113,10 +114,12 @@ public final class CellType: Sendable {
     /// compared from an array of their own, without touching each field's schema object).
     public func index(of name: String) -> Int? { fieldNames.firstIndex(of: name) }
     private let fieldNames: [String]
-    /// The schema of the field the value role names, and the position of the one the maximum-length role names,
-    /// found once: a render asks for them for every field (by name they were two searches of the schema).
+    /// The schema of the field the value role names, and the positions of the ones the maximum-length and
+    /// required roles name, found once: decoding and rendering ask for them for every field (by name each was a
+    /// search of the schema).
     let valueRoleField: FieldSchema?
     let maxLengthRoleIndex: Int?
+    let requiredRoleIndex: Int?
 }
 
 /// A pack as the host sees it after loading and validation.
