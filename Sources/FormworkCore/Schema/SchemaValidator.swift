@@ -65,6 +65,10 @@ package enum SchemaValidator {
             return inRange(Double(i), field)
         case (.number, .number(let d)), (.date, .number(let d)):
             return d.isFinite && inRange(d, field)
+        case (.stringList, .stringList(let items)):
+            // `problem` then checks the count alone: the same test, without going through it.
+            if field.optionsField != nil { return false }
+            return !(field.minLength.map { items.count < $0 } ?? false) && !(field.maxLength.map { items.count > $0 } ?? false)
         case (.stringList, _):
             if field.optionsField != nil { return false }
         default:
