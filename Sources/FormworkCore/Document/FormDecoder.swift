@@ -904,7 +904,8 @@ public struct FormDecoder {
         {
             return nil
         }
-        let requiredByModel = cell.roles.required.map { (cell.requiredRoleIndex.map { model[$0] } ?? model[$0]) == .bool(true) } ?? false
+        let requiredByModel =
+            cell.roles.required.map { role in (cell.requiredRoleIndex.map { model[$0] } ?? model[role]) == .bool(true) } ?? false
         return FormField(
             id: id, cell: cell, model: model, textInput: cell.textInput, accessibilityId: flat.accessibilityId ?? id,
             required: required || requiredByModel, valueField: cell.roles.value, location: location)

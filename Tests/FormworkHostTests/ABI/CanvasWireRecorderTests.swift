@@ -32,6 +32,19 @@ struct CanvasWireRecorderTests {
         return (nodes, decoded.nodes)
     }
 
+    /// The corner-case canvas pack (`canvas_pack.c`, built with the C compiler as a third party builds it) loaded
+    /// in this process, and its cell type: an integer `mode` picks what it draws.
+    func canvasCells() throws -> (InProcessCells, CellType) {
+        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
+        let registry = firstPartyRegistry(plus: [path])
+        return (InProcessCells(registry: registry), try registry.cellType("org.test.canvas"))
+    }
+
+    /// A request of the canvas cell drawing `mode`.
+    func canvasRequest(_ cell: CellType, mode: Int64, valueField: String?) -> CellRequest {
+        CellRequest(cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: valueField)
+    }
+
     @Test("every first-party cell of the gallery, as a render sends it")
     func firstParty() throws {
         let registry = firstPartyRegistry()
@@ -54,14 +67,9 @@ struct CanvasWireRecorderTests {
         "corner cases: bad UTF-8, NULLs, unknown enums, NaN, repeated controls, the node limit, deep and unbalanced groups",
         arguments: [0, 1, 2])
     func cornerCases(mode: Int64) throws {
-        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
-        let registry = firstPartyRegistry(plus: [path])
-        let cells = InProcessCells(registry: registry)
-        let cell = try registry.cellType("org.test.canvas")
+        let (cells, cell) = try canvasCells()
         for valueField in ["mode", nil] {
-            let request = CellRequest(
-                cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: valueField)
-            let (nodes, decoded) = try bothWays(cells, request)
+            let (nodes, decoded) = try bothWays(cells, canvasRequest(cell, mode: mode, valueField: valueField))
             #expect(decoded == nodes)
             let cut = nodes.contains { if case .message(.warning, let text) = $0 { text.hasPrefix("output cut") } else { false } }
             #expect(cut == (mode != 0))
@@ -70,16 +78,12 @@ struct CanvasWireRecorderTests {
 
     @Test("one recorder, render after render (as the cell host keeps it): no control id of one render is taken in the next")
     func reused() throws {
-        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
-        let registry = firstPartyRegistry(plus: [path])
-        let cells = InProcessCells(registry: registry)
-        let cell = try registry.cellType("org.test.canvas")
+        let (cells, cell) = try canvasCells()
         let recorder = CanvasWireRecorder()
         // Modes 1 and 2 give more than eight controls one id (the ids kept in a set); mode 0 a few (a short list).
         for mode: Int64 in [0, 1, 0, 2, 0, 0, 1] {
             for valueField in ["mode", nil] {
-                let request = CellRequest(
-                    cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: valueField)
+                let request = canvasRequest(cell, mode: mode, valueField: valueField)
                 let nodes = try cells.perform(request).nodes
                 let response = try cells.perform(request, recorder: recorder)
                 var w = WireWriter()
@@ -93,13 +97,8 @@ struct CanvasWireRecorderTests {
 
     @Test("a render that fails reports the same failure, and the next render starts clean")
     func failure() throws {
-        let path = try CCompiler.pack("canvas", source: Source.fixture("canvas_pack.c"), include: Source.include)
-        let registry = firstPartyRegistry(plus: [path])
-        let cells = InProcessCells(registry: registry)
-        let cell = try registry.cellType("org.test.canvas")
-        func request(_ mode: Int64) -> CellRequest {
-            CellRequest(cell: cell, fieldID: "corner", model: [.integer(mode)], offers: [], accessibilityId: "corner", valueField: nil)
-        }
+        let (cells, cell) = try canvasCells()
+        func request(_ mode: Int64) -> CellRequest { canvasRequest(cell, mode: mode, valueField: nil) }
         let recorder = CanvasWireRecorder()
         var direct: RuntimeError?
         var wired: RuntimeError?
