@@ -162,7 +162,7 @@ final class PickerCell: Cell {
     func configure(model: Model) throws { self.model = model }
     func render(into canvas: Canvas) {
         canvas.choice(
-            field: "value", label: model.basics.title, choices: model.choices.map { ($0, $0) }, selected: model.value,
+            field: "value", label: model.basics.title, values: model.choices, selected: model.value,
             style: .menu, flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)
     }
@@ -200,7 +200,7 @@ final class SegmentsCell: Cell, SelectableCell {
     func setSelected(_ selected: Bool) { self.selected = selected }
     func render(into canvas: Canvas) {
         canvas.choice(
-            field: "value", label: model.title, choices: model.choices.map { ($0, $0) },
+            field: "value", label: model.title, values: model.choices,
             selected: model.value, style: .segments,
             flags: model.basics.flags())
         model.basics.renderMessages(into: canvas)

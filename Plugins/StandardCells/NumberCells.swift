@@ -164,7 +164,7 @@ final class MultiSelectCell: Cell {
     func render(into canvas: Canvas) {
         if canvas.hasNumberAndMultiChoice {
             canvas.multiChoice(
-                field: "value", label: model.basics.title, choices: model.options.map { ($0, $0) },
+                field: "value", label: model.basics.title, values: model.options,
                 selected: model.value, style: model.style, flags: model.basics.flags())
         } else {
             canvas.value(label: model.basics.title, text: model.value.joined(separator: ", "))

@@ -74,12 +74,25 @@ public struct Canvas {
         field: String, label: String?, choices: [(value: String, label: String)], selected: String?,
         style: ChoiceStyle = .menu, flags: Flags = []
     ) {
-        withChoices(choices) { array, _ in
-            withOptionalCString(field) { f in
-                withOptionalCString(label) { l in
-                    withOptionalCString(selected) { s in
-                        vtable.choice?(context, f, l, array.baseAddress, UInt32(array.count), s, style.rawValue, flags.rawValue)
-                    }
+        withChoices(choices) { array, _ in choice(field: field, label: label, array, selected: selected, style: style, flags: flags) }
+    }
+
+    /// A choice among `values`, each shown as itself (its label is its value): what `choice(field:label:choices:…)`
+    /// draws with `values.map { ($0, $0) }`, without making the pairs.
+    public func choice(
+        field: String, label: String?, values: [String], selected: String?, style: ChoiceStyle = .menu, flags: Flags = []
+    ) {
+        withChoices(values: values) { array, _ in choice(field: field, label: label, array, selected: selected, style: style, flags: flags)
+        }
+    }
+
+    private func choice(
+        field: String, label: String?, _ array: UnsafeBufferPointer<fw_choice>, selected: String?, style: ChoiceStyle, flags: Flags
+    ) {
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                withOptionalCString(selected) { s in
+                    vtable.choice?(context, f, l, array.baseAddress, UInt32(array.count), s, style.rawValue, flags.rawValue)
                 }
             }
         }
@@ -122,11 +135,28 @@ public struct Canvas {
         style: MultiChoiceStyle = .checkboxes, flags: Flags = []
     ) {
         withChoices(choices, extra: selected) { array, items in
-            withOptionalCString(field) { f in
-                withOptionalCString(label) { l in
-                    var list = fw_string_list(items: items.baseAddress, count: items.count)
-                    vtable.multi_choice?(context, f, l, array.baseAddress, UInt32(array.count), &list, style.rawValue, flags.rawValue)
-                }
+            multiChoice(field: field, label: label, array, selected: items, style: style, flags: flags)
+        }
+    }
+
+    /// ABI 1.1: several choices among `values`, each shown as itself (see `choice(field:label:values:…)`).
+    public func multiChoice(
+        field: String, label: String?, values: [String], selected: [String], style: MultiChoiceStyle = .checkboxes,
+        flags: Flags = []
+    ) {
+        withChoices(values: values, extra: selected) { array, items in
+            multiChoice(field: field, label: label, array, selected: items, style: style, flags: flags)
+        }
+    }
+
+    private func multiChoice(
+        field: String, label: String?, _ array: UnsafeBufferPointer<fw_choice>,
+        selected items: UnsafeBufferPointer<UnsafePointer<CChar>?>, style: MultiChoiceStyle, flags: Flags
+    ) {
+        withOptionalCString(field) { f in
+            withOptionalCString(label) { l in
+                var list = fw_string_list(items: items.baseAddress, count: items.count)
+                vtable.multi_choice?(context, f, l, array.baseAddress, UInt32(array.count), &list, style.rawValue, flags.rawValue)
             }
         }
     }
@@ -141,6 +171,34 @@ func withChoices<R>(
 ) -> R {
     var total = 0
     for choice in choices { total += choice.value.utf8.count + 1 + (choice.label == choice.value ? 0 : choice.label.utf8.count + 1) }
+    return withChoiceStorage(count: choices.count, bytes: total, extra: extra, body) { i, copy in
+        let value = copy(choices[i].value)
+        return (value, choices[i].label == choices[i].value ? value : copy(choices[i].label))
+    }
+}
+
+/// `withChoices` for choices whose labels are their values: each string copied once, the label pointing at
+/// the value's copy (no pairs made, no strings compared).
+func withChoices<R>(
+    values: [String], extra: [String] = [],
+    _ body: (UnsafeBufferPointer<fw_choice>, UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R
+) -> R {
+    var total = 0
+    for value in values { total += value.utf8.count + 1 }
+    return withChoiceStorage(count: values.count, bytes: total, extra: extra, body) { i, copy in
+        let value = copy(values[i])
+        return (value, value)
+    }
+}
+
+/// The buffers of `withChoices`: `count` `fw_choice`s whose strings `choice` copies (by the function it is
+/// given) into `total` bytes made for them, and `extra`'s strings after them.
+private func withChoiceStorage<R>(
+    count: Int, bytes total: Int, extra: [String],
+    _ body: (UnsafeBufferPointer<fw_choice>, UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R,
+    choice: (Int, (String) -> UnsafePointer<CChar>) -> (value: UnsafePointer<CChar>, label: UnsafePointer<CChar>)
+) -> R {
+    var total = total
     for s in extra { total += s.utf8.count + 1 }
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(total, 1)) { buffer in
         var used = 0
@@ -162,17 +220,16 @@ func withChoices<R>(
             used += 1
             return UnsafePointer(start)
         }
-        return withUnsafeTemporaryAllocation(of: fw_choice.self, capacity: max(choices.count, 1)) { array in
-            for (i, choice) in choices.enumerated() {
-                let value = copy(choice.value)
-                let label = choice.label == choice.value ? value : copy(choice.label)
+        return withUnsafeTemporaryAllocation(of: fw_choice.self, capacity: max(count, 1)) { array in
+            for i in 0..<count {
+                let (value, label) = choice(i, copy)
                 array.initializeElement(
                     at: i, to: fw_choice(struct_size: UInt32(MemoryLayout<fw_choice>.size), reserved: 0, value: value, label: label))
             }
             return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(extra.count, 1)) { items in
                 for (i, s) in extra.enumerated() { items.initializeElement(at: i, to: copy(s)) }
                 return body(
-                    UnsafeBufferPointer(start: choices.isEmpty ? nil : array.baseAddress, count: choices.count),
+                    UnsafeBufferPointer(start: count == 0 ? nil : array.baseAddress, count: count),
                     UnsafeBufferPointer(start: extra.isEmpty ? nil : items.baseAddress, count: extra.count))
             }
         }

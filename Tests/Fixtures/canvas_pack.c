@@ -82,6 +82,9 @@ static fw_status canvas_render(void *p, const fw_canvas *canvas, void *ctx) {
             canvas->multi_choice(ctx, "many", NULL, choices, 5, NULL, FW_MULTI_CHOICE_CHECKBOXES, 0);
         }
         for (i = 0; i < 12; i++) canvas->toggle(ctx, "mode-2", "Suffix-like", i % 2, 0);
+        /* One name two ways: e-acute as one code point, then as e and a combining accent (equal as strings). */
+        canvas->toggle(ctx, "caf\xc3\xa9", "Composed", true, 0);
+        canvas->toggle(ctx, "cafe\xcc\x81", "Decomposed", false, 0);
         break;
     case 1:
         canvas->begin_group(ctx, "stack", "Early");

@@ -81,6 +81,11 @@ final class ChoicesCell: Cell {
         canvas.choice(field: "none", label: nil, choices: [], selected: nil)
         canvas.multiChoice(field: "many", label: "Many", choices: choices, selected: ["ü", "a"])
         canvas.multiChoice(field: "empty", label: "Empty", choices: [], selected: [])
+        // Choices shown as their values: one C string each, the label the value's.
+        canvas.choice(field: "plain", label: "Plain", values: ["x", "ÿ – a value longer than fifteen bytes"], selected: "x")
+        canvas.choice(field: "nothing", label: nil, values: [], selected: nil, style: .segments)
+        canvas.multiChoice(field: "several", label: nil, values: ["x", "y"], selected: ["y"])
+        canvas.multiChoice(field: "no-values", label: "None", values: [], selected: [])
     }
 }
 
@@ -190,7 +195,11 @@ struct CellPackTests {
         let type = try #require(Self.choicesPack.entry.load(as: fw_pack.self).cell_types)
         let cell = try #require(type.pointee.create?(type, nil))
         defer { type.pointee.destroy?(cell) }
-        final class Recorder { var lines: [String] = [] }
+        final class Recorder {
+            var lines: [String] = []
+            /// Choices whose label pointer is their value pointer.
+            var sharedLabels = 0
+        }
         func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "NULL" }
         func list(_ choices: UnsafePointer<fw_choice>?, _ count: UInt32) -> String {
             guard let choices else { return "NULL/\(count)" }
@@ -200,10 +209,12 @@ struct CellPackTests {
         canvas.struct_size = UInt32(MemoryLayout<fw_canvas>.size)
         canvas.choice = { ctx, field, label, choices, count, selected, _, _ in
             let r = Unmanaged<Recorder>.fromOpaque(ctx!).takeUnretainedValue()
+            if let choices { r.sharedLabels += (0..<Int(count)).filter { choices[$0].label == choices[$0].value }.count }
             r.lines.append("\(text(field)) \(text(label)) [\(list(choices, count))] \(text(selected))")
         }
         canvas.multi_choice = { ctx, field, label, choices, count, selected, _, _ in
             let r = Unmanaged<Recorder>.fromOpaque(ctx!).takeUnretainedValue()
+            if let choices { r.sharedLabels += (0..<Int(count)).filter { choices[$0].label == choices[$0].value }.count }
             let items = selected.map { s in
                 s.pointee.items.map { items in (0..<s.pointee.count).map { text(items[$0]) }.joined(separator: ",") }
                     ?? "NULL/\(s.pointee.count)"
@@ -221,6 +232,12 @@ struct CellPackTests {
                 "none NULL [NULL/0] NULL",
                 "many Many [a=Apple,b=b,ü=Ünïcode – a longer label] ü,a",
                 "empty Empty [NULL/0] NULL/0",
+                "plain Plain [x=x,ÿ – a value longer than fifteen bytes=ÿ – a value longer than fifteen bytes] x",
+                "nothing NULL [NULL/0] NULL",
+                "several NULL [x=x,y=y] y",
+                "no-values None [NULL/0] NULL/0",
             ])
+        // Four by `values:`, and "b" by `choices:` (a label equal to its value is not copied twice), twice.
+        #expect(recorder.sharedLabels == 6, "a label that is its value is the value's own C string")
     }
 }

@@ -224,7 +224,35 @@ struct ControlIDs {
 
     /// The id of the next control for `field`; `action` marks a button, whose `field` names an action.
     mutating func id(field: String?, action: Bool) -> String {
-        let base = action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)"
+        id(base: action || field == nil || field == valueField ? accessibilityId : "\(accessibilityId)-\(field!)")
+    }
+
+    /// `id(field:action:)` for a pack's C string, read only when the id names it: most controls are bound to
+    /// the value field, whose id is the accessibility id (the cell host made a string of every field name).
+    mutating func id(field: UnsafePointer<CChar>?, action: Bool) -> String {
+        guard let field, !action, !isValueField(field) else { return id(base: accessibilityId) }
+        return id(base: "\(accessibilityId)-\(CanvasRecorder.text(field)!)")
+    }
+
+    /// Whether the NUL-terminated `field` names `valueField`, as `==` on the two strings decides: by their bytes
+    /// (its bytes, then the NUL; read no further than its NUL) while they are ASCII, where equal strings are equal
+    /// bytes (a schema's names are), and by the strings themselves from the first byte that is not.
+    private func isValueField(_ field: UnsafePointer<CChar>) -> Bool {
+        guard var name = valueField else { return false }
+        let equal: Bool? = name.withUTF8 { bytes in
+            let raw = UnsafeRawPointer(field)
+            for i in 0..<bytes.count {
+                let b = raw.load(fromByteOffset: i, as: UInt8.self)
+                if b >= 0x80 || bytes[i] >= 0x80 { return nil }
+                if b != bytes[i] || b == 0 { return false }
+            }
+            let next = raw.load(fromByteOffset: bytes.count, as: UInt8.self)
+            return next >= 0x80 ? nil : next == 0
+        }
+        return equal ?? (CanvasRecorder.text(field) == name)
+    }
+
+    private mutating func id(base: String) -> String {
         var id = base
         if isUsed(base) {
             var n = nextSuffix[base] ?? 2

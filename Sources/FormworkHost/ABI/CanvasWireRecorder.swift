@@ -99,9 +99,8 @@ final class CanvasWireRecorder {
     }
 
     private func control(field: UnsafePointer<CChar>?, label: UnsafePointer<CChar>?, flags: UInt32, action: Bool = false) {
-        let name = CanvasRecorder.text(field)
         optionalString(field)
-        out.string(ids.id(field: name, action: action))
+        out.string(ids.id(field: field, action: action))
         optionalString(label)
         out.u8(ControlIDs.Flags(flags).wire)
     }
