@@ -17,8 +17,13 @@ struct OutputOptions: ParsableArguments {
         completion: .file())
     var output: String?
 
+    /// The line widths `--width` takes.
+    static let widths = 24...1000
+
     func validate() throws {
-        if let width, width < 24 || width > 1000 { throw ValidationError("--width must be between 24 and 1000, not \(width)") }
+        if let width, !Self.widths.contains(width) {
+            throw ValidationError("--width must be between \(Self.widths.lowerBound) and \(Self.widths.upperBound), not \(width)")
+        }
     }
 
     func emit(_ tree: ViewTree) throws { try Self.emit(tree, format: format, width: width, output: output) }
@@ -71,8 +76,8 @@ struct Render: ParsableCommand {
 /// ArgumentParser's reading of a command line (reflection over every option of the command
 /// tree) is about a third of rendering a small form, so `main` first tries `init?(commonForm:)`
 /// on the plain forms of the command line, as `Listing` does for `list`; everything else —
-/// help, a misspelt or unknown option, a missing value, `--width`, `--isolation`, `--timeout`,
-/// `--no-cache` — goes through ArgumentParser as before, with its messages.
+/// help, a misspelt or unknown option, a missing or out-of-range value, `--timeout` — goes through
+/// ArgumentParser as before, with its messages.
 struct Rendering {
     var form: String
     var values: String?
@@ -102,9 +107,10 @@ struct Rendering {
     }
 
     /// `render FORM` followed only by `--format text|ansi|html|json`, `--output`/`-o <path>`,
-    /// `--values <path>` and `--keep-going` (each at most once) and `--pack-path <path>` (repeatable),
-    /// each option also as `--name=value`; a value that is empty or starts with `-` (other than the
-    /// form's `-` for standard input) is left to ArgumentParser. Nil for anything else.
+    /// `--values <path>`, `--width <24…1000>`, `--isolation shared|per-pack|in-process`, `--keep-going` and
+    /// `--no-cache` (each at most once) and `--pack-path <path>` (repeatable), each option also as
+    /// `--name=value`; a value that is empty or starts with `-` (other than the form's `-` for standard
+    /// input), or that ArgumentParser would refuse, is left to it. Nil for anything else.
     init?(commonForm arguments: ArraySlice<String>) {
         guard arguments.first == "render" else { return nil }
         var rest = arguments.dropFirst()
@@ -116,9 +122,9 @@ struct Rendering {
                 form = argument
                 continue
             }
-            if argument == "--keep-going" {
+            if argument == "--keep-going" || argument == "--no-cache" {
                 guard seen.insert(argument).inserted else { return nil }
-                keepGoing = true
+                if argument == "--keep-going" { keepGoing = true } else { noCache = true }
                 continue
             }
             var name = argument, value: String?
@@ -137,6 +143,13 @@ struct Rendering {
                 self.format = format
             case "--output": output = value
             case "--values": values = value
+            case "--width":
+                // As ArgumentParser reads an `Int` (`Int(_:)`), within the range `OutputOptions.validate` allows.
+                guard let width = Int(value), OutputOptions.widths.contains(width) else { return nil }
+                self.width = width
+            case "--isolation":
+                guard let isolation = IsolationMode(rawValue: value) else { return nil }
+                self.isolation = isolation
             case "--pack-path": packPaths.append(value)
             default: return nil
             }

@@ -227,6 +227,15 @@ struct RenderCommandTests {
                 ["render", kitchen, "-o", a, "--format", "html"],
                 ["render", kitchen, "--output=\(b)", "--format", "html", "--timeout", "10"]
             ),
+            (
+                ["render", kitchen, "--width", "60", "--isolation", "in-process", "--no-cache"],
+                ["render", kitchen, "--no-cache", "--width=60", "--isolation=in-process", "--timeout", "10"]
+            ),
+            (
+                ["render", login, "--isolation=per-pack", "--width=24"],
+                ["render", login, "--timeout=10", "--isolation", "per-pack", "--width", "24"]
+            ),
+            (["render", login, "--width", "1000"], ["render", login, "--width", "1000", "--timeout", "10"]),
         ]
         for (common, parsed) in pairs {
             let x = try run(Build.formwork, common, environment: environment)
@@ -245,6 +254,11 @@ struct RenderCommandTests {
         #expect(missing.status == 64 && missing.stderr.contains("--output"), "\(missing.stderr)")
         let twice = try run(Build.formwork, ["render", login, login], environment: environment)
         #expect(twice.status == 64, "\(twice.stderr)")
+        for (option, value) in [("--width", "23"), ("--width", "1001"), ("--width", "wide"), ("--isolation", "none")] {
+            let refused = try run(Build.formwork, ["render", login, option, value], environment: environment)
+            #expect(refused.status == 64 && refused.stderr.contains(value), "\(option) \(value): \(refused.stderr)")
+        }
+
         let help = try run(Build.formwork, ["render", "--help"], environment: environment)
         #expect(help.status == 0 && help.stdout.contains("USAGE: formwork render"), "\(help.stdout)")
     }
