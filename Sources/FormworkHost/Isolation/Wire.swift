@@ -38,6 +38,8 @@ struct WireReader {
         defer { offset += n }
         return offset
     }
+    /// Passes over `n` bytes (a length-prefixed part read later, or never).
+    mutating func skip(_ n: Int) throws(WireError) { _ = try take(n) }
     mutating func u8() throws(WireError) -> UInt8 { bytes[try take(1)] }
     mutating func bool() throws(WireError) -> Bool { try u8() != 0 }
     mutating func u32() throws(WireError) -> UInt32 {

@@ -99,9 +99,10 @@ public struct Registry: Sendable, CellTypeCatalog {
                     }
                 }
             }
-            if cache != nil {
+            // Records of files that are gone are dropped when the cache is written for another reason.
+            if cache?.changed == true {
                 cache!.prune()
-                if cache!.changed { cache!.save() }
+                cache!.save()
             }
             for (candidate, result) in zip(candidates, results) {
                 record(result ?? .failure(PackError(path: candidate.path, reason: .unreadable)), candidate)

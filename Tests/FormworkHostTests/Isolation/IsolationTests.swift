@@ -105,7 +105,8 @@ struct RegistryCacheTests {
             "/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cacheHome, "HOME": cacheHome])
         #expect(result.status == 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
-        #expect(RegistryCache.decode(bytes) != nil, "the cache file is not whole")
+        let entries = try #require(RegistryCache.decode(bytes), "the cache file is not whole")
+        #expect(entries.values.allSatisfy { RegistryCache.record(in: bytes, $0.body) != nil }, "a record is not whole")
         // `list` also keeps its listing beside the cache (its own tests: formworkTests/ListingCacheTests).
         let listing = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: "\(home)/list-v1.bin"))) ?? Data())
         #expect(listing.starts(with: Array("FWLS".utf8)), "no listing beside the cache")
@@ -131,6 +132,43 @@ struct RegistryCacheTests {
         #expect(changed.scanSummary?.scanned == 1)
         let forced = scanned([pack], cache: cache, rescan: true)
         #expect(forced.scanSummary?.scanned == forced.packs.count + forced.failures.count)
+    }
+
+    /// The cache file's bytes and its records, not decoded.
+    func cacheEntries(_ cache: String) throws -> ([UInt8], [String: RegistryCache.Entry]) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        return (bytes, try #require(RegistryCache.decode(bytes), "the cache file is not whole"))
+    }
+
+    @Test("records of packs a run does not look up are neither decoded nor changed; a damaged one is scanned again")
+    func recordsReadWhenLookedUp() throws {
+        let a = try CCompiler.pack("cache-lazy-a", defines: ["FIXTURE_PACK_ID=\"com.example.lazya\""])
+        let b = try CCompiler.pack("cache-lazy-b", defines: ["FIXTURE_PACK_ID=\"com.example.lazyb\""])
+        let cache = try cacheFile("lazy")
+        _ = scanned([a, b], cache: cache)
+        let (bytes, entries) = try cacheEntries(cache)
+        let bodyA = try #require(entries.first { $0.key.hasSuffix("cache-lazy-a.so") }?.value.body)
+        // Damage A's record inside (its kind byte), not the file's framing.
+        var damaged = bytes
+        damaged[bodyA.lowerBound] = 9
+        try Data(damaged).write(to: URL(fileURLWithPath: cache))
+        // A run without A: every record it looks up is a hit; A's is not read, and nothing is written.
+        let withoutA = scanned([b], cache: cache)
+        #expect(withoutA.scanSummary?.scanned == 0 && withoutA.packs.contains { $0.path == b })
+        #expect(try cacheEntries(cache).0 == damaged)
+        // B changes: the cache is written again, with A's record as it was read (damage and all).
+        usleep(10_000)
+        touch(b)
+        #expect(scanned([b], cache: cache).scanSummary?.scanned == 1)
+        let (rewritten, entriesAfter) = try cacheEntries(cache)
+        let bodyAfter = try #require(entriesAfter.first { $0.key.hasSuffix("cache-lazy-a.so") }?.value.body)
+        #expect(Array(rewritten[bodyAfter]) == Array(damaged[bodyA]))
+        // A run with A finds its record damaged: A is scanned again (B still comes from the cache), and saved whole.
+        let withA = scanned([a, b], cache: cache)
+        #expect(withA.scanSummary?.scanned == 1 && withA.packs.contains { $0.path == a }, "\(String(describing: withA.scanSummary))")
+        let (healed, healedEntries) = try cacheEntries(cache)
+        #expect(healedEntries.values.allSatisfy { RegistryCache.record(in: healed, $0.body) != nil })
+        #expect(scanned([a, b], cache: cache).scanSummary?.scanned == 0)
     }
 
     @Test("the wire decoder rejects truncated and random input without trapping")
