@@ -171,6 +171,26 @@ struct RegistryCacheTests {
         #expect(scanned([a, b], cache: cache).scanSummary?.scanned == 0)
     }
 
+    @Test("a cache file cut anywhere or with any byte changed is refused or read record by record, without trapping")
+    func damagedCacheFiles() throws {
+        let cache = try cacheFile("damaged-bytes")
+        _ = scanned([], cache: cache)
+        let (bytes, entries) = try cacheEntries(cache)
+        #expect(!entries.isEmpty)
+        for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 400)) {
+            // A file cut short is never whole: its records end before the count says they do.
+            #expect(RegistryCache.decode(Array(bytes.prefix(cut))) == nil, "cut at \(cut)")
+        }
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<400 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            var damaged = bytes
+            damaged[Int(state >> 33) % bytes.count] ^= UInt8(truncatingIfNeeded: state >> 17) | 1
+            guard let read = RegistryCache.decode(damaged) else { continue }
+            for entry in read.values { _ = RegistryCache.record(in: damaged, entry.body) }
+        }
+    }
+
     @Test("the wire decoder rejects truncated and random input without trapping")
     func wireRobustness() throws {
         let registry = firstPartyRegistry()
