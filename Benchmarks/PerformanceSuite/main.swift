@@ -9,11 +9,38 @@
 import Foundation
 import Formwork
 
-let smoke = CommandLine.arguments.contains("--smoke")
-/// `--only list|configure|render|fill|start-up`: one part of the suite (for profiling it); all by default.
-let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
-    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
-}
+let usage = """
+    usage: formwork-perf [--smoke] [--only list|configure|render|fill|start-up]
+      --smoke   small sizes, one run each (what CI runs; no timing asserted)
+      --only    one part of the suite; all by default
+    FORMWORK_PERF_KEEP=1 keeps the generated documents, packs and baselines (the path is printed).
+    """
+let parts = ["list", "configure", "render", "fill", "start-up"]
+/// `--smoke` (CI: small sizes, one run each) and `--only PART` (one part of the suite, for
+/// profiling it; all by default), read once; anything else is refused.
+let (smoke, only): (Bool, String?) = {
+    var smoke = false
+    var only: String?
+    var arguments = CommandLine.arguments.dropFirst()
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--smoke": smoke = true
+        case "--only":
+            guard let part = arguments.popFirst(), parts.contains(part) else {
+                FileHandle.standardError.write(Data("formwork-perf: '--only' takes one of \(parts.joined(separator: ", "))\n".utf8))
+                exit(2)
+            }
+            only = part
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default:
+            FileHandle.standardError.write(Data("formwork-perf: unknown argument '\(argument)'; see --help\n".utf8))
+            exit(2)
+        }
+    }
+    return (smoke, only)
+}()
 func runs(_ part: String) -> Bool { only == nil || only == part }
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 let bin = Discovery.executableDirectory ?? "."
