@@ -28,6 +28,19 @@ public protocol Cell: AnyObject {
     func configure(model: Model) throws
     /// Draws the cell; never writes output itself.
     func render(into canvas: Canvas)
+
+    // The optional protocols below, as the compiler saw them where the type conforms to `Cell`: provided by
+    // the kit's extensions (do not implement them). A dynamic check (`C.self is any SelectableCell.Type`)
+    // walked every conformance record of the process the first time for each type and protocol: three per
+    // cell type, most of a Swift pack's registration (1.8 M instructions for the eleven standard cells).
+    // A type that adopts one of them in another module than the one where it adopts `Cell` is not seen.
+
+    /// `setSelected(_:)` of a `SelectableCell`; nil for any other cell.
+    static var _selectedSetter: ((Self, Bool) -> Void)? { get }
+    /// `setHighlighted(_:)` of a `HighlightableCell`; nil for any other cell.
+    static var _highlightedSetter: ((Self, Bool) -> Void)? { get }
+    /// `valueChanged(field:to:)` of a `ValueObservingCell`; nil for any other cell.
+    static var _valueObserver: ((Self, String, ModelValue?) -> ValueChange)? { get }
 }
 
 extension Cell {
@@ -35,6 +48,21 @@ extension Cell {
     public static var textInput: TextInput { .none }
     public static var isThreadSafe: Bool { false }
     public static var roles: FieldRoles { FieldRoles() }
+    public static var _selectedSetter: ((Self, Bool) -> Void)? { nil }
+    public static var _highlightedSetter: ((Self, Bool) -> Void)? { nil }
+    public static var _valueObserver: ((Self, String, ModelValue?) -> ValueChange)? { nil }
+}
+
+extension SelectableCell {
+    public static var _selectedSetter: ((Self, Bool) -> Void)? { { $0.setSelected($1) } }
+}
+
+extension HighlightableCell {
+    public static var _highlightedSetter: ((Self, Bool) -> Void)? { { $0.setHighlighted($1) } }
+}
+
+extension ValueObservingCell {
+    public static var _valueObserver: ((Self, String, ModelValue?) -> ValueChange)? { { $0.valueChanged(field: $1, to: $2) } }
 }
 
 /// The field roles a cell declares (ABI 1.1). nil keeps the host's 1.0 name

@@ -91,9 +91,9 @@ final class CellBox {
         fieldNames = fields.map(\.name)
         configure = { values in try cell.configure(model: C.Model(values)) }
         render = { cell.render(into: $0) }
-        setSelected = (cell as? any SelectableCell).map { selectable in { selectable.setSelected($0) } }
-        setHighlighted = (cell as? any HighlightableCell).map { highlightable in { highlightable.setHighlighted($0) } }
-        valueChanged = (cell as? any ValueObservingCell).map { observing in { observing.valueChanged(field: $0, to: $1) } }
+        setSelected = C._selectedSetter.map { set in { set(cell, $0) } }
+        setHighlighted = C._highlightedSetter.map { set in { set(cell, $0) } }
+        valueChanged = C._valueObserver.map { observe in { observe(cell, $0, $1) } }
     }
 
     deinit { free(message) }

@@ -16,8 +16,8 @@ enum Descriptors {
         var d = fw_cell_type()
         d.struct_size = UInt32(MemoryLayout<fw_cell_type>.size)
         var flags: UInt32 = 0
-        if C.self is any SelectableCell.Type { flags |= UInt32(FW_CELL_SELECTABLE) }
-        if C.self is any HighlightableCell.Type { flags |= UInt32(FW_CELL_HIGHLIGHTABLE) }
+        if C._selectedSetter != nil { flags |= UInt32(FW_CELL_SELECTABLE) }
+        if C._highlightedSetter != nil { flags |= UInt32(FW_CELL_HIGHLIGHTABLE) }
         if C.isThreadSafe { flags |= UInt32(FW_CELL_THREAD_SAFE) }
         d.flags = flags
         d.id = string(C.identifier)
@@ -41,7 +41,7 @@ enum Descriptors {
         d.max_length_field = roles.maxLength.map(string)
         d.placeholder_field = roles.placeholder.map(string)
 
-        installVTable(&d, observesValues: C.self is any ValueObservingCell.Type)
+        installVTable(&d, observesValues: C._valueObserver != nil)
         return d
     }
 

@@ -89,12 +89,38 @@ final class ChoicesCell: Cell {
     }
 }
 
+/// A cell that reacts to all three optional protocols, one of them adopted in an extension: each is found
+/// where the type adopts `Cell` (no dynamic cast), and reached through the vtable.
+final class ObservantCell: Cell, HighlightableCell, ValueObservingCell {
+    struct Model: CellModel {
+        static let fields: [Field] = [.string("name")]
+        init(_ values: ModelValues) {}
+    }
+    static let identifier = "com.example.observant"
+    static let displayName = "Observant"
+    var calls: [String] = []
+    init() {}
+    func configure(model: Model) throws {}
+    func render(into canvas: Canvas) { canvas.label(calls.joined(separator: ","), style: .body) }
+    func setHighlighted(_ highlighted: Bool) { calls.append("highlighted \(highlighted)") }
+    func valueChanged(field: String, to value: ModelValue?) -> ValueChange {
+        calls.append("changed \(field)")
+        return value == .string("no") ? .reject("not that") : .accept
+    }
+}
+
+extension ObservantCell: SelectableCell {
+    func setSelected(_ selected: Bool) { calls.append("selected \(selected)") }
+}
+
 @Suite("FormworkPluginKit descriptors")
 struct CellPackTests {
     static let pack = CellPack(
         id: "com.example.greetings", name: "Greetings", version: "1.2.3", license: "MIT",
         cells: [GreetingCell.self])
     // Descriptors live for the process, as the ABI requires: each pack is made once and kept.
+    static let observantPack = CellPack(
+        id: "com.example.observant-pack", name: "Observant", version: "1.0.0", cells: [ObservantCell.self, ScrambledCell.self])
     static let scrambledPack = CellPack(
         id: "com.example.scrambled-pack", name: "Scrambled", version: "1.0.0", cells: [ScrambledCell.self])
     static let choicesPack = CellPack(id: "com.example.choices-pack", name: "Choices", version: "1.0.0", cells: [ChoicesCell.self])
@@ -140,6 +166,32 @@ struct CellPackTests {
         values[0].as.string = UnsafePointer(name)
         #expect(values.withUnsafeBufferPointer { type.pointee.configure?(cell, $0.baseAddress, 2) } == fw_status(FW_OK))
         #expect(try labels(type, cell) == ["Hello, Ada"])
+    }
+
+    @Test("the optional protocols set their flags and vtable entries, and a cell without them gets none")
+    func optionalProtocols() throws {
+        let d = Self.observantPack.entry.load(as: fw_pack.self)
+        let types = try #require(d.cell_types)
+        let observant = types[0], plain = types[1]
+        #expect(observant.flags & UInt32(FW_CELL_SELECTABLE | FW_CELL_HIGHLIGHTABLE) == UInt32(FW_CELL_SELECTABLE | FW_CELL_HIGHLIGHTABLE))
+        #expect(observant.did_set_selected != nil && observant.did_set_highlighted != nil && observant.value_changed != nil)
+        #expect(plain.flags & UInt32(FW_CELL_SELECTABLE | FW_CELL_HIGHLIGHTABLE) == 0)
+        #expect(plain.did_set_selected == nil && plain.did_set_highlighted == nil && plain.value_changed == nil)
+
+        let type = types
+        let cell = try #require(type.pointee.create?(type, nil))
+        defer { type.pointee.destroy?(cell) }
+        type.pointee.did_set_selected?(cell, true)
+        type.pointee.did_set_highlighted?(cell, false)
+        var value = fw_value()
+        value.type = UInt32(FW_FIELD_STRING)
+        let no = strdup("no")!
+        defer { free(no) }
+        value.as.string = UnsafePointer(no)
+        var message: UnsafePointer<CChar>?
+        #expect(type.pointee.value_changed?(cell, "name", &value, &message) == fw_status(FW_REJECTED))
+        #expect(message.map { String(cString: $0) } == "not that")
+        #expect(try labels(type, cell) == ["selected true,highlighted false,changed name"])
     }
 
     /// The labels `cell` draws through the vtable's `render` (which must succeed).

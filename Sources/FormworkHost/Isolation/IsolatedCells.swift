@@ -274,7 +274,8 @@ public final class IsolatedCells: CellDriver {
                         let end = min(batch.count, k + Self.requestsPerFrame)
                         // Borrowed through the buffer: a request read out of the array is a copy (half a dozen retains).
                         requests.withUnsafeBufferPointer { requests in
-                            for j in k..<end { Self.encode(requests[batch[j]], cell: indices[j], into: &frame) }
+                            let base = requests.baseAddress.unsafelyUnwrapped
+                            for j in k..<end { Self.encode(base + batch[j], cell: indices[j], into: &frame) }
                         }
                         guard child.sendFromWriter(kind: kind, frame) else { return }  // the reader finds out why
                         (kind, k) = (Frame.more.rawValue, end)
@@ -294,7 +295,8 @@ public final class IsolatedCells: CellDriver {
             do {
                 if writer == nil {
                     requests.withUnsafeBufferPointer { requests in
-                        for (k, i) in pending.enumerated() { Self.encode(requests[i], cell: indices[k], into: &head) }
+                        let base = requests.baseAddress.unsafelyUnwrapped
+                        for (k, i) in pending.enumerated() { Self.encode(base + i, cell: indices[k], into: &head) }
                     }
                     try child.send(kind: Frame.batch.rawValue, head)
                 }
@@ -357,30 +359,38 @@ public final class IsolatedCells: CellDriver {
     /// The bytes `WireWriter`'s `u32`, `string`, `array`, `value` and `bool` write for the request, in two runs
     /// each sized first and then stored with one capacity check (written a value at a time, a request was some
     /// thirty calls into the buffer). The offers, rare, are written a value at a time between them.
-    static func encode(_ request: CellRequest, cell: UInt32, into w: inout WireWriter) {
+    ///
+    /// The request is read in place through `request` (a request passed by value, even read from an array's
+    /// buffer, was copied: half a dozen retains and releases), and its model through its buffer (a `for value in`
+    /// loop copies each value).
+    static func encode(_ request: UnsafePointer<CellRequest>, cell: UInt32, into w: inout WireWriter) {
         // cell, fieldID, model
-        let fieldID = request.fieldID
-        var size = 4 + 4 + fieldID.utf8.count + 4
-        for value in request.model { size += PackedWire.size(of: value) }
-        w.buffer.write(size) { p in
-            var at = PackedWire.store(cell, p)
-            at += PackedWire.store(fieldID, p + at)
-            at += PackedWire.store(UInt32(request.model.count), p + at)
-            for value in request.model { at += PackedWire.store(value, p + at) }
-            assert(at == size)
+        let fieldID = request.pointee.fieldID
+        let count = request.pointee.model.count
+        request.pointee.model.withUnsafeBufferPointer { model in
+            var size = 4 + 4 + fieldID.utf8.count + 4
+            for k in 0..<count { size += PackedWire.size(of: model.baseAddress.unsafelyUnwrapped + k) }
+            w.buffer.write(size) { p in
+                var at = PackedWire.store(cell, p)
+                at += PackedWire.store(fieldID, p + at)
+                at += PackedWire.store(UInt32(count), p + at)
+                for k in 0..<count { at += PackedWire.store(model.baseAddress.unsafelyUnwrapped + k, p + at) }
+                assert(at == size)
+            }
         }
-        w.array(request.offers) {
+        w.array(request.pointee.offers) {
             $0.int($1.index)
             $0.value($1.value)
         }
         // render, accessibilityId (or the mark that it is the field id), valueField, highlighted, selected
-        let accessibilityId = request.accessibilityId, sameId = accessibilityId == fieldID
-        let valueField = request.valueField
+        let accessibilityId = request.pointee.accessibilityId, sameId = accessibilityId == fieldID
+        let valueField = request.pointee.valueField
+        let render = request.pointee.render, highlighted = request.pointee.highlighted, selected = request.pointee.selected
         let idBytes: Int = sameId ? 0 : accessibilityId.utf8.count
         let valueFieldBytes: Int = valueField.map { 4 + $0.utf8.count } ?? 0
         let tail = 1 + 4 + idBytes + 1 + valueFieldBytes + 2
         w.buffer.write(tail) { p in
-            p[0] = request.render ? 1 : 0
+            p[0] = render ? 1 : 0
             var at = 1
             at += sameId ? PackedWire.store(UInt32.max, p + at) : PackedWire.store(accessibilityId, p + at)
             if let valueField {
@@ -390,8 +400,8 @@ public final class IsolatedCells: CellDriver {
                 p[at] = 0
                 at += 1
             }
-            p[at] = request.highlighted.map { $0 ? 2 : 1 } ?? 0
-            p[at + 1] = request.selected.map { $0 ? 2 : 1 } ?? 0
+            p[at] = highlighted.map { $0 ? 2 : 1 } ?? 0
+            p[at + 1] = selected.map { $0 ? 2 : 1 } ?? 0
             assert(at + 2 == tail)
         }
     }

@@ -132,7 +132,12 @@ enum PackedWire {
 
     /// The bytes of `WireWriter.value(v)`.
     static func size(of v: Value?) -> Int {
-        switch v {
+        withUnsafePointer(to: v) { size(of: $0) }
+    }
+
+    /// `size(of:)` of the value at `v`, read in place (a `Value?` passed by value was copied: a retain and a release).
+    static func size(of v: UnsafePointer<Value?>) -> Int {
+        switch v.pointee {
         case nil: 1
         case .string(let s)?: 1 + 4 + s.utf8.count
         case .bool?: 2
@@ -143,7 +148,12 @@ enum PackedWire {
 
     /// `WireWriter.value(v)`'s bytes, stored at `p` (`size(of: v)` of them).
     static func store(_ v: Value?, _ p: UnsafeMutablePointer<UInt8>) -> Int {
-        switch v {
+        withUnsafePointer(to: v) { store($0, p) }
+    }
+
+    /// `store(_:_:)` of the value at `v`, read in place.
+    static func store(_ v: UnsafePointer<Value?>, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        switch v.pointee {
         case nil:
             p[0] = 0
             return 1

@@ -340,7 +340,7 @@ struct RegistryCacheTests {
         }
         for (k, request) in requests.enumerated() {
             var packed = WireWriter()
-            IsolatedCells.encode(request, cell: UInt32(k), into: &packed)
+            withUnsafePointer(to: request) { IsolatedCells.encode($0, cell: UInt32(k), into: &packed) }
             var one = WireWriter()
             one.u32(UInt32(k))
             one.string(request.fieldID)
