@@ -487,6 +487,8 @@ public final class IsolatedCells: CellDriver {
             var failed: [RuntimeError?] = Array(repeating: nil, count: table.count)
             // The model of each cell type's requests, read in place request after request.
             var models: [[Value?]] = Array(repeating: [], count: table.count)
+            // The value field of each cell type's last request: the same for most of them, then not made again.
+            var valueFields: [String?] = Array(repeating: nil, count: table.count)
             for position in 0..<Int(count) {
                 let index: Int, fieldID: String, offers: [CellRequest.Offer]
                 let render: Bool, accessibilityId: String, valueField: String?
@@ -507,7 +509,7 @@ public final class IsolatedCells: CellDriver {
                     offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
                     render = try r.bool()
                     accessibilityId = try r.string(orSame: fieldID)
-                    valueField = try r.optionalString()
+                    valueField = try r.optionalString(reusing: &valueFields[index])
                     highlighted = try r.u8()
                     selected = try r.u8()
                 } catch {

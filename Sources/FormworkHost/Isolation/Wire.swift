@@ -73,6 +73,15 @@ struct WireReader {
         try u8() == 0 ? nil : try read(&self)
     }
     mutating func optionalString() throws(WireError) -> String? { try optional { (r) throws(WireError) in try r.string() } }
+    /// `optionalString()`, but `last` itself when the bytes are its (no string made); else `last` becomes the
+    /// string read. A value that repeats from message to message (a cell type's value field) is made once.
+    mutating func optionalString(reusing last: inout String?) throws(WireError) -> String? {
+        guard try u8() != 0 else { return nil }
+        if let old = last, skipString(equalTo: old) { return old }
+        let s = try string()
+        last = s
+        return s
+    }
     mutating func optionalF64() throws(WireError) -> Double? { try optional { (r) throws(WireError) in try r.f64() } }
     mutating func optionalBool() throws(WireError) -> Bool? {
         switch try u8() {

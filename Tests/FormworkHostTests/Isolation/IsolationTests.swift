@@ -284,6 +284,33 @@ struct RegistryCacheTests {
         #expect(throws: WireError.self) { try truncated.values(into: &kept) }
     }
 
+    @Test("an optional string read over the last one is that one when its bytes are; nil and others replace it")
+    func optionalStringReused() throws {
+        let sequence: [String?] = [
+            "value", "value", nil, "value", "values", "a field name longer than fifteen", "a field name longer than fifteen",
+            "a field name longer than fifteeN", "", "", "é", "e\u{301}",
+        ]
+        var writer = WireWriter()
+        for s in sequence { writer.optional(s) { $0.string($1) } }
+        var reader = WireReader(writer.bytes)
+        var last: String?
+        var storages: [UnsafePointer<UInt8>?] = []
+        for s in sequence {
+            let read = try reader.optionalString(reusing: &last)
+            #expect(read.map { Array($0.utf8) } == s.map { Array($0.utf8) })
+            storages.append(read?.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil)
+        }
+        #expect(reader.atEnd)
+        // The repeated long name is the same storage, not a second string.
+        #expect(storages[5] != nil && storages[5] == storages[6])
+        // Cut inside a string that matches so far: refused, not read past the end.
+        var cut = WireWriter()
+        cut.optional("a field name longer than fifteen") { $0.string($1) }
+        var truncated = WireReader(Array(cut.bytes.dropLast(2)))
+        var kept: String? = "a field name longer than fifteen"
+        #expect(throws: WireError.self) { try truncated.optionalString(reusing: &kept) }
+    }
+
     @Test("a reader over a range of a buffer reads that range only")
     func readerOverRange() throws {
         var writer = WireWriter()
