@@ -91,6 +91,17 @@ final class CMarshaller {
         return fw_string_list(items: UnsafePointer(array), count: items.count)
     }
 
+    /// An `fw_string_list` of copies of the `count` wire strings from `first` (see `WireValues`).
+    func list(wire first: UnsafeRawPointer, count: Int) -> fw_string_list {
+        guard count > 0 else { return fw_string_list(items: nil, count: 0) }
+        let stride = MemoryLayout<UnsafePointer<CChar>?>.stride
+        let raw = allocate(count * stride, alignment: MemoryLayout<UnsafePointer<CChar>?>.alignment)
+        let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: count)
+        var p = first
+        for j in 0..<count { array[j] = copy(WireValues.string(&p)) }
+        return fw_string_list(items: UnsafePointer(array), count: count)
+    }
+
     /// A tagged `fw_value` (type `FW_FIELD_NONE` when absent, or when `value` is not of a kind
     /// `type` can hold: a pack must never read a string's pointer out of an integer).
     func value(_ value: Value?, as type: FieldType) -> fw_value {

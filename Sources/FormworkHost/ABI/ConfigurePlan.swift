@@ -186,6 +186,78 @@ final class ConfigurePlan {
         return true
     }
 
+    /// `layTyped` from a model's wire bytes, unchecked (the host checked the values): the cell host's configure,
+    /// with no `Value` or Swift string made. False, as `layTyped`, when a value is not for the fast path.
+    func layTyped(wire values: WireValues, defaults: Bool, into model: UnsafeMutableRawPointer, marshaller: CMarshaller) -> Bool {
+        guard let template = defaults ? typedWithDefaults : typedBare else { return false }
+        let source = UnsafeRawPointer(template.baseAddress!)
+        for offset in stride(from: 0, to: template.count, by: 8) {
+            model.storeBytes(of: source.load(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+        }
+        var p = values.start
+        for i in 0..<min(values.count, slots.count) {
+            let slot = slots[i]
+            let at = model + slot.offset
+            switch WireValues.next(&p) {
+            case .absent: continue
+            case .string(let bytes):
+                guard isStringKind(slot.type) else { return false }
+                at.storeBytes(of: marshaller.copy(bytes), as: UnsafePointer<CChar>?.self)
+            case .bool(let b):
+                guard slot.type == .bool else { return false }
+                at.storeBytes(of: b, as: Bool.self)
+            case .integer(let n):
+                guard slot.type == .integer else { return false }
+                at.storeBytes(of: n, as: Int64.self)
+            case .number(let d):
+                guard slot.type == .number || slot.type == .date else { return false }
+                at.storeBytes(of: d, as: Double.self)
+            case .list(let count, let first):
+                guard slot.type == .stringList || slot.type == .choiceList else { return false }
+                at.storeBytes(of: marshaller.list(wire: first, count: count), as: fw_string_list.self)
+            }
+        }
+        return true
+    }
+
+    /// `layGeneric` from a model's wire bytes, unchecked (see `layTyped(wire:…)`); `count` is `genericCount`'s.
+    func layGeneric(
+        wire values: WireValues, defaults: Bool, into array: UnsafeMutablePointer<fw_value>, count: Int, marshaller: CMarshaller
+    ) -> Bool {
+        if defaults {
+            array.initialize(from: genericWithDefaults.baseAddress!, count: count)
+        } else {
+            array.initialize(repeating: fw_value(), count: count)
+        }
+        var p = values.start
+        for i in 0..<min(count, values.count) {
+            let slot = slots[i]
+            var v = fw_value()
+            switch WireValues.next(&p) {
+            case .absent: continue
+            case .string(let bytes):
+                guard isStringKind(slot.type) else { return false }
+                v.as.string = marshaller.copy(bytes)
+            case .bool(let b):
+                guard slot.type == .bool else { return false }
+                v.as.boolean = b
+            case .integer(let n):
+                guard slot.type == .integer else { return false }
+                v.as.integer = n
+            case .number(let d):
+                guard slot.type == .number || slot.type == .date else { return false }
+                v.as.number = d
+            case .list(let n, let first):
+                // An empty generic list keeps a non-NULL items pointer (1.0 behaviour): the general path makes it.
+                guard slot.type == .stringList || slot.type == .choiceList, n > 0 else { return false }
+                v.as.list = marshaller.list(wire: first, count: n)
+            }
+            v.type = slot.type.abiValue
+            array[i] = v
+        }
+        return true
+    }
+
     /// The bytes of a typed model's buffer: the struct's size rounded up to whole words (the template
     /// is copied a word at a time, and a direct by-value call reads whole words).
     static func typedSize(_ layout: TypedModelLayout) -> Int { layout.bufferSize }

@@ -493,6 +493,7 @@ public final class IsolatedCells: CellDriver {
                 let index: Int, fieldID: String, offers: [CellRequest.Offer]
                 let render: Bool, accessibilityId: String, valueField: String?
                 let highlighted: UInt8, selected: UInt8
+                let model: (start: Int, count: Int)
                 if r.atEnd {
                     // The rest of the batch comes in further frames: what is answered goes out first, and
                     // the wait is marked as progress (it is not a call of a pack's).
@@ -505,13 +506,19 @@ public final class IsolatedCells: CellDriver {
                     index = Int(try r.u32())
                     guard index < table.count else { throw WireError(offset: r.offset) }
                     fieldID = try r.string()
-                    try r.values(into: &models[index])
+                    // Passed over (checked) here, and read in place by the configure of the common request.
+                    model = try r.skipValues()
                     offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
                     render = try r.bool()
                     accessibilityId = try r.string(orSame: fieldID)
                     valueField = try r.optionalString(reusing: &valueFields[index])
                     highlighted = try r.u8()
                     selected = try r.u8()
+                    if !offers.isEmpty || highlighted != 0 || selected != 0 {
+                        // The rest of `perform` reads the values too: they are made, as before.
+                        var values = WireReader(r.bytes, range: model.start - 4..<r.end)
+                        try values.values(into: &models[index])
+                    }
                 } catch {
                     return 2
                 }
@@ -541,14 +548,29 @@ public final class IsolatedCells: CellDriver {
                             cellID: named.id, fieldID: fieldID, packPath: named.path,
                             message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
                     }
+                    let common = offers.isEmpty && highlighted == 0 && selected == 0
                     var request = CellRequest(
-                        cell: cell, fieldID: fieldID, model: models[index], offers: offers, render: render,
+                        cell: cell, fieldID: fieldID, model: common ? [] : models[index], offers: offers, render: render,
                         accessibilityId: accessibilityId,
                         valueField: valueField)
                     request.highlighted = highlighted == 0 ? nil : highlighted == 2
                     request.selected = selected == 0 ? nil : selected == 2
                     // No redirection here: the child's standard output is a pipe the host keeps for its reports.
-                    response = try cells.perform(request, index: UInt64(position), recorder: recorder)
+                    if offers.isEmpty && highlighted == 0 && selected == 0 {
+                        // (`withUnsafeBytes` rethrows untyped errors: the typed one comes out through a `Result`.)
+                        response = try r.bytes.withUnsafeBytes { bytes -> Result<CellResponse, RuntimeError> in
+                            let wire = WireValues(start: bytes.baseAddress! + model.start, count: model.count)
+                            return withUnsafePointer(to: request) { request -> Result<CellResponse, RuntimeError> in
+                                do throws(RuntimeError) {
+                                    return .success(try cells.perform(at: request, index: UInt64(position), recorder: recorder, wire: wire))
+                                } catch {
+                                    return .failure(error)
+                                }
+                            }
+                        }.get()
+                    } else {
+                        response = try cells.perform(request, index: UInt64(position), recorder: recorder)
+                    }
                 } catch {
                     frame(.failure) {
                         $0.u32(UInt32(position))

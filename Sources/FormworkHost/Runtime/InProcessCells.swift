@@ -142,8 +142,11 @@ public final class InProcessCells: CellDriver {
     ///
     /// With a `recorder` (the cell host's), the views are recorded into it, in their wire encoding, and the
     /// response's `nodes` are empty; without a render the recorder is left empty.
+    ///
+    /// With `wire`, the request's model is those values, still in their wire bytes (the cell host's common
+    /// request: no offers, highlight or selection), and `request`'s own model is not read.
     func perform(
-        at request: UnsafePointer<CellRequest>, index: UInt64, recorder: CanvasWireRecorder? = nil
+        at request: UnsafePointer<CellRequest>, index: UInt64, recorder: CanvasWireRecorder? = nil, wire: WireValues? = nil
     ) throws(RuntimeError) -> CellResponse {
         recorder?.clear()
         let cell = request.pointee.cell, fieldID = request.pointee.fieldID
@@ -161,7 +164,16 @@ public final class InProcessCells: CellDriver {
         let instance = try pool.dequeue(request.pointee.cell, from: slot)
         defer { pool.enqueue(instance, to: slot) }
         mark(index << 8 | Phase.configure.rawValue)
-        try instance.configure(request.pointee.model, field: request.pointee.fieldID)
+        if let wire {
+            precondition(request.pointee.offers.isEmpty && request.pointee.highlighted == nil && request.pointee.selected == nil)
+            // What the plan's fast path does not take goes the general way, which reports it (`plain: false`: the
+            // same fast path would refuse it again).
+            if try !instance.configureIfPlain(wire: wire, field: fieldID) {
+                try instance.configure(wire.decoded(), field: fieldID, plain: false)
+            }
+        } else {
+            try instance.configure(request.pointee.model, field: request.pointee.fieldID)
+        }
         // The common request (configure, then render) takes no other branch below.
         if request.pointee.offers.isEmpty && request.pointee.highlighted == nil && request.pointee.selected == nil {
             guard request.pointee.render else { return CellResponse(nodes: [], rejections: []) }

@@ -70,6 +70,48 @@ struct ConfigurePlanTests {
         #expect(plainCalls >= registry.cellTypes.count * 8)
     }
 
+    /// `model` as the host sends it (a count, then each value), passed over by `skipValues` and read in place.
+    func withWire<R>(_ model: [Value?], _ body: (WireValues) throws -> R) throws -> R {
+        var writer = WireWriter()
+        writer.array(model) { $0.value($1) }
+        var reader = WireReader(writer.bytes)
+        let (start, count) = try reader.skipValues()
+        #expect(reader.atEnd && count == model.count)
+        return try writer.bytes.withUnsafeBytes { try body(WireValues(start: $0.baseAddress! + start, count: count)) }
+    }
+
+    @Test("values read in place from their wire bytes: taken or left as from values, the same views, the same decoded values")
+    func fromWireBytes() throws {
+        var wireCalls = 0, valueCalls = 0
+        for cell in registry.cellTypes {
+            let models: [[Value?]] =
+                (0..<3).map { variant in cell.fields.map { fitting($0, variant) } } + [
+                    cell.fields.map { $0.required ? fitting($0, 0) : nil },
+                    Array(cell.fields.prefix(1).map { fitting($0, 1) }),
+                    cell.fields.map { _ in .integer(3) },  // kinds most members cannot hold: left to the general path
+                    cell.fields.map { _ in .stringList([]) },
+                ]
+            for model in models {
+                let fromValues = try instance(cell), fromWire = try instance(cell)
+                let viaValues = outcome {
+                    let taken = try fromValues.configureIfPlain(model, defaults: false, checking: false, field: nil)
+                    if taken { valueCalls += 1 } else { try fromValues.configure(model, field: nil, plain: false) }
+                    return [.label(text: "\(taken)", style: .body)] + (try render(fromValues))
+                }
+                let viaWire = outcome {
+                    try withWire(model) { wire in
+                        #expect(wire.decoded() == model)
+                        let taken = try fromWire.configureIfPlain(wire: wire, field: nil)
+                        if taken { wireCalls += 1 } else { try fromWire.configure(wire.decoded(), field: nil, plain: false) }
+                        return [.label(text: "\(taken)", style: .body)] + (try render(fromWire))
+                    }
+                }
+                #expect(viaWire == viaValues, "\(cell.id) \(model)")
+            }
+        }
+        #expect(wireCalls == valueCalls && wireCalls >= registry.cellTypes.count * 3)
+    }
+
     @Test("checking: values that do not plainly fit are left to the general path, and nothing reaches the pack")
     func leftToTheGeneralPath() throws {
         let rating = try instance(try registry.cellType("org.formwork.c.rating"))  // typed by value

@@ -213,6 +213,31 @@ struct RegistryCacheTests {
             _ = try? r.node()
             var p = WireReader(bytes)
             _ = try? p.pack()
+            checkSkippedValues(bytes)
+        }
+        // A model cut anywhere: refused, or (cut after a whole value list) the same values either way.
+        var model = WireWriter()
+        model.array([nil, .string("a name longer than fifteen bytes"), .bool(true), .integer(-3), .number(2.5), .stringList(["x", "", "日本"])] as [Value?]) {
+            $0.value($1)
+        }
+        for cut in 0...model.bytes.count { checkSkippedValues(Array(model.bytes.prefix(cut))) }
+    }
+
+    /// `skipValues` over `bytes` never traps; when it accepts them, the values read in place are those
+    /// `values(into:)` makes, and both stop at the same byte.
+    func checkSkippedValues(_ bytes: [UInt8]) {
+        var skipping = WireReader(bytes), reading = WireReader(bytes)
+        var made: [Value?] = []
+        guard let (start, count) = try? skipping.skipValues() else {
+            #expect((try? reading.values(into: &made)) == nil, "\(bytes)")
+            return
+        }
+        #expect((try? reading.values(into: &made)) != nil && reading.offset == skipping.offset, "\(bytes)")
+        let decoded = bytes.withUnsafeBytes { WireValues(start: $0.baseAddress! + start, count: count).decoded() }
+        #expect(decoded.count == made.count)
+        for (a, b) in zip(decoded, made) {
+            // NaN is not equal to itself: compared by bits.
+            if case .number(let x)? = a, case .number(let y)? = b { #expect(x.bitPattern == y.bitPattern) } else { #expect(a == b) }
         }
     }
 
