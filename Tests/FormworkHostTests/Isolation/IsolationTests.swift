@@ -217,9 +217,10 @@ struct RegistryCacheTests {
         }
         // A model cut anywhere: refused, or (cut after a whole value list) the same values either way.
         var model = WireWriter()
-        model.array([nil, .string("a name longer than fifteen bytes"), .bool(true), .integer(-3), .number(2.5), .stringList(["x", "", "日本"])] as [Value?]) {
-            $0.value($1)
-        }
+        let values: [Value?] = [
+            nil, .string("a name longer than fifteen bytes"), .bool(true), .integer(-3), .number(2.5), .stringList(["x", "", "日本"]),
+        ]
+        model.array(values) { $0.value($1) }
         for cut in 0...model.bytes.count { checkSkippedValues(Array(model.bytes.prefix(cut))) }
     }
 
