@@ -96,6 +96,9 @@ struct WireReader {
         guard count <= end - offset else { throw WireError(offset: offset) }
         var out: [T] = []
         guard count > 0 else { return out }  // reserving 0 still made a buffer: the empty array is shared, not unique
+        // One element (most of a field's views, a group's child): an array literal, which allocates the buffer
+        // directly; `reserveCapacity` went through the general growth path (about 330 instructions an array).
+        if count == 1 { return [try read(&self)] }
         out.reserveCapacity(count)
         for _ in 0..<count { out.append(try read(&self)) }
         return out
