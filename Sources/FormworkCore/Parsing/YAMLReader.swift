@@ -272,15 +272,59 @@ enum YAMLReader {
     }
 
     /// The line where `[`/`{` nesting exceeds the limit, ignoring quoted text; nil if it never does.
-    private static func excessiveFlowNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var depth = 0, line = 1
-        var quote: UInt8? = nil
-        for b in bytes {
-            if b == 0x0A { line += 1 }
-            if let q = quote { if b == q { quote = nil }; continue }
+    ///
+    /// Eight bytes at a time: a word with no bracket and no quote (outside quoted text), or without the closing
+    /// quote (inside it), changes nothing and is passed over whole; in any other word only the marked bytes are
+    /// taken, lowest first. The line is counted only when the limit is exceeded. (A byte at a time, this scan was
+    /// three percent of a YAML render.)
+    static func excessiveFlowNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var depth = 0
+        var quote: UInt8 = 0  // 0: outside quoted text
+        var index = 0
+        let n = bytes.count
+        func line(at end: Int) -> Int { 1 + UnsafeBufferPointer(rebasing: bytes[..<end]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        while index + 8 <= n {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if quote != 0 && UTF8Bytes.equal(word, quote) == 0 {
+                index += 8
+                continue
+            }
+            // '{' and '[' differ only in bit 0x20, as do '}' and ']', and no other byte becomes them with it set.
+            let folded = word | 0x2020_2020_2020_2020
+            let doubles = UTF8Bytes.exactlyEqual(word, 0x22), singles = UTF8Bytes.exactlyEqual(word, 0x27)
+            let opens = UTF8Bytes.exactlyEqual(folded, 0x7B), closes = UTF8Bytes.exactlyEqual(folded, 0x7D)
+            var marks = doubles | singles | opens | closes
+            while marks != 0 {
+                let mark = marks & (0 &- marks)
+                marks ^= mark
+                if quote != 0 {
+                    if mark & (quote == 0x22 ? doubles : singles) != 0 { quote = 0 }
+                } else if mark & doubles != 0 {
+                    quote = 0x22
+                } else if mark & singles != 0 {
+                    quote = 0x27
+                } else if mark & opens != 0 {
+                    depth += 1
+                    if depth > InputLimits.maxDepth { return line(at: index + mark.trailingZeroBitCount >> 3 + 1) }
+                } else {
+                    depth = max(0, depth - 1)
+                }
+            }
+            index += 8
+        }
+        while index < n {
+            let b = base[index]
+            index += 1
+            if quote != 0 {
+                if b == quote { quote = 0 }
+                continue
+            }
             switch b {
             case 0x22, 0x27: quote = b
-            case 0x5B, 0x7B: depth += 1; if depth > InputLimits.maxDepth { return line }
+            case 0x5B, 0x7B:
+                depth += 1
+                if depth > InputLimits.maxDepth { return line(at: index) }
             case 0x5D, 0x7D: depth = max(0, depth - 1)
             default: break
             }

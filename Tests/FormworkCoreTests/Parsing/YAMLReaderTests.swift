@@ -36,4 +36,60 @@ struct YAMLReaderTests {
         #expect(try kind("'yes'") == "string yes" && (try kind("\"null\"")) == "string null")
         #expect(try kind("2") == "integer 2" && (try kind("2.5")) == "number 2.5")
     }
+
+    /// The nesting scan a byte at a time, as it was first written: what the word-at-a-time scan must answer.
+    static func flowNestingByteByByte(_ bytes: [UInt8]) -> Int? {
+        var depth = 0, line = 1
+        var quote: UInt8? = nil
+        for b in bytes {
+            if b == 0x0A { line += 1 }
+            if let q = quote {
+                if b == q { quote = nil }
+                continue
+            }
+            switch b {
+            case 0x22, 0x27: quote = b
+            case 0x5B, 0x7B:
+                depth += 1
+                if depth > InputLimits.maxDepth { return line }
+            case 0x5D, 0x7D: depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return nil
+    }
+
+    @Test("the flow-nesting guard, eight bytes at a time, finds what a byte-at-a-time scan finds, on the same line")
+    func flowNesting() {
+        // Bytes drawn from those that matter (brackets, both quotes, line feeds) and a few that do not, at every
+        // alignment: documents that exceed the limit at various places, inside and outside quoted text, and not.
+        let alphabet: [UInt8] = Array("[]{}\"'\n a:é".utf8)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33) % bound
+        }
+        var exceeded = 0
+        for round in 0..<3000 {
+            var bytes: [UInt8] = []
+            let opening = round % 3 == 0 ? InputLimits.maxDepth + 1 + next(4) : next(40)
+            for _ in 0..<next(9) { bytes.append(alphabet[next(alphabet.count)]) }
+            let filler: [UInt8] = Array(" a:é\n".utf8)
+            for _ in 0..<opening {
+                bytes.append(next(2) == 0 ? 0x5B : 0x7B)
+                // Between the brackets: plain bytes, or a quoted run holding brackets that do not count.
+                switch next(4) {
+                case 0: bytes += Array("'[{]'".utf8)
+                case 1: bytes += Array("\"}\n[\"".utf8)
+                default: for _ in 0..<next(3) { bytes.append(filler[next(filler.count)]) }
+                }
+            }
+            for _ in 0..<next(20) { bytes.append(alphabet[next(alphabet.count)]) }
+            let expected = Self.flowNestingByteByByte(bytes)
+            let found = bytes.withUnsafeBufferPointer { YAMLReader.excessiveFlowNesting($0) }
+            #expect(found == expected, "\(bytes)")
+            if expected != nil { exceeded += 1 }
+        }
+        #expect(exceeded > 300)
+    }
 }
