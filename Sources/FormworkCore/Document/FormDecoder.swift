@@ -295,14 +295,27 @@ public struct FormDecoder {
         return form
     }
 
+    /// Whether a parsed tree's sections (a YAML document's, or a JSON document's that is not decoded as it is
+    /// parsed) are decoded on several cores: only with four threads or more. On two cores it cost more than it
+    /// saved, in CPU time and in wall time alike (10k YAML fields 84.9 → 78.8 ms of CPU, 85.7 → 82.2 ms of wall
+    /// time in order; 100k 836 → 773 ms of CPU for 661 → 674 ms of wall time; a 100k JSON tree 474 → 437 ms of CPU,
+    /// 311 → 291 ms): the tree is built on one core, and every node the other cores read is retained and released
+    /// there, each count's cache line moved between the cores. Tests turn it on for their own task
+    /// (`$decodesTreesInParallel.withValue(true)`) to check the path against the decoder in order.
+    @TaskLocal static var decodesTreesInParallel = Parallel.threads >= 4
+
     /// The sections of a large document decoded on several cores, each by a decoder of its own, or nil
     /// (decode them in order) when that might not give exactly what one decoder gives: a small
     /// document, a catalog that is not safe to share, or section or field ids that are repeated (their
     /// "first used at" diagnostics depend on the order). Each section's problems, pending conditions
     /// and the sections themselves are put together in document order; each section's nodes are freed
     /// once it is decoded, as in the sequential path.
+    ///
+    /// Only with `decodesTreesInParallel`.
     mutating func sectionsInParallel(_ items: inout [SourceNode], formID: String) -> (sections: [FormSection], fields: Int)? {
-        guard registry.supportsConcurrentLookups, Parallel.threads > 1, !items.isEmpty else { return nil }
+        guard Self.decodesTreesInParallel, registry.supportsConcurrentLookups, Parallel.threads > 1, !items.isEmpty else {
+            return nil
+        }
         var total = 0
         for item in items { if case .array(let fields)? = item["fields"]?.kind { total += fields.count } }
         guard total >= 2000 else { return nil }

@@ -44,7 +44,9 @@ struct ParallelDecodeTests {
     @Test("a valid document: the same sections and fields, in order", arguments: [false, true])
     func same(large: Bool) throws {
         let text = Self.document(faults: false, large: large)
-        let parallel = try FormDecoder.decode(text: text, json: true, registry: SharedCatalog())
+        let parallel = try FormDecoder.$decodesTreesInParallel.withValue(true) {
+            try FormDecoder.decode(text: text, json: true, registry: SharedCatalog())
+        }
         let sequential = try FormDecoder.decode(text: text, json: true, registry: InMemory.Catalog())
         #expect(parallel.sections.map(\.id) == sequential.sections.map(\.id))
         #expect(parallel.sections.flatMap(\.fields).map(\.id) == sequential.sections.flatMap(\.fields).map(\.id))
@@ -65,7 +67,7 @@ struct ParallelDecodeTests {
                 return list.map(\.description)
             }
         }
-        let parallel = problems(SharedCatalog())
+        let parallel = FormDecoder.$decodesTreesInParallel.withValue(true) { problems(SharedCatalog()) }
         #expect(parallel.count > 20)
         #expect(parallel == problems(InMemory.Catalog()))
     }
