@@ -494,6 +494,9 @@ public final class IsolatedCells: CellDriver {
                 let render: Bool, accessibilityId: String, valueField: String?
                 let highlighted: UInt8, selected: UInt8
                 let model: (start: Int, count: Int)
+                // A request with nothing to offer, highlight or select (all of `render`'s): its model is laid out for
+                // the pack straight from the message; any other one has its values made, as before.
+                let common: Bool
                 if r.atEnd {
                     // The rest of the batch comes in further frames: what is answered goes out first, and
                     // the wait is marked as progress (it is not a call of a pack's).
@@ -514,8 +517,9 @@ public final class IsolatedCells: CellDriver {
                     valueField = try r.optionalString(reusing: &valueFields[index])
                     highlighted = try r.u8()
                     selected = try r.u8()
-                    if !offers.isEmpty || highlighted != 0 || selected != 0 {
-                        // The rest of `perform` reads the values too: they are made, as before.
+                    common = offers.isEmpty && highlighted == 0 && selected == 0
+                    if !common {
+                        // The rest of `perform` reads the values too.
                         var values = WireReader(r.bytes, range: model.start - 4..<r.end)
                         try values.values(into: &models[index])
                     }
@@ -548,7 +552,6 @@ public final class IsolatedCells: CellDriver {
                             cellID: named.id, fieldID: fieldID, packPath: named.path,
                             message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
                     }
-                    let common = offers.isEmpty && highlighted == 0 && selected == 0
                     var request = CellRequest(
                         cell: cell, fieldID: fieldID, model: common ? [] : models[index], offers: offers, render: render,
                         accessibilityId: accessibilityId,
@@ -556,7 +559,7 @@ public final class IsolatedCells: CellDriver {
                     request.highlighted = highlighted == 0 ? nil : highlighted == 2
                     request.selected = selected == 0 ? nil : selected == 2
                     // No redirection here: the child's standard output is a pipe the host keeps for its reports.
-                    if offers.isEmpty && highlighted == 0 && selected == 0 {
+                    if common {
                         // (`withUnsafeBytes` rethrows untyped errors: the typed one comes out through a `Result`.)
                         response = try r.bytes.withUnsafeBytes { bytes -> Result<CellResponse, RuntimeError> in
                             let wire = WireValues(start: bytes.baseAddress! + model.start, count: model.count)
