@@ -15,6 +15,11 @@ let cPackSettings: [CSetting] = isRootPackage ? [.unsafeFlags(["-fvisibility=hid
 /// Release builds of the host and the command skip the run-time exclusivity checks (`swift_beginAccess` on every
 /// class property access: 5–7% of a configure or a render, docs/performance.md). Debug builds, and so the tests,
 /// keep them: a violation is caught there.
+/// Release builds link the C++ standard library the Swift runtime needs from `libstdc++.a`: this folder holds a linker
+/// script named `libstdc++.so` that the driver's `-lstdc++` finds first (Linking/README.md). No process then loads and
+/// relocates `libstdc++.so.6` (about a millisecond of every run, docs/performance.md).
+let staticLibStdCxx: [String] = ["-L\(Context.packageDirectory)/Linking/static-libstdc++"]
+
 let releaseSwiftSettings: [SwiftSetting] =
     isRootPackage ? [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] : []
 
@@ -87,7 +92,7 @@ let package = Package(
             linkerSettings: isRootPackage
                 ? [
                     .unsafeFlags(
-                        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"],
+                        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"] + staticLibStdCxx,
                         .when(platforms: [.linux], configuration: .release))
                 ] : []),
         // 7. First-party packs.
@@ -96,8 +101,18 @@ let package = Package(
             exclude: ["exports.map"], swiftSettings: packSwiftSettings,
             // Export the entry and nothing else, like a C pack built with -fvisibility=hidden.
             linkerSettings: isRootPackage
-                ? [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/StandardCells/exports.map"])] : []),
-        .target(name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings),
+                ? [
+                    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/StandardCells/exports.map"]),
+                    // Its own copy of the Swift runtime (hidden) and of libstdc++: a cell host opening it binds no
+                    // libswiftCore.so or libstdc++.so.6 (Linking/README.md).
+                    .unsafeFlags(["-static-stdlib"] + staticLibStdCxx, .when(platforms: [.linux], configuration: .release)),
+                ] : []),
+        // Plain C: NoSwiftRuntime.c satisfies SwiftPM's swiftrt.o, and with the static libraries nothing of the Swift
+        // runtime or of libstdc++ is linked in: the pack needs libc and libm alone (Linking/README.md).
+        .target(
+            name: "RatingCells", dependencies: ["CFormwork"], path: "Plugins/RatingCells", cSettings: cPackSettings,
+            linkerSettings: isRootPackage
+                ? [.unsafeFlags(["-static-stdlib"] + staticLibStdCxx, .when(platforms: [.linux], configuration: .release))] : []),
         // Benchmarks (not tests): `swift build -c release && .build/release/formwork-bench`.
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
         // The performance suite against C baselines (docs/performance.md): `.build/release/formwork-perf`.

@@ -11,20 +11,24 @@ public struct TraitKey: @unchecked Sendable {
     fileprivate let codec: Codec
     /// The values of a `choice` trait (empty for the others).
     fileprivate let names: [String]
-    /// Accessors: a key path for `bool` and `fieldName`, closures for `choice`. Kept as
-    /// plain optional properties rather than enum payloads, so that the table's
-    /// references stay visible to LeakSanitizer (a multi-payload enum hides tag bits in them).
-    fileprivate let boolPath: WritableKeyPath<TextInputTraits, Bool?>?
-    fileprivate let stringPath: WritableKeyPath<TextInputTraits, String?>?
+    /// Accessors, as closures that capture nothing (a function each, made at compile time): key
+    /// paths were instantiated at run time when the table was first read, about 35,000 instructions
+    /// each, 0.6 M for the table in every process that reads it (a cell host validating its packs).
+    /// Kept as plain optional properties rather than enum payloads, so that the table's references
+    /// stay visible to LeakSanitizer (a multi-payload enum hides tag bits in them).
+    fileprivate let getBool: (@Sendable (TextInputTraits) -> Bool?)?
+    fileprivate let setBool: (@Sendable (inout TextInputTraits, Bool) -> Void)?
+    /// A `fieldName` trait's value, or a `choice` trait's value's name.
     fileprivate let get: (@Sendable (TextInputTraits) -> String?)?
+    /// Sets a `choice` trait from its value's name; false when the name is not one of its values.
     fileprivate let set: (@Sendable (inout TextInputTraits, String) -> Bool)?
 
     fileprivate enum Codec: Sendable { case bool, choice, contentType, dataDetectors, fieldName }
 
     fileprivate init(
         name: String, kinds: [TextInputKind], codec: Codec, names: [String] = [],
-        boolPath: WritableKeyPath<TextInputTraits, Bool?>? = nil,
-        stringPath: WritableKeyPath<TextInputTraits, String?>? = nil,
+        getBool: (@Sendable (TextInputTraits) -> Bool?)? = nil,
+        setBool: (@Sendable (inout TextInputTraits, Bool) -> Void)? = nil,
         get: (@Sendable (TextInputTraits) -> String?)? = nil,
         set: (@Sendable (inout TextInputTraits, String) -> Bool)? = nil
     ) {
@@ -32,8 +36,8 @@ public struct TraitKey: @unchecked Sendable {
         self.kinds = kinds
         self.codec = codec
         self.names = names
-        self.boolPath = boolPath
-        self.stringPath = stringPath
+        self.getBool = getBool
+        self.setBool = setBool
         self.get = get
         self.set = set
     }
@@ -46,23 +50,23 @@ public struct TraitKey: @unchecked Sendable {
     private static let textKinds: [TextInputKind] = [.textField, .textView]
 
     public static let all: [TraitKey] = [
-        choice("autocapitalization", textKinds, \.autocapitalization),
-        bool("autocorrection", textKinds, \.autocorrection),
-        bool("spellChecking", textKinds, \.spellChecking),
-        bool("smartDashes", textKinds, \.smartDashes),
-        bool("smartQuotes", textKinds, \.smartQuotes),
-        bool("smartInsertDelete", textKinds, \.smartInsertDelete),
-        choice("keyboard", textKinds, \.keyboard),
-        choice("keyboardAppearance", textKinds, \.keyboardAppearance),
-        choice("returnKey", textKinds, \.returnKey),
-        choice("clearButton", [.textField], \.clearButton),
-        bool("secure", [.textField], \.secureEntry),
+        choice("autocapitalization", textKinds, { $0.autocapitalization }, { $0.autocapitalization = $1 }),
+        bool("autocorrection", textKinds, { $0.autocorrection }, { $0.autocorrection = $1 }),
+        bool("spellChecking", textKinds, { $0.spellChecking }, { $0.spellChecking = $1 }),
+        bool("smartDashes", textKinds, { $0.smartDashes }, { $0.smartDashes = $1 }),
+        bool("smartQuotes", textKinds, { $0.smartQuotes }, { $0.smartQuotes = $1 }),
+        bool("smartInsertDelete", textKinds, { $0.smartInsertDelete }, { $0.smartInsertDelete = $1 }),
+        choice("keyboard", textKinds, { $0.keyboard }, { $0.keyboard = $1 }),
+        choice("keyboardAppearance", textKinds, { $0.keyboardAppearance }, { $0.keyboardAppearance = $1 }),
+        choice("returnKey", textKinds, { $0.returnKey }, { $0.returnKey = $1 }),
+        choice("clearButton", [.textField], { $0.clearButton }, { $0.clearButton = $1 }),
+        bool("secure", [.textField], { $0.secureEntry }, { $0.secureEntry = $1 }),
         TraitKey(name: "contentType", kinds: textKinds, codec: .contentType),
         TraitKey(name: "dataDetectors", kinds: [.textView], codec: .dataDetectors),
-        bool("selectable", [.textView], \.selectable),
-        choice("datePickerMode", [.datePicker], \.dateMode),
-        TraitKey(name: "minimumField", kinds: [], codec: .fieldName, stringPath: \.minimumField),
-        TraitKey(name: "maximumField", kinds: [], codec: .fieldName, stringPath: \.maximumField),
+        bool("selectable", [.textView], { $0.selectable }, { $0.selectable = $1 }),
+        choice("datePickerMode", [.datePicker], { $0.dateMode }, { $0.dateMode = $1 }),
+        TraitKey(name: "minimumField", kinds: [], codec: .fieldName, get: { $0.minimumField }),
+        TraitKey(name: "maximumField", kinds: [], codec: .fieldName, get: { $0.maximumField }),
     ]
 
     private static let byName: [String: TraitKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -70,27 +74,30 @@ public struct TraitKey: @unchecked Sendable {
     public static func named(_ name: String) -> TraitKey? { byName[name] }
 
     /// Every key a document may use, in table order.
-    public static let documentKeys: [String] = all.filter(\.isDocumentKey).map(\.name)
+    public static let documentKeys: [String] = all.filter { $0.isDocumentKey }.map { $0.name }
 
     /// The keys a document may set for a cell of `kind`, in table order.
     public static func documentKeys(for kind: TextInputKind) -> [String] {
-        all.filter { $0.kinds.contains(kind) }.map(\.name)
+        all.filter { $0.kinds.contains(kind) }.map { $0.name }
     }
 
-    private static func bool(_ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, Bool?>) -> TraitKey {
-        TraitKey(name: name, kinds: kinds, codec: .bool, boolPath: path)
+    private static func bool(
+        _ name: String, _ kinds: [TextInputKind], _ get: @escaping @Sendable (TextInputTraits) -> Bool?,
+        _ set: @escaping @Sendable (inout TextInputTraits, Bool) -> Void
+    ) -> TraitKey {
+        TraitKey(name: name, kinds: kinds, codec: .bool, getBool: get, setBool: set)
     }
 
     private static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ kinds: [TextInputKind], _ path: WritableKeyPath<TextInputTraits, E?>
+        _ name: String, _ kinds: [TextInputKind], _ get: @escaping @Sendable (TextInputTraits) -> E?,
+        _ set: @escaping @Sendable (inout TextInputTraits, E) -> Void
     ) -> TraitKey where E.RawValue == String {
-        nonisolated(unsafe) let path = path
-        return TraitKey(
-            name: name, kinds: kinds, codec: .choice, names: E.allCases.map(\.rawValue),
-            get: { $0[keyPath: path]?.rawValue },
+        TraitKey(
+            name: name, kinds: kinds, codec: .choice, names: E.allCases.map { $0.rawValue },
+            get: { get($0)?.rawValue },
             set: { traits, text in
                 guard let value = E(rawValue: text) else { return false }
-                traits[keyPath: path] = value
+                set(&traits, value)
                 return true
             })
     }
@@ -100,11 +107,11 @@ public struct TraitKey: @unchecked Sendable {
     /// The trait's value in `traits` as JSON; nil when it is the platform default.
     package func json(in traits: TextInputTraits) -> JSON? {
         switch codec {
-        case .bool: traits[keyPath: boolPath!].map(JSON.bool)
+        case .bool: getBool!(traits).map(JSON.bool)
         case .choice: get!(traits).map(JSON.string)
         case .contentType: traits.contentType.map(JSON.string)
         case .dataDetectors: traits.dataDetectors.isEmpty ? nil : .array(traits.dataDetectors.map { .string($0.rawValue) })
-        case .fieldName: traits[keyPath: stringPath!].map(JSON.string)
+        case .fieldName: get!(traits).map(JSON.string)
         }
     }
 
@@ -118,7 +125,7 @@ public struct TraitKey: @unchecked Sendable {
         switch codec {
         case .bool:
             guard case .bool(let b) = node.kind else { return "'\(name)' must be true or false" }
-            traits[keyPath: boolPath!] = b
+            setBool!(&traits, b)
             return nil
         case .choice:
             guard let s = node.string else { return "'\(name)' must be one of \(names.joined(separator: ", "))" }
