@@ -14,6 +14,7 @@
  *   FIXTURE_REJECT_NO_MESSAGE, FIXTURE_TYPED_DIFFERS, FIXTURE_TYPED_FORGETS
  *   FIXTURE_HEAP_DESCRIPTOR: the fw_pack lives in a heap block of exactly struct_size bytes
  *   FIXTURE_LIFECYCLE: init/deinit count their calls; render shows "init=N deinit=M"
+ *   FIXTURE_END_LOG="path" (with FIXTURE_LIFECYCLE): destroy and deinit each append a line to that file
  *   Hostile: FIXTURE_CELL_COUNT=n (the cells array claims n elements; with FIXTURE_CELL_SIZE a huge stride),
  *   FIXTURE_HUGE_BOUND (integer maximum 1e300), FIXTURE_ESCAPES (labels and messages with terminal escapes),
  *   FIXTURE_PRINTS (writes to standard output in its entry, init and render)
@@ -113,7 +114,23 @@ static void *counter_create(const fw_cell_type *type, const fw_host *host) {
     (void)type; (void)host;
     return calloc(1, sizeof(counter));
 }
-static void counter_destroy(void *cell) { free(cell); }
+#if defined(FIXTURE_LIFECYCLE) && defined(FIXTURE_END_LOG)
+#include <stdio.h>
+static void end_log(const char *line) {
+    FILE *f = fopen(FIXTURE_END_LOG, "a");
+    if (f) {
+        fputs(line, f);
+        fclose(f);
+    }
+}
+#endif
+
+static void counter_destroy(void *cell) {
+#if defined(FIXTURE_LIFECYCLE) && defined(FIXTURE_END_LOG)
+    end_log("destroy\n");
+#endif
+    free(cell);
+}
 static fw_status counter_configure(void *cell, const fw_value *values, uint32_t count) {
     if (count != 3) return FW_INVALID_ARGUMENT;
     ((counter *)cell)->count = values[1].type == FW_FIELD_INTEGER ? values[1].as.integer : 0;
@@ -150,7 +167,12 @@ static fw_status counter_value_changed(void *cell, const char *field, const fw_v
 #include <stdio.h>
 static int inits, deinits;
 static fw_status pack_init(const fw_host *host) { (void)host; inits++; return FW_OK; }
-static void pack_deinit(void) { deinits++; }
+static void pack_deinit(void) {
+    deinits++;
+#ifdef FIXTURE_END_LOG
+    end_log("deinit\n");
+#endif
+}
 #define PACK_LIFECYCLE .init = pack_init, .deinit = pack_deinit,
 #elif defined(FIXTURE_PRINTS)
 #include <stdio.h>

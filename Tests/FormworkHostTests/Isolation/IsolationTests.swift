@@ -469,6 +469,28 @@ struct IsolatedCellsTests {
         return (form, try FormRuntime(registry: registry).render(form))
     }
 
+    @Test("a cell host's clean end destroys every instance and calls each pack's deinit before it exits")
+    func cleanEndCallsDestroyAndDeinit() throws {
+        let log = "\(Scratch.directory)/end-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        let path = try CCompiler.pack(
+            "end-log-\(UInt32.random(in: 0...UInt32.max))", defines: ["FIXTURE_LIFECYCLE", "FIXTURE_END_LOG=\"\(log)\""])
+        let registry = firstPartyRegistry(plus: [path])
+        let form = try FormDecoder.decode(
+            text: """
+                formwork: 1
+                id: l
+                sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
+                                             { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
+                """, json: false, registry: registry)
+        let isolated = IsolatedCells(launcher: launcher)
+        _ = try FormRuntime(driver: isolated).render(form)
+        #expect(!FileManager.default.fileExists(atPath: log))  // nothing destroyed while the child serves
+        isolated.finish()
+        #expect(isolated.shutdownFailures.isEmpty)
+        // One pooled instance, destroyed, then the pack's deinit: both before the child marked its end.
+        #expect((try? String(contentsOfFile: log, encoding: .utf8)) == "destroy\ndeinit\n")
+    }
+
     @Test("children asked to end early end cleanly; a later batch starts a new child and renders the same")
     func requestEndThenPerform() throws {
         let (form, expected) = try loginForm()
