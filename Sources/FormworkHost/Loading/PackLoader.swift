@@ -104,9 +104,8 @@ struct DescriptorValidator {
             (element, elementSize) throws(DescriptorProblem) in
             try cellType(at: element, size: elementSize, packID: id, lifecycle: lifecycle)
         }
-        var seen: Set<String> = []
-        for (cell, _) in loaded where !seen.insert(cell.id).inserted {
-            throw DescriptorProblem("cell type '\(cell.id)' is declared twice in pack '\(id)'; give each cell type its own identifier")
+        if let twice = Self.firstRepeated(loaded, { $0.0.id }) {
+            throw DescriptorProblem("cell type '\(twice)' is declared twice in pack '\(id)'; give each cell type its own identifier")
         }
         let pack = Pack(
             path: path, id: id, name: name, version: version, vendor: vendor, license: license,
@@ -159,9 +158,8 @@ struct DescriptorValidator {
                 try field(at: element, size: elementSize, cell: at)
             }
         }
-        var names: Set<String> = []
-        for field in fields where !names.insert(field.name).inserted {
-            throw DescriptorProblem("\(at()): field '\(field.name)' is declared twice; field names must be unique in a schema")
+        if let twice = Self.firstRepeated(fields, { $0.name }) {
+            throw DescriptorProblem("\(at()): field '\(twice)' is declared twice; field names must be unique in a schema")
         }
         for field in fields {
             guard let options = field.optionsField else { continue }
@@ -418,9 +416,8 @@ struct DescriptorValidator {
                 let label = try optionalString(c.label, "\(at()): choice label") ?? value
                 return Choice(value: value, label: label)
             }
-            var seen: Set<String> = []
-            for choice in choices where !seen.insert(choice.value).inserted {
-                throw DescriptorProblem("\(at()): choice '\(choice.value)' is listed twice; choice values must be unique")
+            if let twice = Self.firstRepeated(choices, { $0.value }) {
+                throw DescriptorProblem("\(at()): choice '\(twice)' is listed twice; choice values must be unique")
             }
         } else if d.choice_count != 0 {
             throw DescriptorProblem("\(at()): only choice and choiceList fields may have choices (choice_count is \(d.choice_count))")
@@ -572,14 +569,48 @@ struct DescriptorValidator {
     }
 
     /// `label(.label)+`, labels of lowercase letters, digits and hyphens, starting with a letter or digit.
+    /// Whether `id` is a reverse-DNS identifier: two or more dot-separated labels of `a-z`, `0-9` and `-`, each
+    /// 1–63 bytes, starting with a letter or digit and not ending with `-`, the first starting with a letter;
+    /// 255 bytes at most. One pass over the bytes (splitting the string into labels of characters was a
+    /// twentieth of reading a pack's descriptors).
     static func isReverseDNS(_ id: String) -> Bool {
-        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, id.utf8.count <= 255 else { return false }
-        return labels.allSatisfy { label in
-            guard let first = label.utf8.first, label.utf8.count <= 63 else { return false }
-            let isAlnum: (UInt8) -> Bool = { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
-            return isAlnum(first) && label.utf8.allSatisfy { isAlnum($0) || $0 == 0x2D } && label.utf8.last != 0x2D
-        } && labels[0].utf8.first.map { (0x61...0x7A).contains($0) } == true
+        var id = id
+        return id.withUTF8 { bytes -> Bool in
+            guard bytes.count <= 255, let first = bytes.first, (0x61...0x7A).contains(first) else { return false }
+            var labels = 1, length = 0, last: UInt8 = 0
+            for byte in bytes {
+                if byte == 0x2E {
+                    guard length > 0, last != 0x2D else { return false }
+                    labels += 1
+                    length = 0
+                    continue
+                }
+                let alnum = (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                guard alnum || (byte == 0x2D && length > 0) else { return false }
+                length += 1
+                guard length <= 63 else { return false }
+                last = byte
+            }
+            return labels >= 2 && length > 0 && last != 0x2D
+        }
+    }
+
+    /// The first value of `key` that an earlier element already had, nil when all differ (`String` equality, as a
+    /// set's). A handful of names is compared pair by pair; hashing each was as costly as the rest of the check.
+    static func firstRepeated<T>(_ elements: [T], _ key: (T) -> String) -> String? {
+        if elements.count <= 16 {
+            for i in elements.indices.dropFirst() {
+                let name = key(elements[i])
+                for j in 0..<i where key(elements[j]) == name { return name }
+            }
+            return nil
+        }
+        var seen: Set<String> = []
+        for element in elements {
+            let name = key(element)
+            if !seen.insert(name).inserted { return name }
+        }
+        return nil
     }
 
     static func isFieldName(_ name: String) -> Bool {

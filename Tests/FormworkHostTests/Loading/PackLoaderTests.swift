@@ -214,3 +214,56 @@ struct PackPathTests {
         #expect(result.stdout.contains("path:         librelative.so"))
     }
 }
+
+@Suite("Descriptor checks on names")
+struct DescriptorNameChecks {
+    /// The reverse-DNS check as it was written before (labels split as characters): the reference.
+    static func splitReverseDNS(_ id: String) -> Bool {
+        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, id.utf8.count <= 255 else { return false }
+        return labels.allSatisfy { label in
+            guard let first = label.utf8.first, label.utf8.count <= 63 else { return false }
+            let isAlnum: (UInt8) -> Bool = { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            return isAlnum(first) && label.utf8.allSatisfy { isAlnum($0) || $0 == 0x2D } && label.utf8.last != 0x2D
+        } && labels[0].utf8.first.map { (0x61...0x7A).contains($0) } == true
+    }
+
+    @Test("the reverse-DNS check answers as the label-splitting one on chosen and random identifiers")
+    func reverseDNSAgreesWithSplitting() {
+        let chosen = [
+            "org.formwork.text", "a.b", "a", "", ".", "a.", ".a", "a..b", "a.-b", "a.b-", "a-.b", "1a.b", "a.1b", "a.b.c-d.e",
+            "A.b", "a.B", "a_b.c", "a.b\u{301}", "a.\u{301}b", "é.b", "a b.c", String(repeating: "a", count: 63) + ".b",
+            String(repeating: "a", count: 64) + ".b", "a." + String(repeating: "b", count: 253), "a." + String(repeating: "b", count: 252),
+            "a.b\0", "a.b\n",
+        ]
+        for id in chosen {
+            #expect(DescriptorValidator.isReverseDNS(id) == Self.splitReverseDNS(id), "\(id.debugDescription)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "z", "0", "9", "-", ".", "A", "_", "é", "\u{301}", " "]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            let id = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(DescriptorValidator.isReverseDNS(id) == Self.splitReverseDNS(id), "\(id.debugDescription)")
+        }
+    }
+
+    @Test("the first repeated name is the one a set finds first, for short and long lists, canonical equivalents included")
+    func firstRepeatedAgreesWithASet() {
+        func bySet(_ names: [String]) -> String? {
+            var seen: Set<String> = []
+            return names.first { !seen.insert($0).inserted }
+        }
+        let lists: [[String]] = [
+            [], ["a"], ["a", "b"], ["a", "a"], ["a", "b", "a"], ["caf\u{E9}", "cafe\u{301}"], ["x", "y", "z", "y", "x"],
+            (0..<40).map { "n\($0)" }, (0..<40).map { "n\($0)" } + ["n7"], (0..<16).map { "n\($0)" } + ["n3"],
+        ]
+        for names in lists {
+            #expect(DescriptorValidator.firstRepeated(names, { $0 }) == bySet(names), "\(names)")
+        }
+        for _ in 0..<2_000 {
+            let names = (0..<Int.random(in: 0...30)).map { _ in "f\(Int.random(in: 0...40))" }
+            #expect(DescriptorValidator.firstRepeated(names, { $0 }) == bySet(names), "\(names)")
+        }
+    }
+}
