@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include "csystem.h"
 
 #include <errno.h>
@@ -149,4 +150,10 @@ int fwsys_sandbox_apply(void) {
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) == 0) applied |= FWSYS_SANDBOX_SECCOMP;
 #endif
     return applied;
+}
+
+int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold) {
+    int ok = mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    ok &= mallopt(M_TRIM_THRESHOLD, trim_threshold);
+    return ok ? 0 : -1;
 }
