@@ -2,11 +2,12 @@ import CSystem
 
 /// How a short-lived command's allocator keeps memory. The command runs once and exits: memory it
 /// frees is worth keeping for its next allocation, not returning to the kernel and faulting in again
-/// page by page. With `keepFreedMemory()`, large blocks (a section's views, output buffers, the
-/// document's bytes) come from the heap rather than a fresh `mmap` each (glibc's threshold starts at
-/// 128 KiB), and the heap's top is trimmed only above 256 MiB: a 100,000-field render takes about a
-/// tenth fewer page faults in the command for the same peak memory (docs/performance.md). Cell hosts
-/// forked from the command inherit it.
+/// page by page. With `keepFreedMemory()`, blocks below 4 MiB (a section's views, output buffers)
+/// come from the heap rather than a fresh `mmap` each (glibc's threshold starts at 128 KiB), and the
+/// heap's top is trimmed only above 256 MiB: a 10,000-field render takes 9% fewer page faults in the
+/// command for the same peak memory (docs/performance.md). A higher threshold (32 MiB) saved more
+/// faults at 100,000 fields but let a YAML document's freed trees fragment the heap (a peak 14 MB
+/// higher). Cell hosts forked from the command inherit it.
 ///
 /// The `formwork` command calls it first thing; nothing in the library calls it (an embedding program
 /// owns its allocator). The corresponding C function is `mallopt`.
@@ -14,6 +15,6 @@ package enum MemoryPolicy {
     /// Returns false when the C library refused the setting (the process goes on as it was).
     @discardableResult
     package static func keepFreedMemory() -> Bool {
-        fwsys_malloc_keep_freed(32 << 20, 256 << 20) == 0
+        fwsys_malloc_keep_freed(4 << 20, 256 << 20) == 0
     }
 }
