@@ -178,6 +178,17 @@ package func firstPartyRegistry(plus extra: [String] = []) -> Registry {
             + [SearchLocation(path: Build.directory, origin: .executable)])
 }
 
+/// A form of two fields of the fixture pack's counter cell (`fixture_pack.c`), A and B, read against `registry`.
+package func twoCounterForm(_ registry: Registry) throws -> Form {
+    try FormDecoder.decode(
+        text: """
+            formwork: 1
+            id: l
+            sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
+                                         { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
+            """, json: false, registry: registry)
+}
+
 /// The first-party cell types.
 package enum FirstParty {
     package static let standardCells = [

@@ -475,13 +475,7 @@ struct IsolatedCellsTests {
         let path = try CCompiler.pack(
             "end-log-\(UInt32.random(in: 0...UInt32.max))", defines: ["FIXTURE_LIFECYCLE", "FIXTURE_END_LOG=\"\(log)\""])
         let registry = firstPartyRegistry(plus: [path])
-        let form = try FormDecoder.decode(
-            text: """
-                formwork: 1
-                id: l
-                sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
-                                             { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
-                """, json: false, registry: registry)
+        let form = try twoCounterForm(registry)
         let isolated = IsolatedCells(launcher: launcher)
         _ = try FormRuntime(driver: isolated).render(form)
         #expect(!FileManager.default.fileExists(atPath: log))  // nothing destroyed while the child serves

@@ -131,13 +131,7 @@ struct LifecycleTests {
         let path = try CCompiler.pack("lifecycle", defines: ["FIXTURE_LIFECYCLE"])
         let registry = firstPartyRegistry(plus: [path])
         _ = registry.cellTypes  // loading and listing never call init
-        let form = try FormDecoder.decode(
-            text: """
-                formwork: 1
-                id: l
-                sections: [{ id: s, fields: [{ id: a, cell: com.example.fixture.counter, model: { title: A } },
-                                             { id: b, cell: com.example.fixture.counter, model: { title: B } }] }]
-                """, json: false, registry: registry)
+        let form = try twoCounterForm(registry)
         let runtime = FormRuntime(registry: registry)
         #expect(lifecycleText(try runtime.render(form)) == ["init=1 deinit=0", "init=1 deinit=0"])
         #expect(lifecycleText(try runtime.render(form)) == ["init=1 deinit=0", "init=1 deinit=0"])
