@@ -117,37 +117,52 @@ enum Reports {
 
     /// `formwork list`: packs, their cells as an aligned table, then problems.
     static func listText(_ registry: Registry) -> String {
-        var out = ""
-        out.reserveCapacity(registry.packs.count * 256 + registry.failures.count * 128)
+        // Written as bytes: a `String` append was about 370 instructions, most of a listing's cost in this
+        // process (8.5 M instructions for 200 packs, against 4.5 M to read their descriptors from the scanners).
+        let out = ByteBuffer(capacity: registry.packs.count * 256 + registry.failures.count * 128 + 256)
         if registry.packs.isEmpty {
-            out += "No packs found. Searched: \(registry.locations.map(\.path).joined(separator: ", "))\n"
+            out.append("No packs found. Searched: \(registry.locations.map(\.path).joined(separator: ", "))\n")
         }
         let winners = shadowWinners(registry)
         // Each pack's block (its table's columns are its own) is made on the cores, in runs of 32 packs.
         let packs = registry.packs
         let runs = (packs.count + 31) / 32
-        let blocks = Parallel.map(runs, worthIt: runs >= 2) { run -> String in
-            var out = ""
-            out.reserveCapacity(32 * 300)
+        let blocks = Parallel.map(runs, worthIt: runs >= 2) { run -> ByteBuffer in
+            let out = ByteBuffer(capacity: 32 * 300)
             for pack in packs[(run * 32)..<min(packs.count, run * 32 + 32)] {
-                out += "\(pack.name) — \(pack.id) \(pack.version) (ABI \(pack.abi))\n  \(pack.path)\n"
+                out.append(pack.name)
+                out.append(" — ")
+                out.append(pack.id)
+                out.byte(0x20)
+                out.append(pack.version)
+                out.append(" (ABI ")
+                out.append(pack.abi.description)
+                out.append(")\n  ")
+                out.append(pack.path)
+                out.byte(0x0A)
+                let shadowedHere = winners[pack.path]
                 let rows = pack.cellTypes.map { cell -> [String] in
-                    var note = ""
-                    if let winner = winners[pack.path]?[cell.id] { note = "shadowed by \(winner)" }
-                    return [cell.id, cell.name, cell.textInput.kind.rawValue, cell.configure.name, "\(cell.fields.count)", note]
+                    let note = shadowedHere?[cell.id].map { "shadowed by \($0)" } ?? ""
+                    return [cell.id, cell.name, cell.textInput.kind.rawValue, cell.configure.name, String(cell.fields.count), note]
                 }
-                table(header: ["CELL", "NAME", "TEXT INPUT", "CONFIGURE", "FIELDS", ""], rows: rows, indent: "  ", into: &out)
-                out += "\n"
+                table(header: listHeader, rows: rows, indent: "  ", into: out)
+                out.byte(0x0A)
             }
             return out
         }
-        for block in blocks { out += block }
+        for block in blocks { out.append(block) }
         if !registry.failures.isEmpty {
-            out += "Problems:\n"
-            for failure in registry.failures { out += "  \(failure.description)\n" }
+            out.append("Problems:\n")
+            for failure in registry.failures {
+                out.append("  ")
+                out.append(failure.description)
+                out.byte(0x0A)
+            }
         }
-        return out
+        return out.string
     }
+
+    private static let listHeader = ["CELL", "NAME", "TEXT INPUT", "CONFIGURE", "FIELDS", ""]
 
     /// Pack path → cell id → the path of the pack whose cell type of that id wins (one look-up per cell).
     static func shadowWinners(_ registry: Registry) -> [String: [String: String]] {
@@ -190,18 +205,16 @@ enum Reports {
     }
 
     /// An aligned table; the last column is not padded.
-    /// Runs of 0 to 47 spaces, made once.
-    private static let paddings = (0..<48).map { String(repeating: " ", count: $0) }
 
     static func table(header: [String], rows: [[String]], indent: String) -> String {
-        var out = ""
-        table(header: header, rows: rows, indent: indent, into: &out)
-        return out
+        let out = ByteBuffer()
+        table(header: header, rows: rows, indent: indent, into: out)
+        return out.string
     }
 
     /// Appends the table to `out`: columns padded to their widest cell plus two spaces, no
     /// trailing blanks.
-    static func table(header: [String], rows: [[String]], indent: String, into out: inout String) {
+    static func table(header: [String], rows: [[String]], indent: String, into out: ByteBuffer) {
         // Terminal columns, not characters (CJK is two wide); padding by hand (Foundation's
         // `padding(toLength:)` was a sixth of a warm `list`).
         var widths = header.map(\.columns)
@@ -214,18 +227,18 @@ enum Reports {
                 if w > widths[i] { widths[i] = w }
             }
         }
-        func pad(_ count: Int) { out += count < paddings.count ? paddings[count] : String(repeating: " ", count: count) }
         func append(_ row: [String], _ width: (Int) -> Int) {
-            out += indent
+            let start = out.count
+            out.append(indent)
             // The last non-empty cell ends the line.
             if let last = row.lastIndex(where: { !$0.isEmpty }) {
                 for i in 0...last {
-                    out += row[i]
-                    if i < last { pad(widths[i] + 2 - width(i)) }
+                    out.append(row[i])
+                    if i < last { out.append(repeating: 0x20, count: widths[i] + 2 - width(i)) }
                 }
             }
-            while out.utf8.last == 0x20 { out.removeLast() }
-            out += "\n"
+            out.trimTrailing(0x20, downTo: start)
+            out.byte(0x0A)
         }
         append(header) { header[$0].columns }
         for (r, row) in rows.enumerated() { append(row) { cellWidths[r * header.count + $0] } }

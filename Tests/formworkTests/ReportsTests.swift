@@ -20,6 +20,24 @@ struct ReportsTests {
         }
     }
 
+    @Test("list's text matches its golden file: a table a pack, a shadowed cell type, a broken pack under Problems")
+    func goldenText() throws {
+        // Two builds of one pack (the second's cell type is shadowed by the first's) and a pack its loader refuses,
+        // before the first-party packs.
+        let first = try CCompiler.pack("list-text-first")
+        let second = try CCompiler.pack("list-text-second")
+        let broken = try CCompiler.pack("list-text-broken", defines: ["FIXTURE_MIN_GT_MAX"])
+        let text = Reports.listText(firstPartyRegistry(plus: [first, second, broken]))
+        try Golden.check(Golden.normalize(text), against: "list.txt")
+        #expect(text.contains("shadowed by \(first)"), "\(text)")
+    }
+
+    @Test("list's text with no packs names the folders it searched")
+    func emptyText() {
+        let text = Reports.listText(Registry(locations: [SearchLocation(path: "/no/such/dir", origin: .option)]))
+        #expect(text.hasPrefix("No packs found. Searched: /no/such/dir\n"), "\(text)")
+    }
+
     @Test("list --json keeps the documented keys (docs/cli.md)")
     func listContract() throws {
         let json = Reports.listJSON(firstPartyRegistry())

@@ -103,6 +103,8 @@ public final class CellType: Sendable {
         self.valueRoleField = roles.value.flatMap { value in names.firstIndex(of: value).map { fields[$0] } }
         self.maxLengthRoleIndex = roles.maxLength.flatMap { names.firstIndex(of: $0) }
         self.requiredRoleIndex = roles.required.flatMap { names.firstIndex(of: $0) }
+        self.defaultModel = fields.map(\.defaultValue)
+        self.defaultFits = fields.map { field in field.defaultValue.map { SchemaValidator.fits($0, field) } ?? false }
         self.packID = packID
         self.packPath = packPath
         self.packABI = packABI
@@ -120,6 +122,11 @@ public final class CellType: Sendable {
     let valueRoleField: FieldSchema?
     let maxLengthRoleIndex: Int?
     let requiredRoleIndex: Int?
+    /// Each field's default (nil: none), in schema order: the model a document starts from.
+    let defaultModel: [Value?]
+    /// For each field, whether its default fits its schema whatever else the model holds
+    /// (`SchemaValidator.fits`): a field left at such a default needs no check when a document is decoded.
+    let defaultFits: [Bool]
 }
 
 /// A pack as the host sees it after loading and validation.

@@ -30,7 +30,8 @@ enum Host {
     private static let hosts = Mutex<[String: PackHost]>([:])
 
     private static func make(real: String, id: String) -> UnsafeMutablePointer<fw_host> {
-        let directory = real.contains("/") ? String(real[..<real.lastIndex(of: "/")!]) : "."
+        // Split on the last '/' byte (a `Character` search was 5,000 instructions a pack).
+        let directory = real.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(real[..<$0]) } ?? "."
         let context = UnsafeMutablePointer<fw_pack_context>.allocate(capacity: 1)
         context.initialize(to: fw_pack_context())
         context.pointee.struct_size = UInt32(MemoryLayout<fw_pack_context>.size)

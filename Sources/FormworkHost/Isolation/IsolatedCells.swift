@@ -598,11 +598,11 @@ public final class IsolatedCells: CellDriver {
     }
 }
 
-/// What a cell host keeps until it exits instead of freeing it (reachable from here, so LeakSanitizer does not
-/// count it as lost).
+/// What a child (a cell host, a scanner) keeps until it exits instead of freeing it (reachable from here, so
+/// LeakSanitizer does not count it as lost). Only for values whose lifetime is the child's.
 enum ChildExit {
-    nonisolated(unsafe) private static var kept: [AnyObject] = []
-    static func keep(_ object: AnyObject) { kept.append(object) }
+    nonisolated(unsafe) private static var kept: [Any] = []
+    static func keep(_ value: Any) { kept.append(value) }
 }
 
 /// A plain mutex around a few statements. The corresponding C functions are `pthread_mutex_lock` and

@@ -258,7 +258,11 @@ enum PackScanner {
         if let index { out.u32(UInt32(index)) }
         let kind: Frame
         do throws(PackError) {
-            out.pack(try PackLoader.load(path: path, realPath: realPath).pack)
+            let loaded = try PackLoader.load(path: path, realPath: realPath)
+            out.pack(loaded.pack)
+            // The scanner exits once its packs are read: their descriptors are not freed one object at a time
+            // (about 8,000 instructions a pack).
+            ChildExit.keep(loaded)
             kind = index == nil ? .pack : .indexedPack
         } catch {
             out.packError(error)

@@ -25,8 +25,20 @@ struct FlatFieldsTests {
         ],
         packID: "test.pack", packPath: "<memory>", packABI: InMemory.abi)
 
+    /// A cell type made in Swift (not read through the ABI, which refuses a default outside its schema): a default
+    /// above its maximum, and one that must be among the options the document gives.
+    static let defaults = CellType(
+        id: "test.defaults", name: "Defaults",
+        fields: [
+            FieldSchema(name: "level", type: .integer, defaultValue: .integer(50), maximum: 10),
+            FieldSchema(name: "options", type: .stringList),
+            FieldSchema(name: "pick", type: .string, defaultValue: .string("z"), optionsField: "options"),
+            FieldSchema(name: "on", type: .bool, defaultValue: .bool(true)),
+        ],
+        packID: "test.pack", packPath: "<memory>", packABI: InMemory.abi)
+
     struct Catalog: CellTypeCatalog {
-        let cellTypes = [InMemory.textField, InMemory.counter, FlatFieldsTests.every]
+        let cellTypes = [InMemory.textField, InMemory.counter, FlatFieldsTests.every, FlatFieldsTests.defaults]
         func cellType(_ id: String) throws(RegistryError) -> CellType {
             if let cell = cellTypes.first(where: { $0.id == id }) { return cell }
             throw RegistryError(id: id, nearMatches: [], searched: ["<memory>"])
@@ -109,6 +121,16 @@ struct FlatFieldsTests {
         #expect(form.fields.contains { $0.accessibilityId == "acc-5" })
     }
 
+    @Test("defaults left alone, written over, or among the options the document gives: the form of the usual path")
+    func defaultsKept() throws {
+        let field = #"{"id":"d1","cell":"test.defaults","model":{"level":10,"options":["a","z"],"on":null}}"#
+        let text = Self.document(fault: field)
+        let form = try #require(Self.asParsed(text))
+        #expect(SectionsAsParsedTests.dumped(form) == Self.usual(text))
+        let decoded = try #require(form.fields.first { $0.id == "d1" })
+        #expect(decoded.model["pick"] == .string("z") && decoded.model["on"] == .bool(true) && decoded.model["level"] == .integer(10))
+    }
+
     @Test(
         "a field with a problem that reading flat would miss: the fast path gives up and the usual path reports it",
         arguments: [
@@ -127,6 +149,9 @@ struct FlatFieldsTests {
             #"{"id":"t1","cell":"test.text-field","required":"yes","model":{"title":"T"}}"#,
             #"{"id":"c0","cell":"test.counter","model":{"value":1.5}}"#,  // not a whole number
             #"{"cell":"test.counter"}"#,  // no id
+            // Defaults are checked like written values unless they fit whatever the model holds.
+            #"{"id":"d1","cell":"test.defaults","model":{"level":3,"options":["a","b"]}}"#,  // pick 'z' not an option
+            #"{"id":"d1","cell":"test.defaults","model":{"pick":"a","options":["a"]}}"#,  // level 50 above 10
         ])
     func givesUp(fault: String) {
         for large in [false, true] {
