@@ -152,8 +152,9 @@ int fwsys_sandbox_apply(void) {
     return applied;
 }
 
-int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold) {
+int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad) {
     int ok = mallopt(M_MMAP_THRESHOLD, mmap_threshold);
     ok &= mallopt(M_TRIM_THRESHOLD, trim_threshold);
+    ok &= mallopt(M_TOP_PAD, top_pad);
     return ok ? 0 : -1;
 }

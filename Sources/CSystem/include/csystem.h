@@ -32,11 +32,12 @@ int fwsys_memfd_create(const char *name);
 /*
  * The allocator keeps what is freed for the next allocation: blocks below `mmap_threshold`
  * bytes come from the heap (not a fresh mmap each), and the heap's top is returned to the
- * kernel only beyond `trim_threshold` bytes. For a short-lived command; returns 0, or -1 when
- * the C library refused a value. The corresponding C function is `mallopt` (<malloc.h>,
- * which Swift's Glibc module does not include).
+ * kernel only beyond `trim_threshold` bytes; the main heap grows `top_pad` bytes more than an
+ * allocation needs (fewer `brk` calls). For a short-lived command; returns 0, or -1 when the C
+ * library refused a value. The corresponding C function is `mallopt` (<malloc.h>, which Swift's
+ * Glibc module does not include).
  */
-int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold);
+int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad);
 
 /* A pipe whose two ends are close-on-exec from the start (no window in which a child
  * started by another thread inherits them). The corresponding C function is `pipe2`. */

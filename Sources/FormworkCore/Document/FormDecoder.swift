@@ -351,10 +351,11 @@ public struct FormDecoder {
                 weight = 0
             }
         }
-        let registry = self.registry, file = self.file
+        let file = self.file
+        let catalogs = WorkerCatalog.forWorkers(of: registry, groups.count, worthIt: true)
         let parts = items.withUnsafeMutableBufferPointer { nodes in
-            Parallel.map(groups.count, worthIt: true) { g -> DecodedPart in
-                var decoder = FormDecoder(registry: registry, file: file)
+            Parallel.mapOnWorkers(groups.count, worthIt: true) { worker, g -> DecodedPart in
+                var decoder = FormDecoder(registry: catalogs[worker], file: file)
                 decoder.checksRepeatedFieldIDs = false  // every id is unique: checked above
                 var part = DecodedPart()
                 for i in groups[g] {
@@ -422,9 +423,12 @@ public struct FormDecoder {
         func isLarge(_ group: Range<Int>) -> Bool {
             group.count == 1 && unparsed.items[group.lowerBound].end - unparsed.items[group.lowerBound].start > share
         }
-        let registry = self.registry, file = self.file
-        var parts = Parallel.map(groups.count, worthIt: true) { g -> DecodedPart? in
+        let file = self.file
+        // A catalog for each worker, for this step and each large section's (a worker's copies are made once).
+        let catalogs = WorkerCatalog.forWorkers(of: registry, Parallel.threads, worthIt: true)
+        var parts = Parallel.mapOnWorkers(groups.count, worthIt: true) { worker, g -> DecodedPart? in
             if isLarge(groups[g]) { return DecodedPart() }  // below, its fields on every core
+            let registry = catalogs[worker]
             var decoder = FormDecoder(registry: registry, file: file)
             decoder.checksRepeatedFieldIDs = false  // checked below, once every field is decoded
             var part = DecodedPart()
@@ -480,7 +484,8 @@ public struct FormDecoder {
             return part
         }
         for g in groups.indices where isLarge(groups[g]) {
-            parts[g] = largeSectionAsParsed(unparsed.items[groups[g].lowerBound], in: unparsed.bytes, formID: formID)
+            parts[g] = largeSectionAsParsed(
+                unparsed.items[groups[g].lowerBound], in: unparsed.bytes, formID: formID, catalogs: catalogs)
         }
         var sections: [FormSection] = []
         sections.reserveCapacity(unparsed.items.count)
@@ -514,7 +519,11 @@ public struct FormDecoder {
     /// A section much larger than its share, parsed with its fields skipped, then its fields parsed and decoded a
     /// run at a time on several cores (each field's nodes freed as soon as it is decoded); nil as soon as a field
     /// does not parse or anything has a problem, and for a repeated section (its checks read the fields' nodes).
-    func largeSectionAsParsed(_ item: JSONParser.SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, formID: String) -> DecodedPart? {
+    ///
+    /// `catalogs`: the catalog of each worker (`WorkerCatalog.forWorkers`), as many as `Parallel.threads`.
+    func largeSectionAsParsed(
+        _ item: JSONParser.SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, formID: String, catalogs: [any CellTypeCatalog]
+    ) -> DecodedPart? {
         guard let (node, items) = JSONParser.sectionFieldsSkipped(item, in: bytes), node["repeat"] == nil else { return nil }
         let pointer = "/sections/\(item.position)"
         let count = items.count, runs = max(1, min(Parallel.threads * 4, count / 512))
@@ -525,8 +534,8 @@ public struct FormDecoder {
         // together copied every field (a retain and a release of each of its references).
         let fields = [FormField](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
-            let pieces = Parallel.map(runs, worthIt: true) { r -> (rows: Range<Int>, pending: [PendingCondition]?) in
-                var decoder = FormDecoder(registry: registry, file: file)
+            let pieces = Parallel.mapOnWorkers(runs, worthIt: true) { worker, r -> (rows: Range<Int>, pending: [PendingCondition]?) in
+                var decoder = FormDecoder(registry: catalogs[worker], file: file)
                 decoder.checksRepeatedFieldIDs = false  // checked by the caller, once every field is decoded
                 var unused: [String: FieldLocation] = [:]
                 let workspace = JSONParser.Workspace()
@@ -616,10 +625,11 @@ public struct FormDecoder {
             // decoded a run at a time on several cores, each run by a decoder of its own, and put together in
             // order with their problems and pending conditions.
             let runs = min(Parallel.threads * 4, items.count / 512)
-            let registry = self.registry, file = self.file
-            let parts = Parallel.map(runs, worthIt: true) {
-                r -> (fields: [FormField], diagnostics: [Diagnostic], pending: [PendingCondition]) in
-                var decoder = FormDecoder(registry: registry, file: file)
+            let file = self.file
+            let catalogs = WorkerCatalog.forWorkers(of: registry, runs, worthIt: true)
+            let parts = Parallel.mapOnWorkers(runs, worthIt: true) {
+                worker, r -> (fields: [FormField], diagnostics: [Diagnostic], pending: [PendingCondition]) in
+                var decoder = FormDecoder(registry: catalogs[worker], file: file)
                 decoder.checksRepeatedFieldIDs = false
                 var unused: [String: FieldLocation] = [:]
                 var part: [FormField] = []

@@ -110,6 +110,21 @@ public final class CellType: Sendable {
         self.packABI = packABI
     }
 
+    /// An equal cell type whose objects, arrays and strings are its own: a core that decodes fields with it
+    /// retains and releases counts that no other core touches (`WorkerCatalog`). Two cores that took
+    /// references to the same cell type's objects for every field moved those counts' cache lines between
+    /// them at every field.
+    func copy() -> CellType {
+        func own(_ text: String?) -> String? { text?.withOwnStorage }
+        return CellType(
+            id: id.withOwnStorage, name: name.withOwnStorage, summary: own(summary), fields: fields.map { $0.copy() },
+            textInput: textInput.copy(), capabilities: capabilities, configure: configure, modelOffsets: modelOffsets.map { $0 },
+            roles: FieldRoles(
+                value: own(roles.value), required: own(roles.required), title: own(roles.title), maxLength: own(roles.maxLength),
+                placeholder: own(roles.placeholder)),
+            packID: packID.withOwnStorage, packPath: packPath.withOwnStorage, packABI: packABI)
+    }
+
     public func field(named name: String) -> FieldSchema? { index(of: name).map { fields[$0] } }
 
     /// Position of `name` in the schema (asked for every model key of every field: the names are

@@ -37,6 +37,15 @@ public enum Value: Sendable, Equatable, Hashable {
     case integer(Int64)
     case number(Double)
     case stringList([String])
+
+    /// An equal value whose strings and arrays are its own (`FieldSchema.copy`).
+    func copy() -> Value {
+        switch self {
+        case .string(let text): .string(text.withOwnStorage)
+        case .stringList(let list): .stringList(list.map(\.withOwnStorage))
+        case .bool, .integer, .number: self
+        }
+    }
 }
 
 /// One allowed value of a choice field.
@@ -89,6 +98,15 @@ public final class FieldSchema: Sendable, Equatable {
         self.minLength = minLength
         self.maxLength = maxLength
         self.optionsField = optionsField
+    }
+
+    /// An equal schema whose objects, arrays and strings are its own (`CellType.copy`).
+    func copy() -> FieldSchema {
+        FieldSchema(
+            name: name.withOwnStorage, type: type, label: label.withOwnStorage, doc: doc?.withOwnStorage, required: required,
+            choices: choices.map { Choice(value: $0.value.withOwnStorage, label: $0.label.withOwnStorage) },
+            defaultValue: defaultValue?.copy(), minimum: minimum, maximum: maximum, minLength: minLength, maxLength: maxLength,
+            optionsField: optionsField?.withOwnStorage)
     }
 
     public static func == (a: FieldSchema, b: FieldSchema) -> Bool {

@@ -200,4 +200,14 @@ public struct TextInputConfiguration: Sendable, Equatable {
         self.field = field
         self.traits = traits
     }
+
+    /// An equal configuration whose traits' buffer and strings are its own (`CellType.copy`).
+    func copy() -> TextInputConfiguration {
+        var traits = self.traits
+        traits.contentType = traits.contentType?.withOwnStorage
+        traits.minimumField = traits.minimumField?.withOwnStorage
+        traits.maximumField = traits.maximumField?.withOwnStorage
+        traits.dataDetectors = traits.dataDetectors.map { $0 }
+        return TextInputConfiguration(kind: kind, field: field?.withOwnStorage, traits: traits)
+    }
 }

@@ -15,8 +15,19 @@ package enum Parallel {
     /// tens of microseconds to start) or one core, it runs on this thread only. `body` must not touch
     /// shared mutable state: it runs on several threads at once.
     package static func map<T>(_ count: Int, worthIt: Bool, _ body: (Int) -> T) -> [T] {
-        let threads = worthIt ? min(Self.threads, count) : 1
-        if threads <= 1 { return (0..<count).map(body) }
+        mapOnWorkers(count, worthIt: worthIt) { _, i in body(i) }
+    }
+
+    /// How many workers `mapOnWorkers(count, worthIt:)` runs `body` on, at most: worker 0 is the calling thread.
+    package static func workers(_ count: Int, worthIt: Bool) -> Int { max(1, worthIt ? min(Self.threads, count) : 1) }
+
+    /// `body(worker, i)` for every `i` in `0..<count`, in order, as `map`; `worker` (below `workers(count,
+    /// worthIt:)`) says which thread runs it: 0 is the calling thread, and no two items of one worker run at
+    /// once. State that one worker's items share (a decoder's copies of its cell types) can be kept per worker
+    /// without a lock.
+    package static func mapOnWorkers<T>(_ count: Int, worthIt: Bool, _ body: (_ worker: Int, _ index: Int) -> T) -> [T] {
+        let threads = workers(count, worthIt: worthIt)
+        if threads <= 1 { return (0..<count).map { body(0, $0) } }
         return withoutActuallyEscaping(body) { body in
             let results = UnsafeMutablePointer<T?>.allocate(capacity: count)
             results.initialize(repeating: nil, count: count)
@@ -25,19 +36,47 @@ package enum Parallel {
                 results.deallocate()
             }
             let next = Counter()
-            let work = Job {
+            func work(_ worker: Int) {
                 while true {
                     let i = next.value.add(1, ordering: .relaxed).oldValue
                     if i >= count { return }
-                    results[i] = body(i)
+                    results[i] = body(worker, i)
+                    keepHeapReserve()
                 }
             }
             var started: [pthread_t] = []
-            for _ in 1..<threads { if let thread = start(work) { started.append(thread) } }
-            work.run()  // this thread works too; a thread that could not start leaves its share here
+            for worker in 1..<threads { if let thread = start(Job { work(worker) }) { started.append(thread) } }
+            work(0)  // this thread works too; a thread that could not start leaves its share here
             for thread in started { pthread_join(thread, nil) }
             return (0..<count).map { results[$0].take()! }
         }
+    }
+
+    /// Bytes of free memory each thread's heap keeps at its top (0, the default: as the C library does).
+    ///
+    /// glibc grows a thread's heap by exactly what an allocation lacks, whatever `M_TOP_PAD` says: a thread
+    /// that builds a large section's views grew it a page or two at a time, one `mprotect` call each, and each
+    /// call takes the process's memory-map lock that the other threads' page faults wait on (11,811 calls in a
+    /// 100,000-field render). With a reserve, each thread `Parallel` starts allocates and frees four blocks of
+    /// this size first, and each worker one after each item: the heap grows in steps of the reserve (2,026
+    /// calls). The command sets it (`MemoryPolicy`); a library caller owns its allocator and leaves it at 0.
+    /// Set it before any thread is started.
+    nonisolated(unsafe) package static var heapReserve = 0
+
+    /// Keeps `heapReserve` bytes free at the top of this thread's heap: a block of that size allocated and
+    /// freed (it comes from the top, and goes back there). The corresponding C functions are `malloc` and `free`.
+    @inline(__always)
+    static func keepHeapReserve(blocks: Int = 1) {
+        let size = heapReserve
+        guard size > 0 else { return }
+        if blocks == 1 {
+            free(malloc(size))
+            return
+        }
+        var held: [UnsafeMutableRawPointer?] = []
+        held.reserveCapacity(blocks)
+        for _ in 0..<blocks { held.append(malloc(size)) }
+        for block in held { free(block) }
     }
 
     /// `body(i)` for every `i` in `0..<count`, each result handed to `consume` in order as soon as its
@@ -111,7 +150,7 @@ package enum Parallel {
         let status = pthread_create(
             &thread, nil,
             { context in
-                Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+                Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().runOnNewThread()
                 return nil
             }, context)
         guard status == 0 else {
@@ -129,5 +168,11 @@ package enum Parallel {
     private final class Job: @unchecked Sendable {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
+
+        /// `run` as a new thread's first work: the thread's heap first grows by the reserve, in one step.
+        func runOnNewThread() {
+            keepHeapReserve(blocks: 4)
+            run()
+        }
     }
 }

@@ -18,6 +18,14 @@ public enum Pointer {
 }
 
 extension String {
+    /// The same text in storage of its own: a copy's reference counts are not the original's (a string of up
+    /// to 15 bytes has no storage, and is itself).
+    var withOwnStorage: String {
+        let count = utf8.count
+        guard count > 15 else { return self }
+        return String(unsafeUninitializedCapacity: count) { buffer in buffer.initialize(from: utf8).1 }
+    }
+
     var lastComponent: String { String(split(separator: "/", omittingEmptySubsequences: false).last ?? "") }
     var dropLastComponent: String {
         guard let slash = lastIndex(of: "/") else { return "" }

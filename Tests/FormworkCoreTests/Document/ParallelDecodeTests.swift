@@ -192,6 +192,90 @@ struct SectionsAsParsedTests {
         #expect(form.evaluationOrder.count > 100)
     }
 
+    /// For each cell type of the form, the distinct objects its fields hold.
+    static func cellObjects(_ form: Form) -> [String: [CellType]] {
+        var objects: [String: [CellType]] = [:]
+        for field in form.fields where !(objects[field.cell.id] ?? []).contains(where: { $0 === field.cell }) {
+            objects[field.cell.id, default: []].append(field.cell)
+        }
+        return objects
+    }
+
+    @Test(
+        "each core decodes with cell types of its own: equal to the catalog's, at most one object per worker",
+        arguments: [false, true])
+    func cellTypesPerCore(large: Bool) throws {
+        let catalog = ParallelDecodeTests.SharedCatalog()
+        var text = Self.document(.none, large: large)
+        let form = try #require(text.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "big.json", registry: catalog) })
+        let objects = Self.cellObjects(form)
+        #expect(objects.keys.sorted() == ["test.counter", "test.text-field"])
+        for (id, cells) in objects {
+            let original = try catalog.cellType(id)
+            // The catalog's object on the calling thread, a copy made once on each other worker (a large section's
+            // runs are decoded by the same workers, with the same copies).
+            #expect(cells.count <= Parallel.threads, "\(id): \(cells.count) objects")
+            for cell in cells {
+                #expect(cell.id == original.id && cell.name == original.name && cell.packPath == original.packPath)
+                #expect(cell.fields == original.fields && cell.textInput == original.textInput && cell.roles == original.roles)
+                #expect(cell.configure == original.configure && cell.modelOffsets == original.modelOffsets)
+                #expect(cell.defaultModel == original.defaultModel && cell.defaultFits == original.defaultFits)
+            }
+        }
+        // The same form as one decoder in order makes.
+        let (tree, _) = try Self.outcomes(text, large ? "objects-large" : "objects")
+        #expect(Self.dumped(form) == tree)
+    }
+
+    static func traits(contentType: String) -> TextInputTraits {
+        var traits = TextInputTraits()
+        traits.contentType = contentType
+        return traits
+    }
+
+    @Test("a copied cell type is equal to its original, with schema objects, arrays and long strings of its own")
+    func copiedCellType() throws {
+        let long = "org.example.a-cell-type-with-a-long-identifier"
+        let original = CellType(
+            id: long, name: "A cell type with a long name",
+            fields: [
+                FieldSchema(
+                    name: "value", type: .string, label: "The value of the field, in words",
+                    defaultValue: .string("a default longer than fifteen bytes")),
+                FieldSchema(name: "tags", type: .stringList, defaultValue: .stringList(["a tag longer than fifteen bytes", "b"])),
+                FieldSchema(
+                    name: "size", type: .choice,
+                    choices: [Choice(value: "small"), Choice(value: "large", label: "Large, the largest of all")]),
+            ],
+            textInput: TextInputConfiguration(
+                kind: .textField, field: "value",
+                traits: Self.traits(contentType: "a content type longer than 15")),
+            packID: "org.example.pack", packPath: "/usr/lib/formwork/packs/libexample-pack.so",
+            packABI: ABIVersion(major: 1, minor: 1, patch: 0))
+        let copy = original.copy()
+        #expect(copy !== original)
+        #expect(
+            copy.id == original.id && copy.name == original.name && copy.packPath == original.packPath && copy.packABI == original.packABI)
+        #expect(copy.fields == original.fields && copy.textInput == original.textInput && copy.roles == original.roles)
+        #expect(copy.defaultModel == original.defaultModel && copy.defaultFits == original.defaultFits)
+        #expect(copy.valueRoleField == original.valueRoleField && copy.requiredRoleIndex == original.requiredRoleIndex)
+        for (a, b) in zip(copy.fields, original.fields) { #expect(a !== b) }
+        func storage<T>(_ array: [T]) -> UnsafeRawPointer? { array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+        #expect(storage(copy.fields) != storage(original.fields))
+        #expect(storage(copy.defaultModel) != storage(original.defaultModel))
+        func utf8Storage(_ text: String) -> UnsafeRawPointer? {
+            var text = text
+            return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        #expect(utf8Storage(copy.id) != utf8Storage(original.id))
+        #expect(utf8Storage(copy.fields[0].label) != utf8Storage(original.fields[0].label))
+        if case .string(let a)? = copy.fields[0].defaultValue, case .string(let b)? = original.fields[0].defaultValue {
+            #expect(a == b && utf8Storage(a) != utf8Storage(b))
+        } else {
+            Issue.record("the copy's default is not the original's")
+        }
+    }
+
     /// 600 sections with what a real form has: repeated groups, section and field conditions across sections,
     /// required fields, rules, text input settings, accessibility ids, labels with escapes.
     static func richDocument() -> String {

@@ -21,6 +21,45 @@ struct ParallelTests {
         #expect(calls.load(ordering: .relaxed) == 500)
     }
 
+    @Test("mapOnWorkers tells each item its worker: 0 is this thread, one thread a worker, never two items of one worker at once")
+    func workers() {
+        #expect(Parallel.workers(0, worthIt: true) == 1)
+        #expect(Parallel.workers(500, worthIt: false) == 1)
+        #expect(Parallel.workers(500, worthIt: true) == Parallel.threads)
+        #expect(Parallel.workers(1, worthIt: true) == 1)
+        let here = pthread_self()
+        let count = 400
+        let workers = Parallel.workers(count, worthIt: true)
+        // For each worker: items running now, most at once, and the threads it ran on.
+        let seen = Mutex<(running: [Int], most: [Int], threads: [[pthread_t]])>(
+            (Array(repeating: 0, count: workers), Array(repeating: 0, count: workers), Array(repeating: [], count: workers)))
+        let results = Parallel.mapOnWorkers(count, worthIt: true) { worker, i -> Int in
+            seen.withLock { seen in
+                seen.running[worker] += 1
+                seen.most[worker] = max(seen.most[worker], seen.running[worker])
+                let me = pthread_self()
+                if !seen.threads[worker].contains(where: { pthread_equal($0, me) != 0 }) { seen.threads[worker].append(me) }
+            }
+            usleep(200)  // long enough for another thread to come in
+            seen.withLock { $0.running[worker] -= 1 }
+            return i * 7
+        }
+        #expect(results == (0..<count).map { $0 * 7 })
+        seen.withLock { seen in
+            #expect(seen.most.allSatisfy { $0 <= 1 })
+            #expect(seen.threads.allSatisfy { $0.count <= 1 })
+            #expect(seen.threads[0].count == 1 && pthread_equal(seen.threads[0][0], here) != 0)
+            // Each worker is a thread of its own.
+            let all = seen.threads.flatMap { $0 }
+            for a in all.indices { for b in all.indices where a < b { #expect(pthread_equal(all[a], all[b]) == 0) } }
+        }
+        // Little work: every item on this thread, worker 0.
+        let alone = Parallel.mapOnWorkers(50, worthIt: false) { worker, i in
+            pthread_equal(pthread_self(), here) != 0 && worker == 0 ? i : -1
+        }
+        #expect(alone == Array(0..<50))
+    }
+
     @Test("alongside runs both, the side work on a thread of its own when there are cores, and rethrows only after it is done")
     func alongside() {
         struct Failure: Error, Equatable {}
