@@ -16,6 +16,8 @@ public struct FormDecoder {
     private var checksRepeatedFieldIDs = true
     /// Set by `decodeSectionsAsParsed`: the root's sections are still bytes, each parsed where it is decoded.
     private var unparsedSections: UnparsedSections?
+    /// Set by `decodeSectionsAsRead`: the root's sections, decoded as they were read (the tree holds nulls in their place).
+    private var readSections: ReadSections?
     /// Set when the sections could not be decoded as they are parsed (`decodeSectionsAsParsed` then returns nil).
     private var gaveUp = false
 
@@ -42,6 +44,7 @@ public struct FormDecoder {
         return try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> Form in
             try SourceFile.checkEncoding(buffer, of: path)
             if let form = decodeSectionsAsParsed(buffer, path: path, registry: registry) { return form }
+            if let form = decodeSectionsAsRead(buffer, path: path, registry: registry) { return form }
             let root = try SourceFile.parse(validated: buffer, of: path)
             return try decode(consume root, registry: registry, file: file)
         }
@@ -69,6 +72,53 @@ public struct FormDecoder {
         let form = decoder.form(first.root)
         guard !decoder.gaveUp, decoder.diagnostics.isEmpty, let form else { return nil }
         return form
+    }
+
+    /// A YAML document whose sections are decoded one by one as they are read (`YAMLReader.parse(bytes:takeSection:)`):
+    /// each section's nodes are decoded and freed while they are still in the cache, instead of a tree of the whole
+    /// document built first and read again (100,000 fields: most of the nodes had left the cache by the time they were
+    /// decoded, and the retain of each was a miss). nil as soon as anything is not as expected — a section with a
+    /// problem, a list of pages, a section that is not a mapping, any problem in the rest of the document: the caller
+    /// then takes the usual path, which reports exactly what it always reports. This one only ever returns a form that
+    /// has no problem at all, the same form the usual path makes, section for section, decoded in the same order by the
+    /// same code.
+    ///
+    /// Not when the tree would be decoded on several cores (`decodesTreesInParallel`, four cores or more).
+    static func decodeSectionsAsRead(_ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog) -> Form? {
+        guard SourceFile.format(of: SourceFile.displayName(path), bytes: bytes) == .yaml,
+            !(decodesTreesInParallel && registry.supportsConcurrentLookups && Parallel.threads > 1)
+        else { return nil }
+        var decoder = FormDecoder(registry: registry, file: SourceFile.displayName(path))
+        // Three variables, not one `ReadSections`: two `inout` accesses to one captured variable would overlap.
+        var sections: [FormSection] = []
+        var sectionIDs: [String: String] = [:]
+        var fieldIDs: [String: FieldLocation] = [:]
+        var failed = false
+        let taken = { (node: SourceNode, index: Int) -> Bool in
+            guard !failed else { return false }
+            guard
+                let section = decoder.section(
+                    node, index: index, pointer: "/sections/\(index)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: "form"),
+                decoder.diagnostics.isEmpty, index == sections.count
+            else {
+                failed = true
+                return false
+            }
+            sections.append(section)
+            return true
+        }
+        guard let root = try? YAMLReader.parse(bytes: bytes, takeSection: taken), !failed, !sections.isEmpty else { return nil }
+        decoder.readSections = ReadSections(sections: sections, sectionIDs: sectionIDs, fieldIDs: fieldIDs)
+        let form = decoder.form(root)
+        guard !decoder.gaveUp, decoder.diagnostics.isEmpty, let form else { return nil }
+        return form
+    }
+
+    /// The sections `decodeSectionsAsRead` decoded as they were read, with the ids they use.
+    struct ReadSections {
+        var sections: [FormSection] = []
+        var sectionIDs: [String: String] = [:]
+        var fieldIDs: [String: FieldLocation] = [:]
     }
 
     /// Parses and validates a document given as text.
@@ -184,6 +234,10 @@ public struct FormDecoder {
                 "/pages", root["pages"], "a form has 'sections' or 'pages' (each with its sections), not both; move the sections into pages"
             )
         }
+        if readSections != nil && root["pages"] != nil {
+            gaveUp = true  // the usual path reports it
+            return nil
+        }
         if let pagesNode = root["pages"] {
             switch pagesNode.kind {
             case .array(let items):
@@ -240,7 +294,16 @@ public struct FormDecoder {
             // The rest of the tree is read: let go of it (outside the switch, whose subject holds the list) so that
             // each section's nodes are freed as soon as its fields are decoded.
             root = SourceNode(kind: .null, line: nil)
-            if let unparsedSections {
+            if let read = readSections {
+                // Every item was taken: a section that was not (a scalar) is the usual path's to report.
+                guard read.sections.count == items.count else {
+                    gaveUp = true
+                    return nil
+                }
+                sections = read.sections
+                sectionIDs = read.sectionIDs
+                fieldIDs = read.fieldIDs
+            } else if let unparsedSections {
                 guard let decoded = sectionsAsParsed(unparsedSections, formID: id ?? "form") else {
                     gaveUp = true
                     return nil

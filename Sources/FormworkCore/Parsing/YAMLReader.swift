@@ -24,7 +24,14 @@ enum YAMLReader {
     }
 
     /// Parses UTF-8 read in place (libyaml checks the encoding itself).
-    static func parse(bytes buffer: UnsafeBufferPointer<UInt8>) throws(ParseError) -> SourceNode {
+    ///
+    /// `takeSection(node, index)`, when given, is offered each collection of the root's `sections` list (at
+    /// `/sections/index`) as soon as its last event is read; when it returns true the node is taken, and the tree
+    /// keeps a null in its place (`FormDecoder.decodeSectionsAsRead` decodes it there and then, and its nodes are
+    /// freed while they are still in the cache).
+    static func parse(
+        bytes buffer: UnsafeBufferPointer<UInt8>, takeSection: ((SourceNode, Int) -> Bool)? = nil
+    ) throws(ParseError) -> SourceNode {
         // libyaml's flow-collection parsing recurses per level: refuse pathological nesting before it runs.
         if let line = excessiveFlowNesting(buffer) {
             throw ParseError(line: line, message: "nesting deeper than \(InputLimits.maxDepth) levels")
@@ -46,7 +53,7 @@ enum YAMLReader {
                     throw ParseError(
                         line: Int(event.start_mark.line) + 1, message: "a form file holds one YAML document; remove the second '---'")
                 }
-                try builder.handle(&event)
+                try builder.handle(&event, takeSection: takeSection)
             }
             return builder.root ?? SourceNode(kind: .null, line: 1)
         }
@@ -127,7 +134,7 @@ enum YAMLReader {
             }
         }
 
-        mutating func handle(_ event: inout yaml_event_t) throws(ParseError) {
+        mutating func handle(_ event: inout yaml_event_t, takeSection: ((SourceNode, Int) -> Bool)? = nil) throws(ParseError) {
             let line = Int(event.start_mark.line) + 1
             switch event.type {
             case YAML_DOCUMENT_START_EVENT:
@@ -175,7 +182,15 @@ enum YAMLReader {
                 stack.append(Frame(isMapping: isMapping, line: line))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { return }
-                add(SourceNode(kind: frame.isMapping ? .object(frame.members) : .array(frame.items), line: frame.line))
+                let node = SourceNode(kind: frame.isMapping ? .object(frame.members) : .array(frame.items), line: frame.line)
+                // An item of the root's `sections` list, offered to `takeSection`.
+                if let takeSection, stack.count == 2, documents == 1, stack[0].isMapping, stack[0].key == "sections", !stack[1].isMapping,
+                    takeSection(node, stack[1].items.count)
+                {
+                    stack[1].items.append(SourceNode(kind: .null, line: frame.line))
+                    return
+                }
+                add(node)
             default:
                 break
             }

@@ -28,6 +28,37 @@ struct FormDecoderTests {
         }
     }
 
+    @Test("every YAML example and fuzz corpus document: decoded as read, the usual path's form or its report word for word")
+    func yamlAsRead() throws {
+        let directories = ["\(Source.root)/Examples/Forms", "\(Source.root)/Fuzz/corpus", Source.fixture("forms")]
+        var taken = 0
+        for directory in directories {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() where name.hasSuffix(".yaml") {
+                let path = "\(directory)/\(name)"
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                // The usual path (the whole tree, then decoded) and load (sections decoded as they are read), as on two cores.
+                func outcome(_ body: () throws(FormError) -> Form) -> String {
+                    do { return Renderer.render(try FormRuntime(registry: registry).render(try body()), as: .json) } catch {
+                        return "\(error)"
+                    }
+                }
+                let (tree, load) = FormDecoder.$decodesTreesInParallel.withValue(false) {
+                    (
+                        outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: false, registry: registry, file: path) },
+                        outcome { () throws(FormError) in try FormDecoder.load(path: path, registry: registry) }
+                    )
+                }
+                #expect(load == tree, "\(name)")
+                var bytes = text
+                let asRead = FormDecoder.$decodesTreesInParallel.withValue(false) {
+                    bytes.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: path, registry: registry) }
+                }
+                if asRead != nil { taken += 1 }
+            }
+        }
+        #expect(taken >= 8)  // the valid examples at least
+    }
+
     @Test("validate reports every planted error with its pointer and line")
     func plantedErrors() {
         let found = diagnostics(Source.fixture("forms/planted-errors.yaml"))

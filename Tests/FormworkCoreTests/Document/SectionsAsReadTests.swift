@@ -1,0 +1,169 @@
+import Foundation
+import FormworkTestSupport
+import Testing
+
+@testable import FormworkCore
+
+/// A YAML document's sections are decoded one by one as libyaml reads them (`FormDecoder.decodeSectionsAsRead`):
+/// the form must be the one the usual path (the whole tree, then decoded) makes, and a document with any problem
+/// must get exactly the usual path's report.
+@Suite("Document: YAML sections decoded as they are read")
+struct SectionsAsReadTests {
+    /// `body` with the decoder's default for `decodesTreesInParallel` turned off: as on two cores, where the
+    /// sections are decoded as read (with four cores or more the tree is decoded on several instead).
+    static func onTwoCores<T>(_ body: () throws -> T) rethrows -> T {
+        try FormDecoder.$decodesTreesInParallel.withValue(false) { try body() }
+    }
+
+    /// The document decoded as read, or nil when that path gives up.
+    static func asRead(_ text: String, catalog: some CellTypeCatalog = ParallelDecodeTests.SharedCatalog()) -> Form? {
+        var text = text
+        return onTwoCores { text.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: "form.yaml", registry: catalog) } }
+    }
+
+    /// What the usual path (tree, then decode) and `FormDecoder.load` of a `.yaml` file make of `text`: the form
+    /// written out, or the error.
+    static func outcomes(_ text: String, _ name: String) throws -> (tree: String, load: String) {
+        let catalog = ParallelDecodeTests.SharedCatalog()
+        let path = try Scratch.file("as-read/\(name).yaml", contents: text)
+        func outcome(_ body: () throws(FormError) -> Form) -> String {
+            do { return SectionsAsParsedTests.dumped(try body()) } catch { return "\(error)" }
+        }
+        return onTwoCores {
+            (
+                outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: false, registry: catalog, file: path) },
+                outcome { () throws(FormError) in try FormDecoder.load(path: path, registry: catalog) }
+            )
+        }
+    }
+
+    /// A block-style YAML document of `sections` sections (each field a flow mapping on its line, as people and
+    /// generators write them), with a condition now and then, a repeated group, required fields and rules.
+    static func blockDocument(sections: Int, idLast: Bool = false, extra: String = "") -> String {
+        var out = "formwork: 1\n" + (idLast ? "" : "id: block\n") + "title: \"Block: \\u00e9\"\nsections:\n"
+        var n = 0
+        for s in 0..<sections {
+            out += "  - id: s\(s)\n    header: Section \(s)\n"
+            if s % 9 == 4 { out += "    repeat: { minItems: 1, maxItems: 3, itemLabel: Row }\n" }
+            out += "    fields:\n"
+            var counter: Int?  // a counter of this section, for a condition to read
+            for _ in 0..<(1 + s % 12) {
+                n += 1
+                if n % 2 == 0 {
+                    var field = "      - { id: t\(n), cell: test.text-field, model: { title: \"Name \(n)\", value: v\(n) }"
+                    if n % 3 == 0 { field += ", required: true" }
+                    if n % 4 == 0 { field += ", rules: { maxLength: 15 }" }
+                    if n % 5 == 0 && s % 9 != 4, let counter { field += ", visibleIf: \"c\(counter) > 3\"" }
+                    out += field + " }\n"
+                } else {
+                    counter = n
+                    out +=
+                        "      - id: c\(n)\n        cell: test.counter\n        model:\n          title: Count \(n)\n          value: \(n % 50)\n"
+                }
+            }
+        }
+        return out + (idLast ? "id: block\n" : "") + extra
+    }
+
+    @Test("a block-style document: the form of the usual path, from load too, whether the form's id comes first or last")
+    func block() throws {
+        for idLast in [false, true] {
+            let text = Self.blockDocument(sections: 300, idLast: idLast)
+            let (tree, load) = try Self.outcomes(text, "block-\(idLast)")
+            #expect(tree.hasPrefix("form "), "\(tree.prefix(300))")
+            let form = try #require(Self.asRead(text))
+            #expect(form.fieldCount > 1500)
+            #expect(SectionsAsParsedTests.dumped(form) == tree)
+            #expect(load == tree)
+            #expect(form.sections.contains { $0.repeatGroup != nil } && !form.evaluationOrder.isEmpty)
+        }
+    }
+
+    @Test("the generated documents, written as YAML's flow style: the usual path's form, or its report word for word")
+    func flow() throws {
+        for fault in SectionsAsParsedTests.Fault.allCases {
+            let text = SectionsAsParsedTests.document(fault)
+            let (tree, load) = try Self.outcomes(text, "flow-\(fault)")
+            #expect(load == tree, "\(fault)")
+            // Taken as read only when there is no problem at all (`1.` is a number in YAML), and not with pages (each
+            // page's sections are the usual path's).
+            #expect((Self.asRead(text) != nil) == (tree.hasPrefix("form ") && fault != .pages), "\(fault)")
+            #expect(tree.hasPrefix("form ") == [.none, .badNumber, .largeSectionBadNumber, .pages].contains(fault), "\(fault)")
+        }
+        let rich = SectionsAsParsedTests.richDocument()
+        let form = try #require(Self.asRead(rich))
+        let (tree, load) = try Self.outcomes(rich, "flow-rich")
+        #expect(SectionsAsParsedTests.dumped(form) == tree)
+        #expect(load == tree)
+    }
+
+    @Test(
+        "a problem anywhere, a section that is not a mapping, pages, a second document: it gives up, and load reports what the usual path reports",
+        arguments: [
+            ("late", "  - id: s1\n    fields:\n      - { id: x1, cell: test.counter, model: { value: many } }\n"),
+            ("unknownKey", "  - id: s1\n    colour: red\n    fields:\n      - { id: x1, cell: test.counter }\n"),
+            ("repeatedSection", "  - id: s0\n    fields:\n      - { id: x1, cell: test.counter }\n"),
+            ("repeatedField", "  - id: s1\n    fields:\n      - { id: t2, cell: test.text-field, model: { title: Again } }\n"),
+            ("scalarSection", "  - a section\n"),
+            ("nullSection", "  - null\n"),
+            ("missingCell", "  - id: s1\n    fields:\n      - { id: x1, cell: test.nothing }\n"),
+            ("rootKey", "colour: red\n"),
+            ("pages", "pages:\n  - id: p\n    sections:\n      - id: q\n        fields:\n          - { id: x1, cell: test.counter }\n"),
+            ("secondDocument", "---\nformwork: 1\n"),
+            ("syntax", "  - id: [s1\n"),
+            ("alias", "  - id: s1\n    fields: *list\n"),
+        ])
+    func givesUp(name: String, tail: String) throws {
+        // The fault comes after 200 sections that were decoded as they were read.
+        let text = Self.blockDocument(sections: 200) + tail
+        let (tree, load) = try Self.outcomes(text, "faults/\(name)")
+        #expect(load == tree)
+        #expect(!tree.hasPrefix("form "), "the usual path finds the fault: \(tree.prefix(200))")
+        #expect(Self.asRead(text) == nil)
+    }
+
+    @Test("a document whose sections are not a list, or are empty, is the usual path's; JSON is never read this way")
+    func notSections() throws {
+        for (name, text) in [
+            ("map", "formwork: 1\nid: f\nsections:\n  a: 1\n"), ("empty", "formwork: 1\nid: f\nsections: []\n"),
+            ("none", "formwork: 1\nid: f\n"),
+        ] {
+            let (tree, load) = try Self.outcomes(text, "not/\(name)")
+            #expect(load == tree)
+            #expect(Self.asRead(text) == nil)
+        }
+        var json = SectionsAsParsedTests.richDocument()
+        let taken = Self.onTwoCores {
+            json.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: "form.json", registry: ParallelDecodeTests.SharedCatalog()) }
+        }
+        #expect(taken == nil)
+    }
+
+    @Test("each section's nodes are offered as soon as they are read, at the root's sections list only")
+    func offered() throws {
+        let text = """
+            formwork: 1
+            id: f
+            sections:
+              - id: a
+                fields: [{ id: x, cell: test.counter, model: { sections: [{ id: inner }] } }]
+              - [not, a, mapping]
+              - plain
+            """
+        var offered: [(index: Int, kind: String)] = []
+        var bytes = text
+        let root = try bytes.withUTF8 { buffer in
+            try YAMLReader.parse(bytes: buffer) { node, index in
+                offered.append((index, node.typeName))
+                return index == 0
+            }
+        }
+        // The mapping and the list (collections end with an event of their own); the scalar is not offered.
+        #expect(offered.map(\.index) == [0, 1] && offered.map(\.kind) == ["an object", "a list"])
+        guard case .array(let items)? = root["sections"]?.kind else {
+            Issue.record("no sections list")
+            return
+        }
+        #expect(items.map(\.typeName) == ["null", "a list", "a string"])
+    }
+}
