@@ -129,7 +129,9 @@ let package = Package(
         // Tests mirror the modules; shared helpers (built products, fixtures, golden files) live in FormworkTestSupport.
         .target(name: "FormworkTestSupport", dependencies: ["FormworkCore", "FormworkHost"], path: "Tests/FormworkTestSupport"),
         .testTarget(name: "FormworkCoreTests", dependencies: ["FormworkCore", "FormworkTestSupport"]),
-        .testTarget(name: "FormworkHostTests", dependencies: ["Formwork", "FormworkCore", "FormworkHost", "CFormwork", "FormworkTestSupport"]),
+        .testTarget(
+            name: "FormworkHostTests",
+            dependencies: ["Formwork", "FormworkCore", "FormworkHost", "CFormwork", "CSystem", "FormworkTestSupport"]),
         .testTarget(name: "FormworkPluginKitTests", dependencies: ["FormworkPluginKit", "CFormwork", "FormworkTestSupport"]),
         .testTarget(name: "formworkTests", dependencies: ["formwork", "FormworkCore", "FormworkHost", "FormworkTestSupport"]),
     ]

@@ -158,3 +158,54 @@ int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad)
     ok &= mallopt(M_TOP_PAD, top_pad);
     return ok ? 0 : -1;
 }
+
+int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_threshold) {
+#ifdef MADV_HUGEPAGE
+    /* Grow the main heap once by `span` (address space only: nothing is touched), then advise huge pages
+     * over what was added. The growth stays: the heap is trimmed only above the trim threshold. The block
+     * asked for is larger than the heap's free top can be at this point, and below a raised mmap threshold,
+     * so that it does grow the heap. */
+    const size_t ask = (size_t)16 << 20;
+    if (span > (1UL << 30) || !mallopt(M_MMAP_THRESHOLD, (int)ask * 2) || !mallopt(M_TOP_PAD, (int)span)) {
+        mallopt(M_TOP_PAD, top_pad);
+        mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+        return -1;
+    }
+    uintptr_t before = (uintptr_t)sbrk(0);
+    void *volatile block = malloc(ask); /* volatile: a compiler may drop a malloc whose block is only freed */
+    free(block);
+    mallopt(M_TOP_PAD, top_pad);
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    uintptr_t end = (uintptr_t)sbrk(0);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    /* Only when the heap did grow by `span` (it may not: a strict overcommit policy, a heap that could not
+     * grow where it is, a top that was already larger); otherwise the range could reach below the heap. */
+    if (block == NULL || before == (uintptr_t)-1 || end < before + span) return -1;
+    /* From where the heap ended: its next allocations come from the bottom of the new top. */
+    uintptr_t start = (before + page - 1) & ~(page - 1);
+    return madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)span;
+    (void)top_pad;
+    (void)mmap_threshold;
+    return -1;
+#endif
+}
+
+int fwsys_thread_heap_huge_pages(void) {
+#ifdef MADV_HUGEPAGE
+    /* glibc's heaps for threads are mappings of 64 MiB aligned to their size (HEAP_MAX_SIZE on 64-bit), the
+     * part in use read-write and the rest reserved: the whole mapping is advised, so that what the heap grows
+     * into later is covered too. A block of the main heap (a thread that shares the main arena) is left alone. */
+    const uintptr_t heap_size = (uintptr_t)64 << 20;
+    void *volatile probe = malloc(64);
+    if (probe == NULL) return -1;
+    uintptr_t at = (uintptr_t)probe;
+    free(probe);
+    /* Below the break: the main heap (or the executable's data), never a thread heap's mapping. */
+    if (at < (uintptr_t)sbrk(0)) return -1;
+    return madvise((void *)(at & ~(heap_size - 1)), heap_size, MADV_HUGEPAGE);
+#else
+    return -1;
+#endif
+}

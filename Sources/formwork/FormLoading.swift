@@ -28,8 +28,16 @@ enum FormLoading {
         return Int(info.st_size) / 100
     }
 
+    /// A large document's heaps in huge pages (`MemoryPolicy.useHugePages`), from now on: a command calls it before
+    /// it starts its cell hosts (they inherit it) and reads the registry; loading calls it again (no more than once
+    /// has an effect).
+    static func prepareMemory(for path: String) {
+        if estimatedFields(path) >= 2000 { MemoryPolicy.useHugePages() }
+    }
+
     /// The document alone; a document error is preceded by notes on packs that could not be read.
     static func decode(_ path: String, registry: Registry, catalog: (any CellTypeCatalog)? = nil) throws -> Form {
+        prepareMemory(for: path)
         do { return try FormDecoder.load(path: path, registry: catalog ?? registry) } catch {
             noteUnavailablePacks(registry)
             throw error

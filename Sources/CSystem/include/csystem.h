@@ -39,6 +39,22 @@ int fwsys_memfd_create(const char *name);
  */
 int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad);
 
+/*
+ * Transparent huge pages for the main heap: grows it once by `span` bytes of address space (nothing is
+ * touched) and advises huge pages over them (MADV_HUGEPAGE); then sets the heap's top pad to `top_pad`
+ * and the mmap threshold to `mmap_threshold` (what `fwsys_malloc_keep_freed` set). Returns 0, or -1 when
+ * the C library or the kernel refused, or the heap did not grow. The corresponding C functions are
+ * `mallopt`, `sbrk` and `madvise`.
+ */
+int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_threshold);
+
+/*
+ * Transparent huge pages for the calling thread's heap (glibc's 64 MiB mapping of its arena), the part it
+ * will grow into included. Returns -1 for a thread on the main heap, or when the kernel refused.
+ * The corresponding C function is `madvise`.
+ */
+int fwsys_thread_heap_huge_pages(void);
+
 /* A pipe whose two ends are close-on-exec from the start (no window in which a child
  * started by another thread inherits them). The corresponding C function is `pipe2`. */
 int fwsys_pipe_cloexec(int fds[2]);

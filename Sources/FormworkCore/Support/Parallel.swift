@@ -63,6 +63,10 @@ package enum Parallel {
     /// Set it before any thread is started.
     nonisolated(unsafe) package static var heapReserve = 0
 
+    /// Run first on each thread `Parallel` starts, before its heap's reserve is made (nil, the default: nothing).
+    /// The command sets it (`MemoryPolicy`: huge pages for the thread's heap). Set it before any thread is started.
+    nonisolated(unsafe) package static var threadStart: (@convention(c) () -> Int32)?
+
     /// Keeps `heapReserve` bytes free at the top of this thread's heap: a block of that size allocated and
     /// freed (it comes from the top, and goes back there). The corresponding C functions are `malloc` and `free`.
     @inline(__always)
@@ -171,6 +175,7 @@ package enum Parallel {
 
         /// `run` as a new thread's first work: the thread's heap first grows by the reserve, in one step.
         func runOnNewThread() {
+            _ = threadStart?()
             keepHeapReserve(blocks: 4)
             run()
         }
