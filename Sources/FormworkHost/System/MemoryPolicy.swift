@@ -12,10 +12,10 @@ import Glibc
 /// higher). Cell hosts forked from the command inherit it.
 ///
 /// The heaps also grow in large steps: the main heap 4 MiB beyond what an allocation needs (`M_TOP_PAD`:
-/// `brk` calls in a 100,000-field render 297 → 16), and each thread that `Parallel` starts keeps 3.5 MiB
+/// `brk` calls in a 100,000-field render 435 → 17), and each thread that `Parallel` starts keeps 3.5 MiB
 /// free at its heap's top (`Parallel.heapReserve`, which `M_TOP_PAD` does not do for a thread's heap:
-/// `mprotect` calls 11,811 → 2,026, each of which held up the other threads' page faults). Peak memory is
-/// about 2 MB higher.
+/// `mprotect` calls 7,198 → 90, each of which held up the other threads' page faults). Peak
+/// memory is about 2 MB higher.
 ///
 /// For a large input (`useHugePages()`), the heaps' memory also comes in huge pages where the kernel has them
 /// (transparent huge pages, `madvise` mode: Debian's and Ubuntu's default): the main heap takes `hugePageSpan`
