@@ -42,8 +42,9 @@ int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad)
 /*
  * Transparent huge pages for the main heap: grows it once by `span` bytes of address space (nothing is
  * touched) and advises huge pages over them (MADV_HUGEPAGE); then sets the heap's top pad to `top_pad`
- * and the mmap threshold to `mmap_threshold` (what `fwsys_malloc_keep_freed` set). Returns 0, or -1 when
- * the C library or the kernel refused, or the heap did not grow. The corresponding C functions are
+ * and the mmap threshold to `mmap_threshold` (what `fwsys_malloc_keep_freed` set). Call it on the main
+ * thread (the main heap is its arena's; from another thread the heap does not grow and nothing is advised).
+ * Returns 0, or -1 when the C library or the kernel refused, or the heap did not grow. The corresponding C functions are
  * `mallopt`, `sbrk` and `madvise`.
  */
 int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_threshold);

@@ -21,10 +21,11 @@ import Glibc
 /// (transparent huge pages, `madvise` mode: Debian's and Ubuntu's default): the main heap takes `hugePageSpan`
 /// bytes of address space at once (nothing is touched until it is used, and it is never trimmed: the trim
 /// threshold is above it), advised with `MADV_HUGEPAGE`, and each thread's heap mapping is advised when the
-/// thread starts. Cell hosts forked afterwards inherit the advice. A 100,000-field render's page faults fall from
-/// 30,903 to 10,596 (JSON) and from 34,131 to 4,910 (YAML); its CPU time by 13% (JSON) and 8% (YAML), 11% at
-/// 10,000 fields, its wall time by 7–9%; its peak memory is 14 MB (JSON) and 21 MB (YAML) higher. A small form
-/// is left alone: a huge page's zeroing for a few kilobytes cost 3% of a 10-field render. `FORMWORK_HUGE_PAGES=0`
+/// thread starts (with one reserve block, and none after each item: with huge pages each made a 2 MiB page
+/// resident ahead of use). Cell hosts forked afterwards inherit the advice. A 100,000-field render's page faults
+/// fall from 31,607 to 16,221 (JSON) and from 34,152 to 8,738 (YAML); its CPU time by 6% (13% at 10,000 fields),
+/// its wall time by 5% (9%); its peak memory is 6 MB higher at 10,000 fields and 15 MB for YAML at 100,000.
+/// A small form is left alone: a huge page's zeroing for a few kilobytes cost 3% of a 10-field render. `FORMWORK_HUGE_PAGES=0`
 /// turns it off (to measure without it). It is what glibc's `glibc.malloc.hugetlb=1` tunable does, which can
 /// only be set from the environment before the process starts.
 ///
