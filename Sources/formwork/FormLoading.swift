@@ -28,9 +28,10 @@ enum FormLoading {
         return Int(info.st_size) / 100
     }
 
-    /// A large document's heaps in huge pages (`MemoryPolicy.useHugePages`), from now on: a command calls it before
-    /// it starts its cell hosts (they inherit it) and reads the registry; loading calls it again (no more than once
-    /// has an effect).
+    /// A large document's heaps in huge pages (`MemoryPolicy.useHugePages`), from now on. A command calls it first
+    /// thing, on the main thread, before it starts any thread or cell host (they inherit it; it changes allocator
+    /// settings that another thread's allocation must not see half-changed); loading calls it again (no more than
+    /// once has an effect).
     static func prepareMemory(for path: String) {
         if estimatedFields(path) >= 2000 { MemoryPolicy.useHugePages() }
     }
