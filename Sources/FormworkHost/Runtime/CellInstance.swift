@@ -113,12 +113,11 @@ final class CellInstance {
     /// when `checking`, plainly fits its schema): one pass that checks and lays out each value over the
     /// template, then the call. False, with nothing called, when the general path must take the values.
     func configureIfPlain(_ values: [Value?], defaults: Bool, checking: Bool, field: String?) throws(RuntimeError) -> Bool {
-        let plan = self.plan, marshaller = self.marshaller
-        return try values.withUnsafeBufferPointer { (values) throws(RuntimeError) -> Bool in
+        try values.withUnsafeBufferPointer { (values) throws(RuntimeError) -> Bool in
             try configureIfPlain(
                 count: values.count, defaults: defaults, field: field,
-                typed: { plan.layTyped(values, defaults: defaults, checking: checking, into: $0, marshaller: marshaller) },
-                generic: { plan.layGeneric(values, defaults: defaults, checking: checking, into: $0, count: $1, marshaller: marshaller) })
+                typed: { $0.layTyped(values, defaults: defaults, checking: checking, into: $2, marshaller: $1) },
+                generic: { $0.layGeneric(values, defaults: defaults, checking: checking, into: $2, count: $3, marshaller: $1) })
         }
     }
 
@@ -126,27 +125,28 @@ final class CellInstance {
     /// `Value` or Swift string is made for them. False, with nothing called, when the general path must take
     /// them (`values.decoded()`).
     func configureIfPlain(wire values: WireValues, field: String?) throws(RuntimeError) -> Bool {
-        let plan = self.plan, marshaller = self.marshaller
-        return try configureIfPlain(
+        try configureIfPlain(
             count: values.count, defaults: false, field: field,
-            typed: { plan.layTyped(wire: values, defaults: false, into: $0, marshaller: marshaller) },
-            generic: { plan.layGeneric(wire: values, defaults: false, into: $0, count: $1, marshaller: marshaller) })
+            typed: { $0.layTyped(wire: values, defaults: false, into: $2, marshaller: $1) },
+            generic: { $0.layGeneric(wire: values, defaults: false, into: $2, count: $3, marshaller: $1) })
     }
 
     /// The call of both `configureIfPlain`s: `typed` lays the model out into the struct's buffer, `generic` into
     /// the `fw_value` array of the given count; either false: nothing called.
     @inline(__always)
     private func configureIfPlain(
-        count: Int, defaults: Bool, field: String?, typed: (UnsafeMutableRawPointer) -> Bool,
-        generic: (UnsafeMutablePointer<fw_value>, Int) -> Bool
+        count: Int, defaults: Bool, field: String?,
+        typed: (ConfigurePlan, CMarshaller, UnsafeMutableRawPointer) -> Bool,
+        generic: (ConfigurePlan, CMarshaller, UnsafeMutablePointer<fw_value>, Int) -> Bool
     ) throws(RuntimeError) -> Bool {
-        let plan = self.plan
+        // The plan and the marshaller are passed to the closures, not captured by them: a capture
+        // retained and released each of them (and the layout) on every call, a fifth of a configure.
         let called: (fw_status, PackLog.Session)?
         if let layout = typedLayout, let function = typedFunction {
             called = withUnsafeTemporaryAllocation(byteCount: ConfigurePlan.typedSize(layout), alignment: max(layout.alignment, 8)) {
                 buffer in
                 let model = buffer.baseAddress!
-                guard typed(model) else { return nil }
+                guard typed(plan, marshaller, model) else { return nil }
                 let session = PackLog.begin()
                 guard let status = layout.invoke(function, convention: typedConvention, cell: handle, model: model) else {
                     PackLog.end(session)
@@ -157,7 +157,7 @@ final class CellInstance {
         } else {
             let count = plan.genericCount(values: count, defaults: defaults)
             called = withUnsafeTemporaryAllocation(of: fw_value.self, capacity: max(count, 1)) { array in
-                guard generic(array.baseAddress!, count) else { return nil }
+                guard generic(plan, marshaller, array.baseAddress!, count) else { return nil }
                 let session = PackLog.begin()
                 return (genericConfigure(handle, array.baseAddress, UInt32(count)), session)
             }
