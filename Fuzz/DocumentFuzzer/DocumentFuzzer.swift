@@ -1,4 +1,5 @@
 import Formwork
+import FormworkCore
 import Glibc
 
 /// Packs come from FORMWORK_PACK_PATH (scripts/fuzz points it at the debug build),
@@ -17,6 +18,9 @@ func getenvString(_ name: String) -> String? {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    // YAML's sections decoded as libyaml reads them, their plain fields read flat from its events (kept, and given
+    // to the node builder when a field is not read flat: each event must be deleted once whatever happens).
+    _ = FormDecoder.decodeSectionsAsRead(UnsafeBufferPointer(start: data, count: size), path: "fuzz.yaml", registry: registry)
     for json in [true, false] {
         guard let form = try? FormDecoder.decode(text: text, json: json, registry: registry) else { continue }
         guard let tree = try? FormRuntime(registry: registry).render(form) else { continue }

@@ -74,44 +74,103 @@ public struct FormDecoder {
         return form
     }
 
-    /// A YAML document whose sections are decoded one by one as they are read (`YAMLReader.parse(bytes:takeSection:)`):
-    /// each section's nodes are decoded and freed as soon as they are complete, and no tree of the whole document is
-    /// built. (Expected to save the cache misses of reading a 100,000-field tree again; measured, the time is within
-    /// the noise, 0.98 of the CPU, and the peak 1.5 MB lower: docs/performance.md.) nil as soon as anything is not as expected — a section with a
-    /// problem, a list of pages, a section that is not a mapping, any problem in the rest of the document: the caller
-    /// then takes the usual path, which reports exactly what it always reports. This one only ever returns a form that
-    /// has no problem at all, the same form the usual path makes, section for section, decoded in the same order by the
+    /// A YAML document whose sections are decoded one by one as they are read (`YAMLReader.parse(bytes:takeSection:
+    /// takeField:)`): each section's nodes are decoded and freed as soon as they are complete, and no tree of the whole
+    /// document is built. The fields that read flat (an `id`, a `cell`, a model of plain values: most fields of a large
+    /// document) are decoded straight from libyaml's events, as JSON's are from their bytes (`flatField`), with no node
+    /// made for them: 0.92 of the CPU time of a 100,000-field YAML render, 0.91 at 10,000 (the sections alone as read
+    /// were within the noise, 0.98). nil as soon as anything is not as expected — a section with a problem, a repeated
+    /// id, a list of pages, a section that is not a mapping, any problem in the rest of the document: the caller then
+    /// takes the usual path, which reports exactly what it always reports. This one only ever returns a form that has
+    /// no problem at all, the same form the usual path makes, section for section, decoded in the same order by the
     /// same code.
     ///
     /// Not when the tree would be decoded on several cores (`decodesTreesInParallel`, four cores or more).
-    static func decodeSectionsAsRead(_ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog) -> Form? {
+    package static func decodeSectionsAsRead(_ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog) -> Form? {
         guard SourceFile.format(of: SourceFile.displayName(path), bytes: bytes) == .yaml,
             !(decodesTreesInParallel && registry.supportsConcurrentLookups && Parallel.threads > 1)
         else { return nil }
-        var decoder = FormDecoder(registry: registry, file: SourceFile.displayName(path))
+        let file = SourceFile.displayName(path)
+        var decoder = FormDecoder(registry: registry, file: file)
         // Three variables, not one `ReadSections`: two `inout` accesses to one captured variable would overlap.
         var sections: [FormSection] = []
         var sectionIDs: [String: String] = [:]
         var fieldIDs: [String: FieldLocation] = [:]
         var failed = false
+        // The fields that read flat are decoded as they are read (`FormDecoder.flatField`, as for JSON), by a decoder
+        // that does not check repeated ids: they are checked below, with the section's other fields, in row order.
+        var flat = FlatFieldDecoder(decoder: FormDecoder(registry: registry, file: file, checksRepeatedFieldIDs: false), pointer: "")
+        var flatSection = -1
+        let takeField = { (field: inout FlatField, section: Int, row: Int) -> Bool in
+            guard !failed else { return false }
+            if section != flatSection {
+                flat = FlatFieldDecoder(decoder: flat.decoder, pointer: "/sections/\(section)")
+                flatSection = section
+            }
+            return flat.take(&field, position: row)
+        }
         let taken = { (node: SourceNode, index: Int) -> Bool in
             guard !failed else { return false }
-            guard
-                let section = decoder.section(
-                    node, index: index, pointer: "/sections/\(index)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: "form"),
-                decoder.diagnostics.isEmpty, index == sections.count
-            else {
+            let pointer = "/sections/\(index)"
+            var section: FormSection?
+            if flatSection == index && flat.taken > 0 {
+                section = decoder.sectionWithFlatFields(
+                    node, index: index, pointer: pointer, flat: flat, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs)
+            } else {
+                section = decoder.section(
+                    node, index: index, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: "form")
+            }
+            guard let section, decoder.diagnostics.isEmpty, index == sections.count else {
                 failed = true
                 return false
             }
             sections.append(section)
             return true
         }
-        guard let root = try? YAMLReader.parse(bytes: bytes, takeSection: taken), !failed, !sections.isEmpty else { return nil }
+        guard let root = try? YAMLReader.parse(bytes: bytes, takeSection: taken, takeField: takeField), !failed, !sections.isEmpty
+        else { return nil }
         decoder.readSections = ReadSections(sections: sections, sectionIDs: sectionIDs, fieldIDs: fieldIDs)
         let form = decoder.form(root)
         guard !decoder.gaveUp, decoder.diagnostics.isEmpty, let form else { return nil }
         return form
+    }
+
+    /// A section some of whose fields were read flat and decoded as they were read (`flat`, the section's: those
+    /// fields are nulls in `node`'s list), decoded as `section` decodes it whole: the other fields from their nodes,
+    /// each field's id checked against `fieldIDs` in row order, the section's own conditions pending before its
+    /// fields'. A repeated group's checks read its fields' nodes for keys that a flat field never has (conditions,
+    /// cross-field rules): its nulls pass them as the fields would. nil, having reported nothing, for anything
+    /// `section` would do otherwise (a repeated id, a field with a problem): `decodeSectionsAsRead` then gives up.
+    mutating func sectionWithFlatFields(
+        _ node: SourceNode, index: Int, pointer: String, flat: FlatFieldDecoder, sectionIDs: inout [String: String],
+        fieldIDs: inout [String: FieldLocation]
+    ) -> FormSection? {
+        guard case .array(let items)? = node["fields"]?.kind else { return nil }
+        var fields: [FormField] = []
+        fields.reserveCapacity(items.count)
+        var nodes = FormDecoder(registry: registry, file: file, checksRepeatedFieldIDs: false)
+        var unused: [String: FieldLocation] = [:]
+        for row in items.indices {
+            let location = FieldLocation(section: pointer, row: row)
+            let field: FormField
+            if let taken = flat.field(at: row) {
+                field = taken
+            } else {
+                guard let decoded = nodes.field(items[row], location: location, section: index, row: row, fieldIDs: &unused),
+                    nodes.diagnostics.isEmpty
+                else { return nil }
+                field = decoded
+            }
+            guard fieldIDs.updateValue(location, forKey: field.id) == nil else { return nil }
+            fields.append(field)
+        }
+        guard
+            let section = self.section(
+                node, index: index, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: "form", decoded: fields),
+            diagnostics.isEmpty
+        else { return nil }
+        pending += nodes.pending
+        return section
     }
 
     /// The sections `decodeSectionsAsRead` decoded as they were read, with the ids they use.

@@ -29,8 +29,16 @@ enum YAMLReader {
     /// `/sections/index`) as soon as its last event is read; when it returns true the node is taken, and the tree
     /// keeps a null in its place (`FormDecoder.decodeSectionsAsRead` decodes it there and then, and its nodes are
     /// freed while they are still in the cache).
+    ///
+    /// `takeField(field, section, row)`, when given, is offered each field of a section of the root's `sections`
+    /// list that reads flat (`FlatField`: an `id`, a `cell`, a model of plain values) as soon as it is read, before
+    /// any node is made for it; when it returns true the field is taken, and the section's `fields` list keeps a
+    /// null in its place (as `JSONParser.flatFields` does). A field that does not read flat, or is not taken, is
+    /// read into nodes from the same events, which are kept until then: the tree, and every problem reported, are
+    /// what they are without it.
     static func parse(
-        bytes buffer: UnsafeBufferPointer<UInt8>, takeSection: ((SourceNode, Int) -> Bool)? = nil
+        bytes buffer: UnsafeBufferPointer<UInt8>, takeSection: ((SourceNode, Int) -> Bool)? = nil,
+        takeField: ((inout FlatField, _ section: Int, _ row: Int) -> Bool)? = nil
     ) throws(ParseError) -> SourceNode {
         // libyaml's flow-collection parsing recurses per level: refuse pathological nesting before it runs.
         if let line = excessiveFlowNesting(buffer) {
@@ -45,8 +53,22 @@ enum YAMLReader {
             yaml_parser_set_input_string(&parser, base, buffer.count)
             var builder = Builder()
             var event = yaml_event_t()
+            var flat = FlatReader()
+            defer { flat.clear() }
             while true {
                 guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError(parser) }
+                if let takeField, event.type == YAML_MAPPING_START_EVENT, let (section, row) = builder.fieldListPosition {
+                    // The events are kept (`flat.events`, the first one this one) until the field is taken or not.
+                    let read = flat.read(first: event, from: &parser)
+                    defer { flat.clear() }
+                    if read == .field, takeField(&flat.field, section, row) {
+                        builder.add(SourceNode(kind: .null, line: Int(event.start_mark.line) + 1))
+                        continue
+                    }
+                    for k in flat.events.indices { try builder.handle(&flat.events[k], takeSection: takeSection) }
+                    if read == .syntaxError { throw syntaxError(parser) }
+                    continue
+                }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { break }
                 if event.type == YAML_DOCUMENT_START_EVENT && builder.documents > 0 {
@@ -116,6 +138,15 @@ enum YAMLReader {
                 if name.hasPrefix("tag:yaml.org,2002:") { name = "!!" + name.dropFirst("tag:yaml.org,2002:".count) }
                 throw fail("YAML tags (\(name)) are not allowed in form documents; write the value plainly", line: line)
             }
+        }
+
+        /// The section and row of the next item of a section's `fields` list (`/sections/N/fields`), nil when the next
+        /// node is anything else.
+        var fieldListPosition: (section: Int, row: Int)? {
+            guard stack.count == 4, documents == 1, stack[0].isMapping, stack[0].key == "sections", !stack[1].isMapping,
+                stack[2].isMapping, stack[2].key == "fields", !stack[3].isMapping
+            else { return nil }
+            return (stack[1].items.count, stack[3].items.count)
         }
 
         var expectingKey: Bool {
@@ -198,6 +229,15 @@ enum YAMLReader {
 
         /// A plain scalar: null, boolean, integer, number or text (see the type's documentation).
         static func resolve(_ s: String, line: Int) -> SourceNode {
+            switch scalarKind(s) {
+            case .string(let text): SourceNode(kind: .string(text), line: line)
+            case .null: SourceNode(kind: .null, line: line)
+            case let kind: SourceNode(kind: kind, line: line, plainText: s)
+            }
+        }
+
+        /// What a plain scalar is read as: null, a boolean, an integer, a number or text (`resolve`, without the node).
+        static func scalarKind(_ s: String) -> SourceNode.Kind {
             // The words below are at most five bytes and start with one of these letters: most text is not compared.
             let special: Bool
             if let first = s.utf8.first {
@@ -211,16 +251,16 @@ enum YAMLReader {
                 // Compared as one integer of its bytes, not string by string (a scalar that is none of the words
                 // made 23 string comparisons, most through the runtime's slow path: 2,000 instructions a scalar).
                 let key = packedWord(s)
-                if Self.nullWords.contains(key) { return SourceNode(kind: .null, line: line) }
-                if Self.trueWords.contains(key) { return SourceNode(kind: .bool(true), line: line, plainText: s) }
-                if Self.falseWords.contains(key) { return SourceNode(kind: .bool(false), line: line, plainText: s) }
+                if Self.nullWords.contains(key) { return .null }
+                if Self.trueWords.contains(key) { return .bool(true) }
+                if Self.falseWords.contains(key) { return .bool(false) }
             }
             guard let first = s.utf8.first, first == 0x2D || first == 0x2B || first == 0x2E || (0x30...0x39).contains(first) else {
-                return SourceNode(kind: .string(s), line: line)
+                return .string(s)
             }
-            if let n = integer(s) { return SourceNode(kind: .integer(n), line: line, plainText: s) }
-            if let d = number(s), d.isFinite { return SourceNode(kind: .number(d), line: line, plainText: s) }
-            return SourceNode(kind: .string(s), line: line)
+            if let n = integer(s) { return .integer(n) }
+            if let d = number(s), d.isFinite { return .number(d) }
+            return .string(s)
         }
 
         /// The bytes of a word of at most seven bytes as one integer, its length in the top byte (so that no two
@@ -283,6 +323,136 @@ enum YAMLReader {
             }
             guard sawDigit else { return nil }
             return Double(s.contains("_") ? String(s.filter { $0 != "_" }) : s)
+        }
+    }
+
+    /// Reads a field's mapping flat from libyaml's events (`FlatField`), keeping each event it reads: what the JSON
+    /// parser's `readFlat` takes, with YAML's scalars resolved as `Builder.resolve` resolves them. Anything else
+    /// — another key, a repeated key, an anchor, an alias, a tag, a NUL, a model value that is a mapping, a list
+    /// item that is not text, more than 16 model values — stops it at once: the events read so far then go to the
+    /// builder, which reads the field into nodes (and reports what it reports).
+    struct FlatReader {
+        enum Outcome { case field, notFlat, syntaxError }
+
+        /// The events read for the current field, the first one first; owned here until `clear()`.
+        var events: [yaml_event_t] = []
+        var field = FlatField()
+        private var list: [String] = []
+
+        /// Deletes the events kept (each once).
+        mutating func clear() {
+            for k in events.indices { yaml_event_delete(&events[k]) }
+            events.removeAll(keepingCapacity: true)
+        }
+
+        /// Reads on from `first` (a mapping's start, kept) until the mapping ends, or until it cannot be read flat.
+        mutating func read(first: yaml_event_t, from parser: inout yaml_parser_t) -> Outcome {
+            field.reset()
+            events.append(first)
+            guard first.data.mapping_start.anchor == nil, first.data.mapping_start.tag == nil else { return .notFlat }
+            while true {
+                guard let key = next(&parser) else { return outcome(parser) }
+                if key.type == YAML_MAPPING_END_EVENT { return .field }
+                guard let name = Self.keyText(key) else { return .notFlat }
+                switch name.utf8.count {
+                case 2 where name == "id":
+                    guard field.id == nil, let s = string(&parser) else { return outcome(parser) }
+                    field.id = s
+                case 4 where name == "cell":
+                    guard field.cell == nil, let s = string(&parser) else { return outcome(parser) }
+                    field.cell = s
+                case 15 where name == "accessibilityId":
+                    guard field.accessibilityId == nil, let s = string(&parser) else { return outcome(parser) }
+                    field.accessibilityId = s
+                case 8 where name == "required":
+                    guard field.required == nil, case .bool(let b)? = value(&parser) else { return outcome(parser) }
+                    field.required = b
+                case 5 where name == "model":
+                    guard !field.hasModel, let start = next(&parser), start.type == YAML_MAPPING_START_EVENT,
+                        start.data.mapping_start.anchor == nil, start.data.mapping_start.tag == nil, model(&parser)
+                    else { return outcome(parser) }
+                    field.hasModel = true
+                default: return .notFlat
+                }
+            }
+        }
+
+        /// `.syntaxError` when the parser failed, else `.notFlat`.
+        private func outcome(_ parser: yaml_parser_t) -> Outcome { parser.error == YAML_NO_ERROR ? .notFlat : .syntaxError }
+
+        /// The next event, kept; nil when the parser fails.
+        private mutating func next(_ parser: inout yaml_parser_t) -> yaml_event_t? {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+            events.append(event)
+            return event
+        }
+
+        /// The model's members, after its mapping's start, up to its end.
+        private mutating func model(_ parser: inout yaml_parser_t) -> Bool {
+            while true {
+                guard let key = next(&parser) else { return false }
+                if key.type == YAML_MAPPING_END_EVENT { return true }
+                guard let name = Self.keyText(key), field.model.count < 16,
+                    !field.model.contains(where: { $0.key.utf8.count == name.utf8.count && $0.key == name }),
+                    let value = value(&parser)
+                else { return false }
+                field.model.append(FlatMember(key: name, value: value))
+            }
+        }
+
+        /// A scalar, or a list of text, as `FlatValue`; nil for anything else.
+        private mutating func value(_ parser: inout yaml_parser_t) -> FlatValue? {
+            guard let event = next(&parser) else { return nil }
+            if event.type == YAML_SEQUENCE_START_EVENT {
+                guard event.data.sequence_start.anchor == nil, event.data.sequence_start.tag == nil else { return nil }
+                list.removeAll(keepingCapacity: true)
+                while true {
+                    guard let item = next(&parser) else { return nil }
+                    if item.type == YAML_SEQUENCE_END_EVENT { return .strings(Array(list)) }
+                    guard let (text, plain) = Self.scalar(item), Self.isText(text, plain: plain) else { return nil }
+                    list.append(text)
+                }
+            }
+            guard let (text, plain) = Self.scalar(event) else { return nil }
+            guard plain else { return .string(text) }
+            switch Builder.scalarKind(text) {
+            case .null: return .null
+            case .bool(let b): return .bool(b)
+            case .integer(let i): return .integer(i)
+            case .number(let d): return .number(d)
+            case .string(let s): return .string(s)
+            default: return nil
+            }
+        }
+
+        /// A scalar that is text (quoted, or plain and read as text); nil for anything else.
+        private mutating func string(_ parser: inout yaml_parser_t) -> String? {
+            guard let event = next(&parser), let (text, plain) = Self.scalar(event), Self.isText(text, plain: plain) else { return nil }
+            return text
+        }
+
+        /// Whether a scalar is read as text: quoted, or plain and none of null, a boolean or a number.
+        private static func isText(_ text: String, plain: Bool) -> Bool {
+            guard plain else { return true }
+            if case .string = Builder.scalarKind(text) { return true }
+            return false
+        }
+
+        /// A scalar event's text and whether it is plain; nil for any other event, an anchor, a tag or a NUL.
+        private static func scalar(_ event: yaml_event_t) -> (String, Bool)? {
+            guard event.type == YAML_SCALAR_EVENT else { return nil }
+            let s = event.data.scalar
+            guard s.anchor == nil, s.tag == nil else { return nil }
+            let raw = UnsafeRawBufferPointer(start: s.value, count: s.length)
+            guard !raw.contains(0) else { return nil }
+            return (String(decoding: raw, as: UTF8.self), s.style == YAML_PLAIN_SCALAR_STYLE)
+        }
+
+        /// A key's text; nil for anything but a scalar, and for a merge key (`<<`).
+        private static func keyText(_ event: yaml_event_t) -> String? {
+            guard let (text, plain) = scalar(event), !(plain && text == "<<") else { return nil }
+            return text
         }
     }
 

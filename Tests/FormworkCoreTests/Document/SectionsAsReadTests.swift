@@ -23,8 +23,9 @@ struct SectionsAsReadTests {
 
     /// What the usual path (tree, then decode) and `FormDecoder.load` of a `.yaml` file make of `text`: the form
     /// written out, or the error.
-    static func outcomes(_ text: String, _ name: String) throws -> (tree: String, load: String) {
-        let catalog = ParallelDecodeTests.SharedCatalog()
+    static func outcomes(
+        _ text: String, _ name: String, catalog: some CellTypeCatalog = ParallelDecodeTests.SharedCatalog()
+    ) throws -> (tree: String, load: String) {
         let path = try Scratch.file("as-read/\(name).yaml", contents: text)
         func outcome(_ body: () throws(FormError) -> Form) -> String {
             do { return SectionsAsParsedTests.dumped(try body()) } catch { return "\(error)" }
@@ -165,5 +166,152 @@ struct SectionsAsReadTests {
             return
         }
         #expect(items.map(\.typeName) == ["null", "a list", "a string"])
+    }
+
+    // MARK: fields read flat
+
+    /// The shared catalog's cell types and one with a list of text (`tags`).
+    struct TagsCatalog: CellTypeCatalog {
+        static let tags = CellType(
+            id: "test.tags", name: "Tags",
+            fields: [
+                FieldSchema(name: "title", type: .string, required: true),
+                FieldSchema(name: "tags", type: .stringList),
+            ],
+            packID: "test.pack", packPath: "<memory>", packABI: InMemory.abi)
+        let inner = InMemory.Catalog(cellTypes: [InMemory.textField, InMemory.counter, tags])
+        func cellType(_ id: String) throws(RegistryError) -> CellType { try inner.cellType(id) }
+        var cellTypes: [CellType] { inner.cellTypes }
+        var supportsConcurrentLookups: Bool { true }
+    }
+
+    /// Fields as people write them, each in a section of a 40-section document: read flat (quoted or plain scalars,
+    /// block or flow style, numbers in YAML's forms, lists of text), or not (a value that is not the schema's kind as
+    /// YAML reads it, conditions, rules) and read from the same events into nodes.
+    static let flatVariants = [
+        "{ id: a, cell: test.text-field, model: { title: \"Quoted\", value: plain } }",
+        "id: b\n        cell: test.text-field\n        model:\n          title: Block\n          value: 'single'",
+        "{ id: c, cell: test.text-field, model: { title: yes, value: 1.5 } }",
+        "{ id: d, cell: test.counter, model: { title: Hex, value: 0x1F } }",
+        "{ id: e, cell: test.counter, model: { value: 1_0 }, required: yes, accessibilityId: acc-e }",
+        "{ id: f, cell: test.tags, model: { title: Tags, tags: [a, \"b\", c] } }",
+        "{ id: g, cell: test.tags, model: { title: None, tags: [] } }",
+        "{ id: h, cell: test.tags, model: { title: Words, tags: [a, On, 3] } }",
+        "{ id: j, cell: test.counter, model: { value: ~ } }",
+        "{ id: k, cell: test.counter, model: { value: 4 }, visibleIf: \"d > 3\" }",
+        "{ id: l, cell: test.text-field, model: { title: Rules, value: x }, rules: { maxLength: 5 } }",
+        "{ \"id\": m, 'cell': test.text-field, model: { 'title': \"Keys quoted\" } }",
+        "{ id: n, cell: test.text-field, required: false, model: { title: \"Caf\\u00e9\" } }",
+    ]
+
+    /// A document with `variants` as the fields of its first sections, and plain sections after them (one repeated).
+    static func flatDocument(_ variants: [String]) -> String {
+        var out = "formwork: 1\nid: flat\nsections:\n"
+        for (k, field) in variants.enumerated() {
+            out += "  - id: v\(k)\n    fields:\n      - \(field)\n      - { id: p\(k), cell: test.counter, model: { value: \(k) } }\n"
+        }
+        for s in 0..<40 {
+            out += "  - id: s\(s)\n" + (s == 7 ? "    repeat: { minItems: 1, maxItems: 3 }\n" : "") + "    fields:\n"
+            for f in 0..<5 { out += "      - { id: q\(s)x\(f), cell: test.text-field, model: { title: T\(f), value: v\(f) } }\n" }
+        }
+        return out
+    }
+
+    @Test("fields read flat, as people write them: the usual path's form, from load too")
+    func flatFields() throws {
+        let text = Self.flatDocument(Self.flatVariants)
+        let (tree, load) = try Self.outcomes(text, "flat/variants", catalog: TagsCatalog())
+        #expect(tree.hasPrefix("form "), "\(tree.prefix(400))")
+        let form = try #require(Self.asRead(text, catalog: TagsCatalog()))
+        #expect(SectionsAsParsedTests.dumped(form) == tree)
+        #expect(load == tree)
+        #expect(form.sections.contains { $0.repeatGroup != nil })
+    }
+
+    @Test(
+        "a field that cannot be read flat, or has a problem: the usual path's report word for word",
+        arguments: [
+            ("quotedRequired", "{ id: x, cell: test.counter, required: \"true\" }"),
+            ("numberID", "{ id: 12, cell: test.counter }"),
+            ("nullModel", "{ id: x, cell: test.counter, model: }"),
+            ("lineBreak", "{ id: x, cell: test.text-field, model: { title: \"Line\\nbreak\" } }"),
+            ("anchor", "&a { id: x, cell: test.counter }"),
+            ("anchoredValue", "{ id: x, cell: test.counter, model: { value: &v 3 } }"),
+            ("alias", "{ id: x, cell: test.counter, model: *m }"),
+            ("tag", "{ id: x, cell: test.counter, model: { value: !!int 3 } }"),
+            ("mergeKey", "{ id: x, cell: test.counter, <<: { model: {} } }"),
+            ("repeatedKey", "{ id: x, cell: test.counter, model: { value: 1, value: 2 } }"),
+            ("repeatedFieldKey", "{ id: x, cell: test.counter, id: y }"),
+            ("nul", "{ id: x, cell: test.text-field, model: { title: \"a\\0b\" } }"),
+            ("unknownKey", "{ id: x, cell: test.counter, colour: red }"),
+            ("manyValues", "{ id: x, cell: test.counter, model: { " + (0..<17).map { "k\($0): 1" }.joined(separator: ", ") + " } }"),
+            ("outOfRange", "{ id: x, cell: test.counter, model: { value: 1000 } }"),
+            ("repeatedID", "{ id: p3, cell: test.counter }"),
+            ("unknownCell", "{ id: x, cell: test.nothing }"),
+            ("mappingKey", "{ id: x, cell: test.counter, { a: 1 }: 2 }"),
+            ("unclosed", "{ id: x, cell: test.counter, model: { value: 3 }"),
+            ("listInList", "{ id: x, cell: test.tags, model: { title: T, tags: [a, [b]] } }"),
+        ])
+    func flatFieldFaults(name: String, field: String) throws {
+        let text = Self.flatDocument(Self.flatVariants + [field])
+        let (tree, load) = try Self.outcomes(text, "flat/faults/\(name)", catalog: TagsCatalog())
+        #expect(load == tree)
+        #expect(!tree.hasPrefix("form "), "the usual path finds the fault: \(tree.prefix(200))")
+        #expect(Self.asRead(text, catalog: TagsCatalog()) == nil)
+    }
+
+    /// A node written out with its kinds, keys and lines (`SourceNode` is not `Equatable`).
+    static func dump(_ node: SourceNode) -> String {
+        let line = node.line.map(String.init) ?? "-"
+        switch node.kind {
+        case .object(let members): return "{\(line) " + members.map { "\($0.key): \(dump($0.value))" }.joined(separator: ", ") + "}"
+        case .array(let items): return "[\(line) " + items.map(dump).joined(separator: ", ") + "]"
+        default: return "\(node.kind)@\(line)/\(node.plainText ?? "")"
+        }
+    }
+
+    @Test("each field of a section's list is offered flat as it is read; one taken is a null, any other the nodes it would be")
+    func offeredFlat() throws {
+        let text = Self.flatDocument(Self.flatVariants)
+        var bytes = text
+        var offered: [String] = []
+        let (plain, taking) = try bytes.withUTF8 { buffer in
+            (
+                try YAMLReader.parse(bytes: buffer),
+                try YAMLReader.parse(
+                    bytes: buffer,
+                    takeField: { (field: inout FlatField, section: Int, row: Int) -> Bool in
+                        offered.append("\(section)/\(row) \(field.id ?? "-")")
+                        return row == 1  // the plain counter after each variant, and every section's second field
+                    })
+            )
+        }
+        // Offered: every field that reads flat, and none that does not (conditions, rules, a list with
+        // words YAML reads as other kinds, a string field's `yes` is offered: the decoder, not the reader, refuses it).
+        let variantsOffered = offered.filter {
+            $0.hasSuffix("/0 " + $0.split(separator: " ").last!) && Int($0.split(separator: "/")[0])! < 13
+        }
+        #expect(variantsOffered.map { String($0.split(separator: " ").last!) } == ["a", "b", "c", "d", "e", "f", "g", "j", "m", "n"])
+        #expect(offered.count == 10 + 13 + 40 * 5)
+        guard case .array(let plainSections)? = plain["sections"]?.kind, case .array(let takenSections)? = taking["sections"]?.kind
+        else {
+            Issue.record("no sections")
+            return
+        }
+        #expect(plainSections.count == takenSections.count)
+        for (a, b) in zip(plainSections, takenSections) {
+            guard case .array(let fa)? = a["fields"]?.kind, case .array(let fb)? = b["fields"]?.kind else {
+                Issue.record("no fields")
+                return
+            }
+            for row in fa.indices {
+                if row == 1 {
+                    #expect(Self.dump(fb[row]).hasPrefix("null@"))
+                } else {
+                    #expect(Self.dump(fa[row]) == Self.dump(fb[row]))
+                }
+            }
+            #expect(Self.dump(a["id"]!) == Self.dump(b["id"]!))
+        }
     }
 }
