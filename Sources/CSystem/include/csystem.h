@@ -51,8 +51,10 @@ int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_thresho
 
 /*
  * Transparent huge pages for the calling thread's heap (glibc's 64 MiB mapping of its arena), the part it
- * will grow into included. Returns -1 for a thread on the main heap, or when the kernel refused.
- * The corresponding C function is `madvise`.
+ * will grow into included: the mapping is advised, and made read-write whole (address space only; glibc
+ * grows the heap into it as before), so that each 2 MiB range of it lies in one read-write mapping and takes
+ * a huge page when first touched. Returns -1 for a thread on the main heap, or when the kernel refused.
+ * The corresponding C functions are `madvise` and `mprotect`.
  */
 int fwsys_thread_heap_huge_pages(void);
 
