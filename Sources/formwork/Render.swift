@@ -161,7 +161,7 @@ struct Rendering {
     func run() throws {
         // The cell host starts first (a second one for a large document), so that its start-up overlaps
         // reading the registry and the document ...
-        FormLoading.prepareMemory(for: form)
+        FormLoading.prepare(for: form)
         let isolated = isolation == .inProcess ? nil : IsolatedCells(launcher: .currentExecutable(timeout: timeout), mode: isolation)
         isolated?.start(expectedRequests: FormLoading.estimatedFields(form))
         let registry = PackOptions.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: false)

@@ -5,11 +5,34 @@ import Synchronization
 /// Dispatch, no Foundation): the renderers lay out a large form's sections this way.
 /// Results come back in order, so the output is the same byte for byte as one thread's.
 package enum Parallel {
-    /// Threads to use: the online cores (at most 8), or `FORMWORK_THREADS` when set (1 turns it off).
-    package static let threads: Int = {
-        if let text = getenv("FORMWORK_THREADS").map({ String(cString: $0) }), let n = Int(text), n >= 1 { return min(n, 64) }
+    /// Threads to use: the online cores (at most 8), or `FORMWORK_THREADS` when set (1 turns it off), or fewer
+    /// from `limit(to:)` on.
+    package static var threads: Int {
+        let limit = limited.load(ordering: .relaxed)
+        return limit > 0 ? min(limit, available) : available
+    }
+
+    private static let available: Int = {
+        if let n = explicitThreads { return n }
         return max(1, min(8, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }()
+
+    /// `FORMWORK_THREADS`, when it is set to a number of threads.
+    private static let explicitThreads: Int? = {
+        guard let text = getenv("FORMWORK_THREADS").map({ String(cString: $0) }), let n = Int(text), n >= 1 else { return nil }
+        return min(n, 64)
+    }()
+
+    private static let limited = Atomic<Int>(0)
+
+    /// At most `count` threads from now on (`threads`), unless `FORMWORK_THREADS` says how many. The command limits
+    /// itself to one for a document too small to gain from more: below about 20,000 fields, its cell host already
+    /// works on the other core, and a second thread of its own took a fifth more CPU time for no less wall time
+    /// (docs/performance.md).
+    package static func limit(to count: Int) {
+        guard explicitThreads == nil, count >= 1 else { return }
+        limited.store(count, ordering: .relaxed)
+    }
 
     /// `body(i)` for every `i` in `0..<count`, in order. With `worthIt` false (little work: a thread costs
     /// tens of microseconds to start) or one core, it runs on this thread only. `body` must not touch
