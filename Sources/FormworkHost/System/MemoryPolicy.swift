@@ -23,8 +23,8 @@ import Glibc
 /// threshold is above it), advised with `MADV_HUGEPAGE`, and each thread's heap mapping is advised when the
 /// thread starts, and made read-write whole (glibc makes a thread's heap read-write a little at a time, and a
 /// huge page fills only a range that lies wholly in one read-write mapping: the threads took small pages, 12,000
-/// faults in a 100,000-field render, 4,000 with it, 0.94 of the CPU time), with one reserve block and none after
-/// each item (with huge pages each made a 2 MiB page resident ahead of use). Cell hosts forked afterwards inherit
+/// faults in a 100,000-field render, 4,000 with it, 0.94 of the CPU time), with no reserve block (each made a
+/// 2 MiB page resident ahead of use: 13 MB more at 100,000 fields). Cell hosts forked afterwards inherit
 /// the advice. A 100,000-field render's page faults
 /// fall from 31,607 to 16,221 (JSON) and from 34,152 to 8,738 (YAML); its CPU time by 6% (13% at 10,000 fields),
 /// its wall time by 5% (9%); its peak memory is 6 MB higher at 10,000 fields and 15 MB for YAML at 100,000.
