@@ -145,7 +145,23 @@ public struct FormDecoder {
         _ node: SourceNode, index: Int, pointer: String, flat: FlatFieldDecoder, sectionIDs: inout [String: String],
         fieldIDs: inout [String: FieldLocation]
     ) -> FormSection? {
-        guard case .array(let items)? = node["fields"]?.kind else { return nil }
+        guard case .array(let items)? = node["fields"]?.kind,
+            let read = fields(items, flat: flat, pointer: pointer, section: index, accept: { fieldIDs.updateValue($1, forKey: $0) == nil }),
+            let section = self.section(
+                node, index: index, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: "form", decoded: read.fields),
+            diagnostics.isEmpty
+        else { return nil }
+        pending += read.pending
+        return section
+    }
+
+    /// A section's fields from its list: those taken flat (`flat`; nulls in `items`) as they were decoded, the others
+    /// decoded from their nodes, with the pending conditions of those; nil when one has a problem, or when `accept`
+    /// refuses a field's id and location (in row order).
+    func fields(
+        _ items: [SourceNode], flat: FlatFieldDecoder, pointer: String, section: Int,
+        accept: (String, FieldLocation) -> Bool = { _, _ in true }
+    ) -> (fields: [FormField], pending: [PendingCondition])? {
         var fields: [FormField] = []
         fields.reserveCapacity(items.count)
         var nodes = FormDecoder(registry: registry, file: file, checksRepeatedFieldIDs: false)
@@ -156,21 +172,15 @@ public struct FormDecoder {
             if let taken = flat.field(at: row) {
                 field = taken
             } else {
-                guard let decoded = nodes.field(items[row], location: location, section: index, row: row, fieldIDs: &unused),
+                guard let decoded = nodes.field(items[row], location: location, section: section, row: row, fieldIDs: &unused),
                     nodes.diagnostics.isEmpty
                 else { return nil }
                 field = decoded
             }
-            guard fieldIDs.updateValue(location, forKey: field.id) == nil else { return nil }
+            guard accept(field.id, location) else { return nil }
             fields.append(field)
         }
-        guard
-            let section = self.section(
-                node, index: index, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, formID: "form", decoded: fields),
-            diagnostics.isEmpty
-        else { return nil }
-        pending += nodes.pending
-        return section
+        return (fields, nodes.pending)
     }
 
     /// The sections `decodeSectionsAsRead` decoded as they were read, with the ids they use.
@@ -572,24 +582,11 @@ public struct FormDecoder {
                 var decoded: [FormField]?
                 var fieldsPending: [PendingCondition] = []
                 if flat.taken > 0 {
-                    guard case .array(let items)? = node["fields"]?.kind else { return nil }
-                    var fields: [FormField] = []
-                    fields.reserveCapacity(items.count)
-                    var nodes = FormDecoder(registry: registry, file: file, checksRepeatedFieldIDs: false)
-                    var unused: [String: FieldLocation] = [:]
-                    for row in items.indices {
-                        if let field = flat.field(at: row) {
-                            fields.append(field)
-                            continue
-                        }
-                        let location = FieldLocation(section: pointer, row: row)
-                        guard let field = nodes.field(items[row], location: location, section: item.position, row: row, fieldIDs: &unused),
-                            nodes.diagnostics.isEmpty
-                        else { return nil }
-                        fields.append(field)
-                    }
-                    decoded = fields
-                    fieldsPending = nodes.pending
+                    guard case .array(let items)? = node["fields"]?.kind,
+                        let read = decoder.fields(items, flat: flat, pointer: pointer, section: item.position)
+                    else { return nil }
+                    decoded = read.fields
+                    fieldsPending = read.pending
                 }
                 var sectionIDs: [String: String] = [:]
                 var fieldIDs: [String: FieldLocation] = [:]
