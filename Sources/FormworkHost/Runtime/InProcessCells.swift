@@ -20,11 +20,7 @@ public final class InProcessCells: CellDriver {
         if let progressPage { ProgressPage.mark(progressPage, tag) }
     }
 
-    /// Drives the cell types of `registry`.
-    public init(registry: Registry) {
-        entries = registry.entries
-    }
-
+    /// Drives the cell types in `entries` (`Registry`'s convenience initialiser passes a registry's).
     init(entries: [CellKey: CellEntry]) {
         self.entries = entries
     }
@@ -227,12 +223,5 @@ public final class InProcessCells: CellDriver {
     public func drain() {
         mark(Phase.destroy.rawValue)
         PackOutput.redirect { pool.drain() }
-    }
-}
-
-extension FormRuntime {
-    /// A runtime that drives the cells of `registry` in this process.
-    public convenience init(registry: Registry) {
-        self.init(driver: InProcessCells(registry: registry))
     }
 }
