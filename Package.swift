@@ -84,7 +84,7 @@ let package = Package(
         // 6. The command.
         .executableTarget(
             name: "formwork",
-            dependencies: ["FormworkCore", "FormworkHost", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FormworkCore", "FormworkHost", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: releaseSwiftSettings,
             // Release builds link the Swift runtime in: 1.1 ms less start-up per run (docs/performance.md); packs keep
             // the shared runtime (none of its symbols are exported from here). Debug stays dynamic: the test bundle

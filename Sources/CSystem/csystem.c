@@ -191,30 +191,3 @@ int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_thresho
     return -1;
 #endif
 }
-
-int fwsys_thread_heap_huge_pages(void) {
-#ifdef MADV_HUGEPAGE
-    /* glibc's heaps for threads are mappings of 64 MiB aligned to their size (HEAP_MAX_SIZE on 64-bit), the
-     * part in use read-write and the rest reserved: the whole mapping is advised, so that what the heap grows
-     * into later is covered too. A block of the main heap (a thread that shares the main arena) is left alone. */
-    const uintptr_t heap_size = (uintptr_t)64 << 20;
-    void *volatile probe = malloc(64);
-    if (probe == NULL) return -1;
-    uintptr_t at = (uintptr_t)probe;
-    free(probe);
-    /* Below the break: the main heap (or the executable's data), never a thread heap's mapping. */
-    if (at < (uintptr_t)sbrk(0)) return -1;
-    void *heap = (void *)(at & ~(heap_size - 1));
-    if (madvise(heap, heap_size, MADV_HUGEPAGE) != 0) return -1;
-    /* The heap's part in use is read-write, the rest reserved (no access); glibc makes more of it read-write
-     * as the heap grows, by exactly what an allocation lacks. A huge page fills only a 2 MiB range that lies
-     * wholly in one read-write mapping: the range the heap had just grown into never did, and was filled with
-     * small pages (12,000 faults in a 100,000-field render's threads). The whole mapping is made read-write
-     * now (address space only: nothing is touched, and glibc still grows the heap as before, its own record
-     * of what is read-write untouched); each range then takes a huge page when first touched. */
-    if (mprotect(heap, heap_size, PROT_READ | PROT_WRITE) != 0) return -1;
-    return 0;
-#else
-    return -1;
-#endif
-}

@@ -36,7 +36,7 @@ struct Fill: ParsableCommand {
     @OptionGroup var packs: PackOptions
 
     func run() throws {
-        FormLoading.prepare(for: form)  // before any thread or cell host is started
+        ProcessTuning.prepare(forDocument: form)  // before any thread or cell host is started
         let registry = packs.registry()
         // The cell host starts while the document is read, and loads its packs as the decoder meets them
         // (the first screen waits for neither).

@@ -9,7 +9,7 @@ import FormworkHost
 struct FormworkCommand: ParsableCommand {
     /// Runs the command; every error becomes its message and exit code in `Exit.report`.
     static func main() {
-        MemoryPolicy.keepFreedMemory()  // a run's freed memory is reused, not faulted in again
+        ProcessTuning.atStart()
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is a write error (exit 74), not a silent death
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The hidden child modes (the pack scanner and the cell host), started by this executable itself.

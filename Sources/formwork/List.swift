@@ -92,6 +92,6 @@ struct Listing {
         Console.out(output)
         if let fingerprint { memo?.store(output, json: json, fingerprint: fingerprint) }
         // Freeing 200 packs' descriptors was 7% of a listing's instructions in this process, after its output.
-        ExitArena.keep(registry)
+        KeptUntilExit.keep(registry)
     }
 }

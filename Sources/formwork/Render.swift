@@ -161,9 +161,9 @@ struct Rendering {
     func run() throws {
         // The cell host starts first (a second one for a large document), so that its start-up overlaps
         // reading the registry and the document ...
-        FormLoading.prepare(for: form)
+        ProcessTuning.prepare(forDocument: form)
         let isolated = isolation == .inProcess ? nil : IsolatedCells(launcher: .currentExecutable(timeout: timeout), mode: isolation)
-        isolated?.start(expectedRequests: FormLoading.estimatedFields(form))
+        isolated?.start(expectedRequests: ProcessTuning.estimatedFields(form))
         let registry = PackOptions.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: false)
         let driver: any CellDriver = isolated ?? InProcessCells(registry: registry)
         defer { PackOptions.finish(driver) }
@@ -186,7 +186,7 @@ struct Rendering {
         }
         try OutputOptions.emit(tree, format: format, width: width, output: output)
         // Freed object by object, a 100,000-field form and its views took longer than writing them.
-        ExitArena.keep(tree)
-        ExitArena.keep(loaded)
+        KeptUntilExit.keep(tree)
+        KeptUntilExit.keep(loaded)
     }
 }

@@ -139,11 +139,3 @@ enum Terminal {
         return Int(size.ws_col)
     }
 }
-
-/// Large values (a decoded form, its view tree) that the process is about to exit with: kept
-/// here so that they are not freed one object at a time just before `exit` (a tenth of a large
-/// render went to tearing them down). Only for values whose lifetime is the whole command.
-enum ExitArena {
-    nonisolated(unsafe) private static var kept: [Any] = []
-    static func keep(_ value: Any) { kept.append(value) }
-}

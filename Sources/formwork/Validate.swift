@@ -16,7 +16,7 @@ struct Validate: ParsableCommand {
     /// Every problem in one run: the document, then the values (schema, required fields,
     /// date bounds) and what the cells' `value_changed` says, followed by the summary line.
     func run() throws {
-        FormLoading.prepare(for: form)  // before any thread or cell host is started
+        ProcessTuning.prepare(forDocument: form)  // before any thread or cell host is started
         let registry = packs.registry()
         if form == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")

@@ -44,19 +44,11 @@ int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad)
  * touched) and advises huge pages over them (MADV_HUGEPAGE); then sets the heap's top pad to `top_pad`
  * and the mmap threshold to `mmap_threshold` (what `fwsys_malloc_keep_freed` set). Call it on the main
  * thread (the main heap is its arena's; from another thread the heap does not grow and nothing is advised).
- * Returns 0, or -1 when the C library or the kernel refused, or the heap did not grow. The corresponding C functions are
- * `mallopt`, `sbrk` and `madvise`.
+ * Returns 0, or -1 when the C library or the kernel refused, or the heap did not grow by `span` (checked with
+ * `sbrk` before anything is advised: an allocator that does not grow the heap as asked leaves nothing advised,
+ * and the settings as they were). Only public interfaces: `mallopt`, `sbrk` and `madvise`.
  */
 int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_threshold);
-
-/*
- * Transparent huge pages for the calling thread's heap (glibc's 64 MiB mapping of its arena), the part it
- * will grow into included: the mapping is advised, and made read-write whole (address space only; glibc
- * grows the heap into it as before), so that each 2 MiB range of it lies in one read-write mapping and takes
- * a huge page when first touched. Returns -1 for a thread on the main heap, or when the kernel refused.
- * The corresponding C functions are `madvise` and `mprotect`.
- */
-int fwsys_thread_heap_huge_pages(void);
 
 /* A pipe whose two ends are close-on-exec from the start (no window in which a child
  * started by another thread inherits them). The corresponding C function is `pipe2`. */

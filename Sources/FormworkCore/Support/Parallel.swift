@@ -25,10 +25,9 @@ package enum Parallel {
 
     private static let limited = Atomic<Int>(0)
 
-    /// At most `count` threads from now on (`threads`), unless `FORMWORK_THREADS` says how many. The command limits
-    /// itself to one for a document too small to gain from more: below about 20,000 fields, its cell host already
-    /// works on the other core, and a second thread of its own took a fifth more CPU time for no less wall time
-    /// (docs/performance.md).
+    /// At most `count` threads from now on (`threads`), unless `FORMWORK_THREADS` says how many. The command's
+    /// `ProcessTuning` limits itself to one for a document too small to gain from more (its cell host already works
+    /// on the other core).
     package static func limit(to count: Int) {
         guard explicitThreads == nil, count >= 1 else { return }
         limited.store(count, ordering: .relaxed)
@@ -64,9 +63,7 @@ package enum Parallel {
                     let i = next.value.add(1, ordering: .relaxed).oldValue
                     if i >= count { return }
                     results[i] = body(worker, i)
-                    // Not with huge pages: each block's end, 3.5 MiB on, made a 2 MiB page resident ahead of use,
-                    // and a 100,000-field render took 11% more CPU time than with neither.
-                    if threadStart == nil { keepHeapReserve() }
+                    keepHeapReserve()
                 }
             }
             var started: [pthread_t] = []
@@ -79,20 +76,14 @@ package enum Parallel {
 
     /// Bytes of free memory each thread's heap keeps at its top (0, the default: as the C library does).
     ///
-    /// glibc grows a thread's heap by exactly what an allocation lacks, whatever `M_TOP_PAD` says: a thread
-    /// that builds a large section's views grew it a page or two at a time, one `mprotect` call each, and each
-    /// call takes the process's memory-map lock that the other threads' page faults wait on (7,198 calls in a
-    /// 100,000-field render). With a reserve, each thread `Parallel` starts allocates and frees four blocks of
-    /// this size first, and each worker one after each item: the heap grows in steps of the reserve (90 calls).
-    /// With huge pages (`threadStart` set), none: the heap's mapping is read-write already (see
-    /// `Job.runOnNewThread`). The command sets it (`MemoryPolicy`); a library caller owns its allocator and leaves it
-    /// at 0. Set it before any thread is started.
+    /// The C library grows a thread's heap by exactly what an allocation lacks, whatever `M_TOP_PAD` says, one
+    /// `mprotect` call each, and each call takes the memory-map lock that the other threads' page faults wait on.
+    /// With a reserve, each thread `Parallel` starts allocates and frees four blocks of this size first, and each
+    /// worker one after each item, so that the heap grows in steps of the reserve.
+    ///
+    /// A global because every thread `Parallel` starts reads it; only the command's `ProcessTuning` sets it, once,
+    /// before any thread is started (a library caller owns its allocator and leaves it at 0).
     nonisolated(unsafe) package static var heapReserve = 0
-
-    /// Run first on each thread `Parallel` starts, before its heap's reserve is made (nil, the default: nothing).
-    /// The command sets it (`MemoryPolicy.useHugePages`: huge pages for the thread's heap), before the threads
-    /// of a large document's decoding and rendering are started.
-    nonisolated(unsafe) package static var threadStart: (@convention(c) () -> Int32)?
 
     /// Keeps `heapReserve` bytes free at the top of this thread's heap: `blocks` blocks of that size allocated, then
     /// freed (they come from the top, and go back there). Each block's address is stored where the optimiser
@@ -212,16 +203,7 @@ package enum Parallel {
 
         /// `run` as a new thread's first work: the thread's heap first grows by the reserve, in one step.
         func runOnNewThread() {
-            // With huge pages (`threadStart` set: the thread's heap mapping is advised and read-write whole), no
-            // block: glibc still grows the heap an allocation at a time, but into memory that is read-write already
-            // (its `mprotect` calls change nothing, 7,455 in a 100,000-field render, for the same CPU time), and a
-            // block's end, written 3.5 MiB on, made a 2 MiB page resident ahead of use (13 MB more at 100,000
-            // fields). Nor after each item (`mapOnWorkers`).
-            if let threadStart {
-                _ = threadStart()
-            } else {
-                keepHeapReserve(blocks: 4)
-            }
+            keepHeapReserve(blocks: 4)
             run()
         }
     }

@@ -36,7 +36,7 @@ final class CellEntry: @unchecked Sendable {
     let lifecycle: PackLifecycle
     /// Serialises `create` and `destroy` of this cell type, as formwork.h promises,
     /// unless it declares FW_CELL_THREAD_SAFE (nil then).
-    let createLock: CreateLock?
+    let createLock: Lock?
 
     init(
         descriptor: UnsafeRawPointer,
@@ -52,7 +52,7 @@ final class CellEntry: @unchecked Sendable {
                 UnsafeMutablePointer<UnsafePointer<CChar>?>?
             ) -> fw_status
         )?,
-        typed: TypedBinding?, lifecycle: PackLifecycle, createLock: CreateLock?
+        typed: TypedBinding?, lifecycle: PackLifecycle, createLock: Lock?
     ) {
         self.descriptor = descriptor
         self.create = create
@@ -66,12 +66,6 @@ final class CellEntry: @unchecked Sendable {
         self.lifecycle = lifecycle
         self.createLock = createLock
     }
-}
-
-/// A per-cell-type lock for `create` / `destroy`.
-final class CreateLock: Sendable {
-    private let mutex = Mutex(())
-    func run<R>(_ body: () -> R) -> R { mutex.withLock { _ in body() } }
 }
 
 /// A typed configure: the pack's function, its convention, and the model layout built

@@ -484,7 +484,7 @@ private func sendAll(_ socket: Int32, _ bytes: WireWriter) -> Bool {
 /// Children let go of by `ChildChannel.release`: reaped when they have ended, killed when they are still
 /// there two seconds after. The corresponding C functions are `waitpid` and `kill`.
 private final class ReleasedChildren: @unchecked Sendable {
-    private let lock = ThreadLock()
+    private let lock = Lock()
     private var children: [(pid: pid_t, since: Double)] = []
 
     func add(_ pid: pid_t) { lock.run { children.append((pid, Clock.now)) } }

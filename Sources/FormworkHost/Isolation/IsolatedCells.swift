@@ -46,7 +46,7 @@ public final class IsolatedCells: CellDriver {
     /// child that dies there was not in any request's call; it is replaced and the batch sent again.
     static let preloadPosition: UInt64 = 0xFF_FFFF
     /// Guards `children`, `ending` and `childrenStarted`: a large batch is shared by two children driven from two threads.
-    private let lock = ThreadLock()
+    private let lock = Lock()
     /// Failures of children at shutdown (`destroy` or `deinit` crashed or hung), for a warning.
     public private(set) var shutdownFailures: [String] = []
     /// Children started so far (a crash costs one restart).
@@ -593,30 +593,7 @@ public final class IsolatedCells: CellDriver {
         // driver's deinit does; the driver's own memory (the loaded cell types, the pool, the entries) is not freed
         // object by object, since the process ends right after (about 0.6 M instructions of a cell host's exit).
         cells.drain()
-        ChildExit.keep(cells)
+        KeptUntilExit.keep(cells)
         return 0
-    }
-}
-
-/// What a child (a cell host, a scanner) keeps until it exits instead of freeing it (reachable from here, so
-/// LeakSanitizer does not count it as lost). Only for values whose lifetime is the child's.
-enum ChildExit {
-    nonisolated(unsafe) private static var kept: [Any] = []
-    static func keep(_ value: Any) { kept.append(value) }
-}
-
-/// A plain mutex around a few statements. The corresponding C functions are `pthread_mutex_lock` and
-/// `pthread_mutex_unlock`.
-final class ThreadLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(mutex, nil) }
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-    func run<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }

@@ -262,7 +262,7 @@ enum PackScanner {
             out.pack(loaded.pack)
             // The scanner exits once its packs are read: their descriptors are not freed one object at a time
             // (about 8,000 instructions a pack).
-            ChildExit.keep(loaded)
+            KeptUntilExit.keep(loaded)
             kind = index == nil ? .pack : .indexedPack
         } catch {
             out.packError(error)

@@ -187,7 +187,7 @@ struct DescriptorValidator {
             descriptor: raw, create: create, destroy: destroy, configure: configure, render: render,
             didSetSelected: d.did_set_selected, didSetHighlighted: d.did_set_highlighted,
             valueChanged: d.value_changed, typed: typed, lifecycle: lifecycle,
-            createLock: capabilities.contains(.threadSafe) ? nil : CreateLock())
+            createLock: capabilities.contains(.threadSafe) ? nil : Lock())
         let roles = try self.roles(d, fields: fields, textInput: textInput, at: at)
         let cell = CellType(
             id: id, name: name, summary: summary, fields: fields, textInput: textInput,

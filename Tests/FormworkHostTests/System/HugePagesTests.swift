@@ -4,10 +4,10 @@ import FormworkCore
 import FormworkTestSupport
 import Testing
 
-/// The allocator settings of `MemoryPolicy`, through the C functions it calls: huge pages advised for the main
-/// heap's new address space and for a thread's heap mapping, as the kernel's own accounts show (`/proc/self/smaps`).
-@Suite("System: the command's memory policy")
-struct MemoryPolicyTests {
+/// The command's allocator settings (`ProcessTuning`), through the C functions it calls: huge pages advised for the
+/// main heap's new address space, as the kernel's own accounts show (`/proc/PID/smaps`), and the fallback.
+@Suite("System: the command's memory tuning")
+struct HugePagesTests {
     /// The flags of the mapping that holds `address` (`VmFlags` in `/proc/self/smaps`: `hg` is "huge pages advised").
     static func flags(of address: UInt) throws -> [String] {
         let data = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readDataToEndOfFile()
@@ -31,23 +31,17 @@ struct MemoryPolicyTests {
             && fwsys_malloc_keep_freed(128 << 10, 128 << 10, 128 << 10) == 0
     }
 
-    @Test("a thread's heap mapping is advised for huge pages, all 64 MiB of it")
-    func threadHeap() throws {
+    @Test("huge pages fall back: a span the heap cannot take is refused and leaves nothing advised")
+    func fallback() throws {
         guard Self.applies else { return }  // a sanitizer build, or a kernel without huge pages: nothing to check
-        nonisolated(unsafe) var outcome: (status: Int32, block: UInt) = (-2, 0)
-        let thread = try #require(
-            Parallel.thread {
-                let block = malloc(4096)
-                outcome = (fwsys_thread_heap_huge_pages(), UInt(bitPattern: block))
-                free(block)
-            })
-        Parallel.join(thread)
-        #expect(outcome.status == 0)
-        let flags = try Self.flags(of: outcome.block)
-        #expect(flags.contains("hg"), "\(String(outcome.block, radix: 16)): \(flags)")
-        // The part of the mapping the heap has not grown into yet is advised too.
-        let mappingEnd = (outcome.block & ~UInt((64 << 20) - 1)) + UInt(64 << 20) - 1
-        #expect(try Self.flags(of: mappingEnd).contains("hg"))
+        let before = try Self.mappings(getpid()).filter { $0.flags.contains("hg") }.count
+        // More than the function takes (1 GiB): refused before anything is changed.
+        #expect(fwsys_main_heap_huge_pages(2 << 30, 128 << 10, 128 << 10) == -1)
+        #expect(try Self.mappings(getpid()).filter { $0.flags.contains("hg") }.count == before)
+        // The allocator still works as before.
+        let block = malloc(1 << 20)
+        #expect(block != nil)
+        free(block)
     }
 
     /// The mappings of process `pid` (`/proc/PID/smaps`): each one's name (`[heap]`, a path, or empty) and flags.
@@ -100,7 +94,7 @@ struct MemoryPolicyTests {
         if setting == "0" {
             #expect(advised.isEmpty, "\(advised.map(\.name))")
         } else {
-            // The main heap, and the 64 MiB mapping of each thread heap the decoding cores used.
+            // The main heap.
             #expect(advised.contains { $0.name == "[heap]" }, "\(advised.map(\.name))")
         }
     }
