@@ -42,17 +42,11 @@ struct FormDecoderTests {
                         return "\(error)"
                     }
                 }
-                let (tree, load) = FormDecoder.$decodesTreesInParallel.withValue(false) {
-                    (
-                        outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: false, registry: registry, file: path) },
-                        outcome { () throws(FormError) in try FormDecoder.load(path: path, registry: registry) }
-                    )
-                }
+                let tree = outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: false, registry: registry, file: path) }
+                let load = outcome { () throws(FormError) in try FormDecoder.load(path: path, registry: registry) }
                 #expect(load == tree, "\(name)")
                 var bytes = text
-                let asRead = FormDecoder.$decodesTreesInParallel.withValue(false) {
-                    bytes.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: path, registry: registry) }
-                }
+                let asRead = bytes.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: path, registry: registry) }
                 if asRead != nil { taken += 1 }
             }
         }

@@ -9,11 +9,9 @@ import Testing
 /// must get exactly the usual path's report.
 @Suite("Document: YAML sections decoded as they are read")
 struct SectionsAsReadTests {
-    /// `body` with the decoder's default for `decodesTreesInParallel` turned off: as on two cores, where the
-    /// sections are decoded as read (with four cores or more the tree is decoded on several instead).
-    static func onTwoCores<T>(_ body: () throws -> T) rethrows -> T {
-        try FormDecoder.$decodesTreesInParallel.withValue(false) { try body() }
-    }
+    /// `body` as on two cores, where `load` decodes a YAML document's sections as read (with four cores or more
+    /// it decodes the tree on several instead): `decodeSectionsAsRead` is called directly, so nothing to change.
+    static func onTwoCores<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
     /// The document decoded as read, or nil when that path gives up.
     static func asRead(_ text: String, catalog: some CellTypeCatalog = ParallelDecodeTests.SharedCatalog()) -> Form? {

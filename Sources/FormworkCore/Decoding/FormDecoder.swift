@@ -1,0 +1,419 @@
+/// Turns a parsed document into a `Form`, collecting every problem (not just the first), each with its JSON
+/// pointer and line.
+///
+/// This is the reference decoder: one tree, decoded in order. The faster paths for large documents
+/// (`Decoding/Streaming/`) sit beside it: they decode sections in their own way and hand `form` the result as a
+/// `SectionSource`; they give up (return nil) on anything unusual, and the caller then takes this path, which
+/// reports exactly what it always reports.
+public struct FormDecoder {
+    let registry: any CellTypeCatalog
+    let file: String?
+    var diagnostics: [Diagnostic] = []
+    /// Labelled choices of the field being decoded (see `FormField.labelledChoices`).
+    var labelledChoices: [String: LabelledChoice] = [:]
+    /// Conditions and cross-field rules, parsed once every field id is known (`resolveConditions`).
+    var pending: [PendingCondition] = []
+    /// The cell types met last: a form's fields use a few, and comparing an id with theirs is cheaper than
+    /// hashing it into the catalog for every field.
+    var recentCells: [CellType] = []
+
+    static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
+    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
+    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"] + FieldConditions.keys
+
+    init(registry: any CellTypeCatalog, file: String?) {
+        self.registry = registry
+        self.file = file
+    }
+
+    /// Reads, parses and validates the document at `path`: a large document through a streaming path when one
+    /// takes it (`Decoding/Streaming/`), else the tree.
+    public static func load(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
+        let bytes = try SourceFile.bytes(of: path)
+        let file = SourceFile.displayName(path)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> Form in
+            try SourceFile.checkEncoding(buffer, of: path)
+            if let form = decodeSectionsAsParsed(buffer, path: path, registry: registry) { return form }
+            if !decodesTreeInParallel(registry), let form = decodeSectionsAsRead(buffer, path: path, registry: registry) { return form }
+            let root = try SourceFile.parse(validated: buffer, of: path)
+            return try decode(consume root, registry: registry, file: file)
+        }
+    }
+
+    /// Parses and validates a document given as text.
+    public static func decode(text: String, json: Bool, registry: any CellTypeCatalog, file: String? = nil) throws(FormError) -> Form {
+        let root: SourceNode
+        do { root = try SourceFile.parse(text, format: json ? .json : .yaml) } catch { throw .parse(file ?? "<document>", error) }
+        return try decode(consume root, registry: registry, file: file)
+    }
+
+    /// Decodes the tree, which it owns: each section's nodes are freed once its fields are read, so a
+    /// large document's tree and its form are not both whole in memory at once.
+    static func decode(_ root: consuming SourceNode, registry: any CellTypeCatalog, file: String?) throws(FormError) -> Form {
+        if decodesTreeInParallel(registry), let form = try decodeTreeInParallel(root, registry: registry, file: file) { return form }
+        var decoder = FormDecoder(registry: registry, file: file)
+        let form = decoder.form(consume root)
+        guard decoder.diagnostics.isEmpty, let form else { throw .invalid(decoder.diagnostics) }
+        return form
+    }
+
+    // MARK: structure
+
+    mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String, kind: Diagnostic.Kind = .invalid, hint: String? = nil) {
+        diagnostics.append(Diagnostic(kind: kind, file: file, pointer: pointer, line: node?.line, message: message, hint: hint))
+    }
+
+    mutating func checkKeys(_ node: SourceNode, allowed: [String], at pointer: @autoclosure () -> String, what: String) {
+        for (key, value) in node.members ?? [] where !allowed.contains(key) {
+            var message = "unknown key '\(key)' in \(what)"
+            if let suggestion = EditDistance.suggestion(for: key, in: allowed) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += "; allowed keys: \(allowed.joined(separator: ", "))"
+            }
+            report(pointer() + "/" + Pointer.escape(key), value, message)
+        }
+    }
+
+    mutating func string(_ node: SourceNode?, _ pointer: @autoclosure () -> String, what: @autoclosure () -> String) -> String? {
+        guard let node else { return nil }
+        guard let s = node.string else {
+            report(pointer(), node, "\(what()) must be a string, not \(node.typeName)")
+            return nil
+        }
+        return s
+    }
+
+    mutating func identifier(_ node: SourceNode?, _ pointer: @autoclosure () -> String, parent: SourceNode, what: String) -> String? {
+        guard let node else {
+            report(pointer().dropLastComponent, parent, "missing '\(pointer().lastComponent)': every \(what) needs an id")
+            return nil
+        }
+        guard let s = string(node, pointer(), what: "the \(what) id") else { return nil }
+        guard Self.isIdentifier(s) else {
+            report(
+                pointer(), node,
+                "\(what) id '\(SchemaValidator.truncated(s))' must start with a letter and use only letters, digits, '_' and '-'")
+            return nil
+        }
+        return s
+    }
+
+    /// An ASCII letter, then ASCII letters, digits, '_' and '-'; at most 128 bytes. Checked on the bytes
+    /// (every field id of a document goes through here; Unicode property lookups were 2% of a render).
+    static func isIdentifier(_ s: String) -> Bool {
+        // Over the contiguous bytes (walking `s.utf8` was three hundred instructions for a short id).
+        UTF8Bytes.with(s) { bytes in
+            guard let first = bytes.first, bytes.count <= 128, (0x61...0x7A).contains(first | 0x20) else { return false }
+            for b in bytes {
+                let letter = (0x61...0x7A).contains(b | 0x20)
+                if !(letter || (0x30...0x39).contains(b) || b == 0x5F || b == 0x2D) { return false }
+            }
+            return true
+        }
+    }
+
+
+    /// The form of `root`, whose sections come from `source`: the root's own `sections` nodes (the reference), or
+    /// sections a streaming path decoded already (`SectionSource`). Everything else — the root's keys, pages,
+    /// accessibility ids, conditions, repeated groups — is decoded here, the same way for both.
+    mutating func form(_ root: consuming SourceNode, sections source: SectionSource = .nodes) -> Form? {
+        guard root.members != nil else {
+            report("", root, "a form document must be an object with 'formwork', 'id' and 'sections', not \(root.typeName)")
+            return nil
+        }
+        checkKeys(root, allowed: Self.rootKeys, at: "", what: "the form")
+        switch root["formwork"]?.kind {
+        case .integer(1)?: break
+        case nil: report("", root, "missing 'formwork: 1' (the document format version)")
+        default:
+            report(
+                "/formwork", root["formwork"],
+                "unsupported format version \(root["formwork"]!.json.serialized(pretty: false)); this formwork reads 'formwork: 1'")
+        }
+        let id = identifier(root["id"], "/id", parent: root, what: "form")
+        let title = string(root["title"], "/title", what: "the title")
+        let description = string(root["description"], "/description", what: "the description")
+
+        var sections: [FormSection] = []
+        var pages: [FormPage] = []
+        var sectionIDs: [String: String] = [:]
+        var fieldIDs = FieldIDs()
+        var fieldCount = 0
+        // Sized once for every field of the document (a 100k-field form otherwise regrows it seventeen times).
+        var estimate = 0
+        for key in ["sections", "pages"] {
+            guard case .array(let items)? = root[key]?.kind else { continue }
+            for item in items {
+                if case .array(let fields)? = item["fields"]?.kind { estimate += fields.count }
+                if case .array(let inner)? = item["sections"]?.kind {
+                    for section in inner { if case .array(let fields)? = section["fields"]?.kind { estimate += fields.count } }
+                }
+            }
+        }
+        fieldIDs.reserveCapacity(min(estimate, 1 << 22))
+        var pageIDs: [String: String] = [:]
+        if root["pages"] != nil && root["sections"] != nil {
+            report(
+                "/pages", root["pages"], "a form has 'sections' or 'pages' (each with its sections), not both; move the sections into pages"
+            )
+        }
+        if let pagesNode = root["pages"] {
+            switch pagesNode.kind {
+            case .array(let items):
+                if items.isEmpty { report("/pages", pagesNode, "'pages' needs at least one page") }
+                for (p, pageNode) in items.enumerated() {
+                    let pointer = "/pages/\(p)"
+                    guard pageNode.members != nil else {
+                        report(pointer, pageNode, "a page must be an object with 'id' and 'sections', not \(pageNode.typeName)")
+                        continue
+                    }
+                    checkKeys(pageNode, allowed: ["id", "title", "sections"], at: pointer, what: "a page")
+                    let pageID = identifier(pageNode["id"], "\(pointer)/id", parent: pageNode, what: "page")
+                    if let pageID {
+                        if let first = pageIDs[pageID] {
+                            report("\(pointer)/id", pageNode["id"], "duplicate page id '\(pageID)' (first used at \(first))")
+                        } else {
+                            pageIDs[pageID] = pointer
+                        }
+                    }
+                    let pageTitle = string(pageNode["title"], "\(pointer)/title", what: "the page title")
+                    let first = sections.count
+                    switch pageNode["sections"]?.kind {
+                    case .array(let sectionNodes)?:
+                        if sectionNodes.isEmpty { report("\(pointer)/sections", pageNode["sections"], "a page needs at least one section") }
+                        for (i, node) in sectionNodes.enumerated() {
+                            if let section = section(
+                                node, index: sections.count, pointer: "\(pointer)/sections/\(i)", sectionIDs: &sectionIDs,
+                                fieldIDs: &fieldIDs)
+                            {
+                                sections.append(section)
+                            }
+                        }
+                    case nil: report(pointer, pageNode, "missing 'sections': a page needs a list of sections")
+                    default:
+                        report(
+                            "\(pointer)/sections", pageNode["sections"], "'sections' must be a list, not \(pageNode["sections"]!.typeName)")
+                    }
+                    if let pageID {
+                        pages.append(FormPage(id: pageID, title: pageTitle, firstSection: first, sectionCount: sections.count - first))
+                    }
+                }
+            default: report("/pages", pagesNode, "'pages' must be a list of pages, not \(pagesNode.typeName)")
+            }
+        } else {
+            var items: [SourceNode] = []
+            switch root["sections"]?.kind {
+            case .array(let list)?:
+                if list.isEmpty { report("/sections", root["sections"], "a form needs at least one section") }
+                items = list
+            case nil: report("", root, "missing 'sections': a form needs a list of sections (or 'pages' of sections)")
+            default: report("/sections", root["sections"], "'sections' must be a list, not \(root["sections"]!.typeName)")
+            }
+            // The rest of the tree is read: let go of it (outside the switch, whose subject holds the list) so that
+            // each section's nodes are freed as soon as its fields are decoded.
+            root = SourceNode(kind: .null, line: nil)
+            switch source {
+            case .decoded(let decoded):
+                // In document order, where the nodes' sections would have been decoded (their problems and
+                // pending conditions after the root's).
+                sections = decoded.sections
+                sectionIDs = decoded.sectionIDs
+                fieldIDs = decoded.fieldIDs
+                fieldCount = decoded.fieldCount
+                diagnostics += decoded.diagnostics
+                pending += decoded.pending
+            case .nodes:
+                for i in items.indices {
+                    let node = items[i]
+                    items[i] = SourceNode(kind: .null, line: nil)
+                    if let section = section(node, index: i, pointer: "/sections/\(i)", sectionIDs: &sectionIDs, fieldIDs: &fieldIDs) {
+                        sections.append(section)
+                    }
+                }
+            }
+        }
+        // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
+        // Only a field with an accessibility id of its own (not its field id, which is unique) can be reported: without
+        // one, the whole table (a hash per field, a twentieth of decoding a large form) is not built.
+        var accessibilityIDs: [String: (section: Int, field: Int)] = [:]
+        let anyOwnAccessibilityID = sections.contains { $0.fields.contains { $0.accessibilityId != $0.id } }
+        if anyOwnAccessibilityID { accessibilityIDs.reserveCapacity(max(fieldIDs.count, fieldCount)) }
+        for s in sections.indices where anyOwnAccessibilityID {
+            for f in sections[s].fields.indices {
+                let accessibilityId = sections[s].fields[f].accessibilityId
+                if let first = accessibilityIDs[accessibilityId], accessibilityId != sections[s].fields[f].id {
+                    report(
+                        "\(sections[s].fields[f].pointer)/accessibilityId", nil,
+                        "duplicate accessibility id '\(accessibilityId)' (also used by the field at \(sections[first.section].fields[first.field].pointer)); accessibility ids must be unique across the form"
+                    )
+                } else {
+                    accessibilityIDs[accessibilityId] = (s, f)
+                }
+            }
+        }
+        // Conditions cannot read the fields of a repeated group (checked in resolveConditions through `repeated`).
+        let order = resolveConditions(&sections)
+        for s in sections.indices where sections[s].repeatGroup != nil {
+            sections[s].template = sections[s].fields
+            let shown = max(sections[s].repeatGroup!.minItems, 1)
+            sections[s].fields = (0..<shown).flatMap { sections[s].item($0) }
+        }
+        guard let id else { return nil }
+        var form = Form(id: id, title: title, description: description, sections: sections)
+        form.evaluationOrder = order
+        form.pages = pages
+        return form
+    }
+
+    /// Whether a parsed tree's sections (a YAML document's, or a JSON document's that is not decoded as it is
+
+
+    /// The section of `node`, the `index`th of the form, at `pointer`. `decoded`: its fields, when a streaming path
+    /// decoded them from its `fields` list already (the section's own keys are still decoded from `node`).
+    mutating func section(
+        _ node: SourceNode, index: Int, pointer: String, sectionIDs: inout [String: String],
+        fieldIDs: inout FieldIDs, decoded: DecodedFields? = nil
+    ) -> FormSection? {
+        guard node.members != nil else {
+            report(pointer, node, "a section must be an object with 'id' and 'fields', not \(node.typeName)")
+            return nil
+        }
+        checkKeys(node, allowed: Self.sectionKeys, at: pointer, what: "a section")
+        let id = identifier(node["id"], "\(pointer)/id", parent: node, what: "section")
+        if let id {
+            if let first = sectionIDs[id] {
+                report("\(pointer)/id", node["id"], "duplicate section id '\(id)' (first used at \(first))")
+            } else {
+                sectionIDs[id] = pointer
+            }
+        }
+        let header = string(node["header"], "\(pointer)/header", what: "the header")
+        let footer = string(node["footer"], "\(pointer)/footer", what: "the footer")
+        var edgeInsets: EdgeInsets?
+        if let insetsNode = node["insets"] { edgeInsets = insets(insetsNode, "\(pointer)/insets") }
+        var spacing: Double?
+        if let s = node["spacing"] {
+            spacing = number(s)
+            if spacing == nil || !(0...Self.maxLength).contains(spacing!) {
+                report("\(pointer)/spacing", s, "spacing must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
+                spacing = nil
+            }
+        }
+        for key in ["visibleIf", "enabledIf"] {
+            if let n = node[key] {
+                pending.append(PendingCondition(target: .section(index), key: key, node: n, pointer: "\(pointer)/\(key)"))
+            }
+        }
+        var fields: [FormField] = []
+        switch node["fields"]?.kind {
+        case .array? where decoded != nil:
+            // Where the nodes' fields would be decoded: their problems and conditions after the section's own.
+            fields = decoded!.fields
+            diagnostics += decoded!.diagnostics
+            pending += decoded!.pending
+        case .array(let items)?:
+            fields.reserveCapacity(items.count)
+            for (row, item) in items.enumerated() {
+                let location = FieldLocation(section: pointer, row: row)
+                if let field = field(item, location: location, section: index, row: row, fieldIDs: &fieldIDs) {
+                    fields.append(field)
+                }
+            }
+        case nil: report(pointer, node, "missing 'fields': a section needs a list of fields")
+        default: report("\(pointer)/fields", node["fields"], "'fields' must be a list, not \(node["fields"]!.typeName)")
+        }
+        guard let id else { return nil }
+        var section = FormSection(id: id, header: header, footer: footer, insets: edgeInsets, spacing: spacing, fields: fields)
+        if let repeatNode = node["repeat"] {
+            section.repeatGroup = repeatGroup(repeatNode, "\(pointer)/repeat")
+            if section.repeatGroup != nil {
+                if fields.isEmpty {
+                    report("\(pointer)/fields", node["fields"], "a repeated section needs at least one field (the item's fields)")
+                }
+                for key in ["visibleIf", "enabledIf"] where node[key] != nil {
+                    report(
+                        "\(pointer)/\(key)", node[key],
+                        "a repeated section cannot have '\(key)' yet; put the condition on a section around it")
+                }
+                var itemNodes: [SourceNode] = []
+                if case .array(let list)? = node["fields"]?.kind { itemNodes = list }
+                for (row, item) in itemNodes.enumerated() {
+                    for key in FieldConditions.keys + ["rules/equals", "rules/expression"]
+                    where key.split(separator: "/").reduce(Optional(item), { $0?[String($1)] }) != nil {
+                        report(
+                            "\(pointer)/fields/\(row)/\(key)", nil,
+                            "a field of a repeated group cannot have '\(key.split(separator: "/").last!)' yet (its item's other fields have no single value)"
+                        )
+                    }
+                }
+            }
+        }
+        return section
+    }
+
+    /// `repeat: { minItems, maxItems, itemLabel }` (or `repeat: true`: 0 to 100 items).
+    mutating func repeatGroup(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> RepeatGroup? {
+        if case .bool(true) = node.kind { return RepeatGroup(minItems: 0, maxItems: 100, itemLabel: "Item") }
+        guard node.members != nil else {
+            report(pointer(), node, "'repeat' must be true or { minItems, maxItems, itemLabel }, not \(node.typeName)")
+            return nil
+        }
+        checkKeys(node, allowed: ["minItems", "maxItems", "itemLabel"], at: pointer(), what: "repeat")
+        func count(_ key: String, _ fallback: Int) -> Int? {
+            guard let n = node[key] else { return fallback }
+            guard case .integer(let i) = n.kind, i >= 0, i <= 1000 else {
+                report("\(pointer())/\(key)", n, "'\(key)' must be a whole number from 0 to 1000")
+                return nil
+            }
+            return Int(i)
+        }
+        guard let minItems = count("minItems", 0), let maxItems = count("maxItems", 100) else { return nil }
+        guard minItems <= maxItems else {
+            report("\(pointer())/minItems", node["minItems"], "minItems \(minItems) is greater than maxItems \(maxItems)")
+            return nil
+        }
+        guard maxItems > 0 else {
+            report("\(pointer())/maxItems", node["maxItems"], "maxItems must be at least 1")
+            return nil
+        }
+        let label = string(node["itemLabel"], "\(pointer())/itemLabel", what: "the item label") ?? "Item"
+        return RepeatGroup(minItems: minItems, maxItems: maxItems, itemLabel: label)
+    }
+
+    func number(_ node: SourceNode) -> Double? {
+        switch node.kind {
+        case .integer(let i): Double(i)
+        case .number(let d): d
+        default: nil
+        }
+    }
+
+    /// The largest inset or spacing a document may ask for, in pixels (documented in docs/forms.md).
+    static let maxLength: Double = 1000
+
+    mutating func insets(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> EdgeInsets? {
+        if let all = number(node) {
+            guard (0...Self.maxLength).contains(all) else {
+                report(pointer(), node, "insets must be from 0 to \(Int(Self.maxLength)) (pixels)")
+                return nil
+            }
+            return EdgeInsets(top: all, left: all, bottom: all, right: all)
+        }
+        guard node.members != nil else {
+            report(pointer(), node, "insets must be a number or an object with top, left, bottom and right")
+            return nil
+        }
+        checkKeys(node, allowed: ["top", "left", "bottom", "right"], at: pointer(), what: "insets")
+        var values: [Double] = []
+        for key in ["top", "left", "bottom", "right"] {
+            guard let v = node[key] else { values.append(0); continue }
+            guard let d = number(v), (0...Self.maxLength).contains(d) else {
+                report("\(pointer())/\(key)", v, "\(key) must be a number from 0 to \(Int(Self.maxLength)) (pixels)")
+                return nil
+            }
+            values.append(d)
+        }
+        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+    }
+}
