@@ -56,7 +56,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `swift package generate-documentation --target Formwork` (the DocC catalog in Sources/Formwork/Formwork.docc).
+        // `swift package generate-documentation` (the DocC catalog in Sources/FormworkCore/FormworkCore.docc; `--target FormworkCore`, `FormworkHost`, `FormworkPluginKit`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [

@@ -24,7 +24,7 @@ struct Check: ParsableCommand {
     func run() throws {
         if let child {
             // Child-process protocol: "step: …" lines while it works, then one JSON result line on standard output.
-            Progress.announces = true
+            CheckProgress.announces = true
             Console.out(Conformance.run(ConformanceCheck(child), pack: packs[0]).json.serialized(pretty: false) + "\n")
             return
         }

@@ -113,7 +113,6 @@ public struct FormDecoder {
         }
     }
 
-
     /// The form of `root`, whose sections come from `source`: the root's own `sections` nodes (the reference), or
     /// sections a streaming path decoded already (`SectionSource`). Everything else — the root's keys, pages,
     /// accessibility ids, conditions, repeated groups — is decoded here, the same way for both.
@@ -267,7 +266,6 @@ public struct FormDecoder {
     }
 
     /// Whether a parsed tree's sections (a YAML document's, or a JSON document's that is not decoded as it is
-
 
     /// The section of `node`, the `index`th of the form, at `pointer`. `decoded`: its fields, when a streaming path
     /// decoded them from its `fields` list already (the section's own keys are still decoded from `node`).

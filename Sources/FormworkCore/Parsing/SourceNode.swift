@@ -152,7 +152,6 @@ enum InputLimits {
     static let maxBytes = 32 * 1024 * 1024
 }
 
-
 extension JSON {
     /// Parses JSON text (the document parser: strict escapes, depth limit); nil when it is not JSON.
     package static func parse(_ text: String) -> JSON? { try? JSONParser.parse(text).json }

@@ -1,24 +1,5 @@
 import FormworkCore
 
-/// The step a check child is in, announced on its standard output ("step: render [defaults]")
-/// so that the parent can say where a crash or a hang happened.
-public enum Progress {
-    /// Set by the child process (`formwork check --child`); off in process.
-    nonisolated(unsafe) public static var announces = false
-
-    static func step(_ name: String) {
-        guard announces else { return }
-        PackOutput.writeToStandardOutput("step: \(name)\n")
-    }
-
-    /// " in step 'NAME'" for the last step a child announced, or "".
-    static func last(in output: [UInt8]) -> String {
-        let text = String(decoding: output, as: UTF8.self)
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("step: ") }) else { return "" }
-        return " in step '\(line.dropFirst(6))'"
-    }
-}
-
 /// Runs the conformance checks of packs, each in a child process with a timeout
 /// (a crash or a hang becomes a failed check), or in this process for debugging.
 public struct CheckRunner: Sendable {
@@ -68,13 +49,13 @@ public struct CheckRunner: Sendable {
             return CheckResult(
                 check: name, passed: false,
                 message:
-                    "did not finish within \(NumberText.format(timeout)) s (a hang?)\(Progress.last(in: result.output)); rerun with --in-process under a debugger to see where"
+                    "did not finish within \(NumberText.format(timeout)) s (a hang?)\(CheckProgress.last(in: result.output)); rerun with --in-process under a debugger to see where"
             )
         case .signaled(let signal):
             return CheckResult(
                 check: name, passed: false,
                 message:
-                    "crashed with \(ChildProcess.signalName(signal)) (signal \(signal))\(Progress.last(in: result.output)); rerun with --in-process under a debugger to see where"
+                    "crashed with \(ChildProcess.signalName(signal)) (signal \(signal))\(CheckProgress.last(in: result.output)); rerun with --in-process under a debugger to see where"
             )
         case .exited(let status):
             let text = String(decoding: result.output, as: UTF8.self)

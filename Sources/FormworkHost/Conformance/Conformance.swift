@@ -83,10 +83,10 @@ public enum Conformance {
 
     static func load(_ path: String) -> CheckResult {
         do {
-            Progress.step("entry")
+            CheckProgress.step("entry")
             let pack = try PackLoader.load(path: path).pack
             // The entry returns static data without side effects: a second call must describe the same pack.
-            Progress.step("entry (second call)")
+            CheckProgress.step("entry (second call)")
             let again = try PackLoader.load(path: path).pack
             if String(describing: again.cellTypes.map(Self.signature)) != String(describing: pack.cellTypes.map(Self.signature))
                 || again.id != pack.id || again.version != pack.version
@@ -189,25 +189,25 @@ public enum Conformance {
             return CheckResult(check: id, passed: false, message: "\(text): \(problem)")
         }
         let cell = loaded.pack.cellTypes[index], entry = loaded.entries[index]
-        Progress.step("create")
+        CheckProgress.step("create")
         let instance: CellInstance
         do { instance = try CellInstance(cell, entry: entry) } catch { return fail("create", nil, error.message) }
         let sets = valueSets(cell)
         var steps: Set<String> = ["create", "destroy"]
         for (name, values) in sets {
             let ordered = cell.fields.map { values[$0.name] }
-            Progress.step("configure (generic) [\(name)]")
+            CheckProgress.step("configure (generic) [\(name)]")
             do { try instance.configure(ordered, field: nil, forceGeneric: true) } catch {
                 return fail("configure (generic) [\(name)]", values, error.message)
             }
             steps.insert("configure (generic)")
-            Progress.step("render [\(name)]")
+            CheckProgress.step("render [\(name)]")
             let generic: [ViewNode]
             do { generic = try render(instance, cell) } catch { return fail("render [\(name)]", values, error.text) }
             steps.insert("render")
             if case .typed = cell.configure {
                 // After the generic configure (a stale member would hide a gap) and on a fresh instance (it cannot).
-                Progress.step("configure (typed) [\(name)]")
+                CheckProgress.step("configure (typed) [\(name)]")
                 do { try instance.configure(ordered, field: nil) } catch {
                     return fail("configure (typed) [\(name)]", values, error.message)
                 }
@@ -221,7 +221,7 @@ public enum Conformance {
                         "renders differently from the generic configure of the same values (\(difference)); both entries must apply the same model"
                     )
                 }
-                Progress.step("configure (typed) on a fresh instance [\(name)]")
+                CheckProgress.step("configure (typed) on a fresh instance [\(name)]")
                 let fresh: CellInstance
                 do { fresh = try CellInstance(cell, entry: entry) } catch { return fail("create", nil, error.message) }
                 do { try fresh.configure(ordered, field: nil) } catch {
@@ -272,7 +272,7 @@ public enum Conformance {
                 }
                 if answer.status == FW_OK { steps.insert("value_changed accept") }
                 // An absent value (a field cleared) must be answered too, never crash.
-                Progress.step("value_changed '\(field.name)' = absent")
+                CheckProgress.step("value_changed '\(field.name)' = absent")
                 let absent = instance.offer(field: field.name, value: nil, type: field.type)
                 if absent.status != FW_OK && absent.status != FW_REJECTED {
                     return fail(
@@ -285,7 +285,7 @@ public enum Conformance {
                 }
             }
         }
-        Progress.step("destroy")
+        CheckProgress.step("destroy")
         let order = [
             "create", "configure (generic)", "configure (typed)", "render", "selection", "highlight",
             "value_changed accept", "value_changed reject", "destroy",

@@ -42,7 +42,8 @@ struct FormDecoderTests {
                         return "\(error)"
                     }
                 }
-                let tree = outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: false, registry: registry, file: path) }
+                let tree = outcome { () throws(FormError) in try FormDecoder.decode(text: text, json: false, registry: registry, file: path)
+                }
                 let load = outcome { () throws(FormError) in try FormDecoder.load(path: path, registry: registry) }
                 #expect(load == tree, "\(name)")
                 var bytes = text

@@ -34,7 +34,6 @@ extension FormDecoder {
         let items: [JSONParser.SkippedSection]
     }
 
-
     /// Consecutive sections decoded by one decoder of a parallel path, with what it found.
     struct DecodedPart {
         var sections: [FormSection] = []
