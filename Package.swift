@@ -13,7 +13,7 @@ let isRootPackage = !Context.packageDirectory.contains("/checkouts/")
 let cPackSettings: [CSetting] = isRootPackage ? [.unsafeFlags(["-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"])] : []
 
 /// Release builds of the host and the command skip the run-time exclusivity checks (`swift_beginAccess` on every
-/// class property access: 5–7% of a configure or a render, docs/performance.md). Debug builds, and so the tests,
+/// class property access, measurable on every configure and render: docs/performance.md). Debug builds, and so the tests,
 /// keep them: a violation is caught there.
 /// Release builds link the C++ standard library the Swift runtime needs from `libstdc++.a`: this folder holds a linker
 /// script named `libstdc++.so` that the driver's `-lstdc++` finds first (Linking/README.md). No process then loads and
@@ -25,9 +25,9 @@ let releaseSwiftSettings: [SwiftSetting] =
 
 /// First-party Swift packs use neither Swift concurrency nor regular expressions: without their implicit
 /// imports a pack does not link libswift_Concurrency, libdispatch, libswift_StringProcessing and
-/// libswift_RegexParser, and loading it (in every cell host) costs about a millisecond less. Their release
+/// libswift_RegexParser, and loading it (in every cell host) costs less. Their release
 /// builds, and FormworkPluginKit's here, skip the run-time exclusivity checks as the host's do (in a pack each
-/// check also looks the thread's access set up through `__tls_get_addr`: 8% of a picker's configure and render).
+/// check also looks the thread's access set up through `__tls_get_addr`).
 /// A pack built against FormworkPluginKit as a dependency keeps them (SwiftPM refuses these flags there).
 let packSwiftSettings: [SwiftSetting] =
     isRootPackage
@@ -86,7 +86,7 @@ let package = Package(
             name: "formwork",
             dependencies: ["FormworkCore", "FormworkHost", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: releaseSwiftSettings,
-            // Release builds link the Swift runtime in: 1.1 ms less start-up per run (docs/performance.md); packs keep
+            // Release builds link the Swift runtime in: less start-up per run (docs/performance.md); packs keep
             // the shared runtime (none of its symbols are exported from here). Debug stays dynamic: the test bundle
             // links this target beside XCTest.
             linkerSettings: isRootPackage

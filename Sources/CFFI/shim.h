@@ -24,7 +24,7 @@ static inline ffi_abi cffi_default_abi(void) { return FFI_DEFAULT_ABI; }
  * registers, each eight-byte word in a general register (INTEGER) or, when it holds
  * only a double, in an SSE register. `model` must be readable for its size rounded up to
  * whole words (at least one). libffi (`ffi_call` with a prepared cif) does the same work
- * at run time for every call, about 50 ns; elsewhere the host keeps using it.
+ * at run time for every call, more slowly (docs/performance.md); elsewhere the host keeps using it.
  * Thread and ownership rules: those of the function called. */
 #if defined(__x86_64__) && !defined(_WIN32)
 #define CFFI_DIRECT_BY_VALUE 1

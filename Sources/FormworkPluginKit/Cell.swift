@@ -32,7 +32,7 @@ public protocol Cell: AnyObject {
     // The optional protocols below, as the compiler saw them where the type conforms to `Cell`: provided by
     // the kit's extensions (do not implement them). A dynamic check (`C.self is any SelectableCell.Type`)
     // walked every conformance record of the process the first time for each type and protocol: three per
-    // cell type, most of a Swift pack's registration (1.8 M instructions for the eleven standard cells).
+    // cell type, most of a Swift pack's registration.
     // A type that adopts one of them in another module than the one where it adopts `Cell` is not seen.
 
     /// `setSelected(_:)` of a `SelectableCell`; nil for any other cell.

@@ -74,7 +74,7 @@ struct Render: ParsableCommand {
 /// What `formwork render` does once its arguments are known.
 ///
 /// ArgumentParser's reading of a command line (reflection over every option of the command
-/// tree) is about a third of rendering a small form, so `main` first tries `init?(commonForm:)`
+/// tree) is a large part of rendering a small form, so `main` first tries `init?(commonForm:)`
 /// on the plain forms of the command line, as `Listing` does for `list`; everything else —
 /// help, a misspelt or unknown option, a missing or out-of-range value, `--timeout` — goes through
 /// ArgumentParser as before, with its messages.

@@ -117,8 +117,7 @@ enum Reports {
 
     /// `formwork list`: packs, their cells as an aligned table, then problems.
     static func listText(_ registry: Registry) -> String {
-        // Written as bytes: a `String` append was about 370 instructions, most of a listing's cost (6.2 M
-        // instructions for 200 packs, more than the 4.5 M of reading their descriptors from the scanners; now 3.7 M).
+        // Written as bytes: `String` appends were most of a listing's cost, more than reading the descriptors.
         let out = ByteBuffer(capacity: registry.packs.count * 256 + registry.failures.count * 128 + 256)
         if registry.packs.isEmpty {
             out.append("No packs found. Searched: \(registry.locations.map(\.path).joined(separator: ", "))\n")

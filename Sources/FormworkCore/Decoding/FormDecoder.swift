@@ -100,9 +100,9 @@ public struct FormDecoder {
     }
 
     /// An ASCII letter, then ASCII letters, digits, '_' and '-'; at most 128 bytes. Checked on the bytes
-    /// (every field id of a document goes through here; Unicode property lookups were 2% of a render).
+    /// (every field id of a document goes through here; Unicode property lookups are not needed for ASCII).
     static func isIdentifier(_ s: String) -> Bool {
-        // Over the contiguous bytes (walking `s.utf8` was three hundred instructions for a short id).
+        // Over the contiguous bytes (walking `s.utf8` goes through its index type for every byte).
         UTF8Bytes.with(s) { bytes in
             guard let first = bytes.first, bytes.count <= 128, (0x61...0x7A).contains(first | 0x20) else { return false }
             for b in bytes {
@@ -151,55 +151,13 @@ public struct FormDecoder {
             }
         }
         fieldIDs.reserveCapacity(min(estimate, 1 << 22))
-        var pageIDs: [String: String] = [:]
         if root["pages"] != nil && root["sections"] != nil {
             report(
                 "/pages", root["pages"], "a form has 'sections' or 'pages' (each with its sections), not both; move the sections into pages"
             )
         }
         if let pagesNode = root["pages"] {
-            switch pagesNode.kind {
-            case .array(let items):
-                if items.isEmpty { report("/pages", pagesNode, "'pages' needs at least one page") }
-                for (p, pageNode) in items.enumerated() {
-                    let pointer = "/pages/\(p)"
-                    guard pageNode.members != nil else {
-                        report(pointer, pageNode, "a page must be an object with 'id' and 'sections', not \(pageNode.typeName)")
-                        continue
-                    }
-                    checkKeys(pageNode, allowed: ["id", "title", "sections"], at: pointer, what: "a page")
-                    let pageID = identifier(pageNode["id"], "\(pointer)/id", parent: pageNode, what: "page")
-                    if let pageID {
-                        if let first = pageIDs[pageID] {
-                            report("\(pointer)/id", pageNode["id"], "duplicate page id '\(pageID)' (first used at \(first))")
-                        } else {
-                            pageIDs[pageID] = pointer
-                        }
-                    }
-                    let pageTitle = string(pageNode["title"], "\(pointer)/title", what: "the page title")
-                    let first = sections.count
-                    switch pageNode["sections"]?.kind {
-                    case .array(let sectionNodes)?:
-                        if sectionNodes.isEmpty { report("\(pointer)/sections", pageNode["sections"], "a page needs at least one section") }
-                        for (i, node) in sectionNodes.enumerated() {
-                            if let section = section(
-                                node, index: sections.count, pointer: "\(pointer)/sections/\(i)", sectionIDs: &sectionIDs,
-                                fieldIDs: &fieldIDs)
-                            {
-                                sections.append(section)
-                            }
-                        }
-                    case nil: report(pointer, pageNode, "missing 'sections': a page needs a list of sections")
-                    default:
-                        report(
-                            "\(pointer)/sections", pageNode["sections"], "'sections' must be a list, not \(pageNode["sections"]!.typeName)")
-                    }
-                    if let pageID {
-                        pages.append(FormPage(id: pageID, title: pageTitle, firstSection: first, sectionCount: sections.count - first))
-                    }
-                }
-            default: report("/pages", pagesNode, "'pages' must be a list of pages, not \(pagesNode.typeName)")
-            }
+            pages = self.pages(pagesNode, sections: &sections, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs)
         } else {
             var items: [SourceNode] = []
             switch root["sections"]?.kind {
@@ -232,25 +190,7 @@ public struct FormDecoder {
                 }
             }
         }
-        // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
-        // Only a field with an accessibility id of its own (not its field id, which is unique) can be reported: without
-        // one, the whole table (a hash per field, a twentieth of decoding a large form) is not built.
-        var accessibilityIDs: [String: (section: Int, field: Int)] = [:]
-        let anyOwnAccessibilityID = sections.contains { $0.fields.contains { $0.accessibilityId != $0.id } }
-        if anyOwnAccessibilityID { accessibilityIDs.reserveCapacity(max(fieldIDs.count, fieldCount)) }
-        for s in sections.indices where anyOwnAccessibilityID {
-            for f in sections[s].fields.indices {
-                let accessibilityId = sections[s].fields[f].accessibilityId
-                if let first = accessibilityIDs[accessibilityId], accessibilityId != sections[s].fields[f].id {
-                    report(
-                        "\(sections[s].fields[f].pointer)/accessibilityId", nil,
-                        "duplicate accessibility id '\(accessibilityId)' (also used by the field at \(sections[first.section].fields[first.field].pointer)); accessibility ids must be unique across the form"
-                    )
-                } else {
-                    accessibilityIDs[accessibilityId] = (s, f)
-                }
-            }
-        }
+        checkAccessibilityIDs(sections, expected: max(fieldIDs.count, fieldCount))
         // Conditions cannot read the fields of a repeated group (checked in resolveConditions through `repeated`).
         let order = resolveConditions(&sections)
         for s in sections.indices where sections[s].repeatGroup != nil {
@@ -266,6 +206,80 @@ public struct FormDecoder {
     }
 
     /// Whether a parsed tree's sections (a YAML document's, or a JSON document's that is not decoded as it is
+
+    /// The `pages` list: each page's sections appended to `sections`, in order.
+    mutating func pages(
+        _ pagesNode: SourceNode, sections: inout [FormSection], sectionIDs: inout [String: String], fieldIDs: inout FieldIDs
+    ) -> [FormPage] {
+        var pages: [FormPage] = []
+        var pageIDs: [String: String] = [:]
+        switch pagesNode.kind {
+        case .array(let items):
+            if items.isEmpty { report("/pages", pagesNode, "'pages' needs at least one page") }
+            for (p, pageNode) in items.enumerated() {
+                let pointer = "/pages/\(p)"
+                guard pageNode.members != nil else {
+                    report(pointer, pageNode, "a page must be an object with 'id' and 'sections', not \(pageNode.typeName)")
+                    continue
+                }
+                checkKeys(pageNode, allowed: ["id", "title", "sections"], at: pointer, what: "a page")
+                let pageID = identifier(pageNode["id"], "\(pointer)/id", parent: pageNode, what: "page")
+                if let pageID {
+                    if let first = pageIDs[pageID] {
+                        report("\(pointer)/id", pageNode["id"], "duplicate page id '\(pageID)' (first used at \(first))")
+                    } else {
+                        pageIDs[pageID] = pointer
+                    }
+                }
+                let pageTitle = string(pageNode["title"], "\(pointer)/title", what: "the page title")
+                let first = sections.count
+                switch pageNode["sections"]?.kind {
+                case .array(let sectionNodes)?:
+                    if sectionNodes.isEmpty { report("\(pointer)/sections", pageNode["sections"], "a page needs at least one section") }
+                    for (i, node) in sectionNodes.enumerated() {
+                        if let section = section(
+                            node, index: sections.count, pointer: "\(pointer)/sections/\(i)", sectionIDs: &sectionIDs,
+                            fieldIDs: &fieldIDs)
+                        {
+                            sections.append(section)
+                        }
+                    }
+                case nil: report(pointer, pageNode, "missing 'sections': a page needs a list of sections")
+                default:
+                    report(
+                        "\(pointer)/sections", pageNode["sections"], "'sections' must be a list, not \(pageNode["sections"]!.typeName)")
+                }
+                if let pageID {
+                    pages.append(FormPage(id: pageID, title: pageTitle, firstSection: first, sectionCount: sections.count - first))
+                }
+            }
+        default: report("/pages", pagesNode, "'pages' must be a list of pages, not \(pagesNode.typeName)")
+        }
+        return pages
+    }
+
+    /// Accessibility ids are unique across the form. `expected`: about how many fields there are.
+    mutating func checkAccessibilityIDs(_ sections: [FormSection], expected: Int) {
+        // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
+        // Only a field with an accessibility id of its own (not its field id, which is unique) can be reported: without
+        // one, the whole table (a hash per field, a twentieth of decoding a large form) is not built.
+        var accessibilityIDs: [String: (section: Int, field: Int)] = [:]
+        let anyOwnAccessibilityID = sections.contains { $0.fields.contains { $0.accessibilityId != $0.id } }
+        if anyOwnAccessibilityID { accessibilityIDs.reserveCapacity(expected) }
+        for s in sections.indices where anyOwnAccessibilityID {
+            for f in sections[s].fields.indices {
+                let accessibilityId = sections[s].fields[f].accessibilityId
+                if let first = accessibilityIDs[accessibilityId], accessibilityId != sections[s].fields[f].id {
+                    report(
+                        "\(sections[s].fields[f].pointer)/accessibilityId", nil,
+                        "duplicate accessibility id '\(accessibilityId)' (also used by the field at \(sections[first.section].fields[first.field].pointer)); accessibility ids must be unique across the form"
+                    )
+                } else {
+                    accessibilityIDs[accessibilityId] = (s, f)
+                }
+            }
+        }
+    }
 
     /// The section of `node`, the `index`th of the form, at `pointer`. `decoded`: its fields, when a streaming path
     /// decoded them from its `fields` list already (the section's own keys are still decoded from `node`).

@@ -70,8 +70,7 @@ public struct FormSection: Sendable {
 }
 
 /// A field of a form. A value type whose properties live in one shared, copy-on-write box: a copy
-/// (a field passed along, read out of an array) is one retain, not one per property (a dozen, which
-/// was a fifth of driving a large form's cells).
+/// (a field passed along, read out of an array) is one retain, not one per property (a dozen).
 public struct FormField: Sendable {
     /// The properties; mutated only when this field is its only owner (`storage` below).
     final class Storage: @unchecked Sendable {

@@ -39,17 +39,58 @@ public enum ValuesFile {
     }
 
     static func apply(_ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true) throws(FormError) {
+        var application = Application(file: file, requireComplete: requireComplete)
+        guard let members = root.members else {
+            application.report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
+            throw .invalid(application.diagnostics)
+        }
+        application.applyMembers(members, to: &form)
+        application.fillOmittedGroups(of: &form)
+        if requireComplete { application.checkRequiredAndUnsubmitted(members, in: form) }
+        if !application.diagnostics.isEmpty { throw .invalid(application.diagnostics) }
+    }
+
+    /// One application of a values file to a form: the problems found so far, each with its pointer and line.
+    struct Application {
+        let file: String?
+        /// `validate` (complete values: required fields, minimum items and rules are checked) or `render` (partial).
+        let requireComplete: Bool
         var diagnostics: [Diagnostic] = []
-        func report(_ pointer: String, _ node: SourceNode?, _ message: String) {
+        /// The repeated groups the values give items for.
+        var givenGroups: Set<String> = []
+
+        init(file: String?, requireComplete: Bool) {
+            self.file = file
+            self.requireComplete = requireComplete
+        }
+
+        mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String) {
             diagnostics.append(Diagnostic(kind: .invalid, file: file, pointer: pointer, line: node?.line, message: message))
         }
-        guard let members = root.members else {
-            report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
-            throw .invalid(diagnostics)
+
+        /// Each member of the values object: a field's value, or a repeated group's items.
+        mutating func applyMembers(_ members: [(key: String, value: SourceNode)], to form: inout Form) {
+            for (key, node) in members {
+                let pointer = "/" + Pointer.escape(key)
+                if let s = form.sections.firstIndex(where: { $0.repeatGroup != nil && $0.id == key }) {
+                    givenGroups.insert(key)
+                    applyItems(key, pointer, node, s, to: &form)
+                    continue
+                }
+                guard let (s, f) = form.locate(key), form.sections[s].fields[f].item == nil else {
+                    var message = "no field '\(key)' in form '\(form.id)'"
+                    if let suggestion = EditDistance.suggestion(for: key, in: form.fields.filter { $0.item == nil }.map(\.id)) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    report(pointer, node, message)
+                    continue
+                }
+                applyOne(key, pointer, node, s, f, to: &form)
+            }
         }
-        let ids = form.fields.filter { $0.item == nil }.map(\.id)
+
         /// Applies one value to field `f` of section `s`; `key` names it in messages.
-        func applyOne(_ key: String, _ pointer: String, _ node: SourceNode, _ s: Int, _ f: Int) {
+        mutating func applyOne(_ key: String, _ pointer: String, _ node: SourceNode, _ s: Int, _ f: Int, to form: inout Form) {
             let field = form.sections[s].fields[f]
             guard let name = field.valueField, let schema = field.cell.field(named: name) else {
                 report(pointer, node, "field '\(key)' (cell '\(field.cell.id)') holds no value")
@@ -108,24 +149,9 @@ public enum ValuesFile {
                 }
             }
         }
-        var givenGroups: Set<String> = []
-        for (key, node) in members {
-            let pointer = "/" + Pointer.escape(key)
-            if let s = form.sections.firstIndex(where: { $0.repeatGroup != nil && $0.id == key }) {
-                givenGroups.insert(key)
-                applyItems(key, pointer, node, s)
-                continue
-            }
-            guard let (s, f) = form.locate(key), form.sections[s].fields[f].item == nil else {
-                var message = "no field '\(key)' in form '\(form.id)'"
-                if let suggestion = EditDistance.suggestion(for: key, in: ids) { message += "; did you mean '\(suggestion)'?" }
-                report(pointer, node, message)
-                continue
-            }
-            applyOne(key, pointer, node, s, f)
-        }
+
         /// `"tasks": [{ "title": …, "done": true }, …]`: the items of a repeated group.
-        func applyItems(_ key: String, _ pointer: String, _ node: SourceNode, _ s: Int) {
+        mutating func applyItems(_ key: String, _ pointer: String, _ node: SourceNode, _ s: Int, to form: inout Form) {
             let group = form.sections[s].repeatGroup!
             let template = form.sections[s].template
             if case .null = node.kind {
@@ -165,26 +191,32 @@ public enum ValuesFile {
                         report(itemPointer, valueNode, message)
                         continue
                     }
-                    applyOne("\(key)/\(i)/\(name)", itemPointer, valueNode, s, i * template.count + t)
+                    applyOne("\(key)/\(i)/\(name)", itemPointer, valueNode, s, i * template.count + t, to: &form)
                 }
             }
         }
-        // A group the values leave out has its minimum number of (empty) items when values must be complete.
-        for s in form.sections.indices
-        where requireComplete && form.sections[s].repeatGroup != nil && !givenGroups.contains(form.sections[s].id) {
-            let group = form.sections[s].repeatGroup!
-            form.sections[s].fields = (0..<group.minItems).flatMap { form.sections[s].item($0) }
-            if group.minItems > 0 {
-                report(
-                    "/" + Pointer.escape(form.sections[s].id), nil,
-                    "'\(form.sections[s].id)' needs at least \(group.minItems) item\(group.minItems == 1 ? "" : "s")")
+
+        /// A group the values leave out has its minimum number of (empty) items when values must be complete.
+        mutating func fillOmittedGroups(of form: inout Form) {
+            for s in form.sections.indices
+            where requireComplete && form.sections[s].repeatGroup != nil && !givenGroups.contains(form.sections[s].id) {
+                let group = form.sections[s].repeatGroup!
+                form.sections[s].fields = (0..<group.minItems).flatMap { form.sections[s].item($0) }
+                if group.minItems > 0 {
+                    report(
+                        "/" + Pointer.escape(form.sections[s].id), nil,
+                        "'\(form.sections[s].id)' needs at least \(group.minItems) item\(group.minItems == 1 ? "" : "s")")
+                }
             }
         }
-        // A field the document marks required (or whose requiredIf holds) must have a value once values are
-        // given (a field whose given value was refused above is not reported twice); a hidden or disabled field
-        // is never required, and a value given for one is reported: it would never be submitted.
-        let refused = Set(diagnostics.map(\.pointer))
-        if requireComplete {
+
+        /// Required fields without a value, values given for fields that are hidden or disabled, and cross-field
+        /// rules, once every value is applied (complete values only).
+        mutating func checkRequiredAndUnsubmitted(_ members: [(key: String, value: SourceNode)], in form: Form) {
+            // A field the document marks required (or whose requiredIf holds) must have a value once values are
+            // given (a field whose given value was refused above is not reported twice); a hidden or disabled field
+            // is never required, and a value given for one is reported: it would never be submitted.
+            let refused = Set(diagnostics.map(\.pointer))
             let states = form.states()
             let given = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
             for section in form.sections {
@@ -194,8 +226,8 @@ public enum ValuesFile {
                     if !state.submitted, let node = given[field.id], !node.isNull, !refused.contains(pointer) {
                         let why =
                             !state.visible
-                            ? "is hidden (\(Self.because(field.conditions.visibleIf ?? section.conditions.visibleIf, "visibleIf")))"
-                            : "is disabled (\(Self.because(field.conditions.enabledIf ?? section.conditions.enabledIf, "enabledIf")))"
+                            ? "is hidden (\(ValuesFile.because(field.conditions.visibleIf ?? section.conditions.visibleIf, "visibleIf")))"
+                            : "is disabled (\(ValuesFile.because(field.conditions.enabledIf ?? section.conditions.enabledIf, "enabledIf")))"
                         report(pointer, node, "a value is given for '\(field.id)', which \(why); it would never be submitted: remove it")
                         continue
                     }
@@ -222,7 +254,6 @@ public enum ValuesFile {
                 report("/" + Pointer.escape(id), given[id], message)
             }
         }
-        if !diagnostics.isEmpty { throw .invalid(diagnostics) }
     }
 }
 

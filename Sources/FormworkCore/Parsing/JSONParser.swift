@@ -27,7 +27,7 @@ struct JSONParser {
 
     /// Strings of at most 15 bytes (a Swift string holds them inline, with no storage to count references to)
     /// already made, by their bytes: a document repeats its keys, and many of its values, on every field. Made
-    /// again, each was a validation and a copy, about 180 instructions.
+    /// again, each would be a validation and a copy.
     ///
     /// Longer strings, up to 64 bytes, are kept too, fewer of them: a cell id (`org.formwork.text-field`) is
     /// repeated by every field of its type, and made again each was an allocation, a validation and a copy, and
@@ -832,7 +832,7 @@ struct JSONParser {
         while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 { end += 1 }
         if end < bytes.count, bytes[end] == 0x22 {
             // The input came from a String, so it is valid UTF-8, and so is any run between two quotes:
-            // made from contiguous bytes (the fast, specialised path; the generic one was a tenth of decoding).
+            // made from contiguous bytes (the specialised path, not the generic one).
             let base = bytes.baseAddress!
             let count = end - index
             let s =

@@ -2,8 +2,7 @@
 /// composite pushes its elements, and when it closes they are moved into an array of exactly their count.
 ///
 /// Appending to the composite's own array grew it 1 → 2 → 4 → 8 (an allocation and a move each time), and
-/// left up to half of its capacity unused for as long as the document is held: at 10,000 fields that was
-/// 60,000 allocations and a fifth of the fresh pages a render touches. Elements are moved in and out,
+/// left up to half of its capacity unused for as long as the document is held. Elements are moved in and out,
 /// never copied (no retain or release).
 final class ScratchStack<Element> {
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<Element>

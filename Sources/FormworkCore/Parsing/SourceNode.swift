@@ -21,7 +21,7 @@ struct SourceNode: Sendable {
     }
 
     /// Not `indirect`: arrays and objects are references already, so a node needs no box of its own
-    /// (a box per node was a fifth of decoding and much of its memory). A plain scalar's text is in a
+    /// (a box per node would be an allocation, and memory, per node). A plain scalar's text is in a
     /// case of its own, so a node is 24 bytes, not 40 (a large document holds millions of them).
     private enum Storage: Sendable {
         case kind(Kind)

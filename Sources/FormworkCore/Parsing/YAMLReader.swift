@@ -105,7 +105,7 @@ enum YAMLReader {
                 self.isMapping = isMapping
                 self.line = line
                 // Room for four from the start: a form's mappings and lists mostly hold two to six, and growing
-                // from empty reallocated each of them two or three times (about 430 instructions each).
+                // from empty reallocated each of them two or three times.
                 if isMapping { members.reserveCapacity(4) } else { items.reserveCapacity(4) }
             }
         }
@@ -249,7 +249,7 @@ enum YAMLReader {
             }
             if special {
                 // Compared as one integer of its bytes, not string by string (a scalar that is none of the words
-                // made 23 string comparisons, most through the runtime's slow path: 2,000 instructions a scalar).
+                // made a string comparison for each word, most through the runtime's slow path).
                 let key = packedWord(s)
                 if Self.nullWords.contains(key) { return .null }
                 if Self.trueWords.contains(key) { return .bool(true) }

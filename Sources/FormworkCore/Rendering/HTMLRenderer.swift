@@ -425,57 +425,7 @@ struct HTMLRenderer {
             out.text(text)
             out.raw("</output></div>\n")
         case .textInput(let c, let text, let placeholder):
-            writeLabel(c, to: &out)
-            out.raw(c.multiline ? "<textarea" : "<input")
-            writeCommon(c, field, messages: messages, to: &out)
-            writeTextAttributes(field.textInput.traits, multiline: c.multiline, to: &out)
-            if let placeholder {
-                out.raw(" placeholder=\"")
-                out.text(placeholder)
-                out.raw("\"")
-            }
-            let isValue = c.field != nil && c.field == field.valueField
-            if let max = field.rules.maxLength?.value ?? field.maxLength, isValue {
-                out.raw(" maxlength=\"")
-                out.html(String(max))
-                out.raw("\"")
-            }
-            if isValue, let min = field.rules.minLength?.value {
-                out.raw(" minlength=\"")
-                out.html(String(min))
-                out.raw("\"")
-            }
-            // Browsers check minlength only after the user edits; a pattern is also checked on a prefilled
-            // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one.
-            if isValue, !c.multiline,
-                let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
-                    ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" })
-            {
-                out.raw(" pattern=\"")
-                out.text(pattern)
-                out.raw("\"")
-            }
-            if c.multiline {
-                out.raw(" rows=\"4\">")
-                out.text(text ?? "")
-                out.raw("</textarea>\n")
-                return
-            }
-            // A format rule decides the input type (and so the browser's own check), unless the entry is secure.
-            if isValue, let format = field.rules.format?.value, field.textInput.secureEntry != true,
-                let type = Self.formatInputTypes[format.rawValue]
-            {
-                out.raw(type)
-            } else {
-                writeInputType(field.textInput.traits, to: &out)
-            }
-            // A secure entry's value is never written into the page (the runtime masks it, and a mask is no value).
-            if let text, field.textInput.secureEntry != true {
-                out.raw(" value=\"")
-                out.text(text)
-                out.raw("\"")
-            }
-            out.raw(">\n")
+            writeTextInput(c, text: text, placeholder: placeholder, field, messages: messages, to: &out)
         case .toggle(let c, let isOn):
             out.raw("<div class=\"fw-toggle\"><input")
             writeCommon(c, field, messages: messages, to: &out)
@@ -485,123 +435,15 @@ struct HTMLRenderer {
             writeLabelElement(c, to: &out)
             out.raw("</div>\n")
         case .button(let c, let role):
-            out.raw("<button id=\"")
-            out.text(c.id)
-            out.raw(role == .primary ? "\" type=\"submit\" class=\"fw-button fw-" : "\" type=\"button\" class=\"fw-button fw-")
-            out.html(role.rawValue)
-            out.raw("\"")
-            if let action = c.field {
-                out.raw(" name=\"action\" value=\"")
-                out.text(action)
-                out.raw("\"")
-            }
-            if c.disabled { out.raw(" disabled") }
-            out.raw(">")
-            out.text(c.label ?? "")
-            out.raw("</button>\n")
+            writeButton(c, role: role, to: &out)
         case .choice(let c, let choices, let selected, let style):
-            if style == .segments {
-                writeChoiceFieldset(
-                    "<fieldset class=\"fw-segments\" id=\"", "\" role=\"radiogroup\"", c, field, messages: messages, to: &out)
-                for (i, choice) in choices.enumerated() {
-                    writeChoiceInput(
-                        "<input type=\"radio\" id=\"", c, field, i, choice, checked: choice.value == selected, required: c.required,
-                        between: "><label for=\"", close: "</label>\n", to: &out)
-                }
-                out.raw("</fieldset>\n")
-                return
-            }
-            writeLabel(c, to: &out)
-            out.raw("<select")
-            writeCommon(c, field, messages: messages, to: &out)
-            out.raw(">\n")
-            if selected == nil || !choices.contains(where: { $0.value == selected }) {
-                out.raw("<option value=\"\" disabled selected>Choose…</option>\n")
-            }
-            for choice in choices { writeOption(choice, selected: choice.value == selected, to: &out) }
-            out.raw("</select>\n")
+            writeChoice(c, choices: choices, selected: selected, style: style, field, messages: messages, to: &out)
         case .date(let c, let seconds, let mode):
-            let mode = mode == .default ? (field.textInput.traits.dateMode ?? .dateAndTime) : mode
-            let (type, format): (StaticString, (Double) -> String) =
-                switch mode {
-                case .date: ("date", { String(DateFormat.iso8601($0).prefix(10)) })
-                case .time: ("time", { DateText.format($0, mode: .time) })
-                case .countdown: ("time", { DateText.format($0, mode: .time) })
-                case .dateAndTime, .default:
-                    (
-                        "datetime-local",
-                        { v in
-                            let iso = DateFormat.iso8601(v)
-                            return String(iso.prefix(10)) + "T" + DateText.format(v, mode: .time)
-                        }
-                    )
-                }
-            writeLabel(c, to: &out)
-            out.raw("<input")
-            writeCommon(c, field, messages: messages, to: &out)
-            out.raw(" type=\"")
-            out.raw(type)
-            out.raw("\"")
-            func attribute(_ name: StaticString, _ v: Double?) {
-                guard let v else { return }
-                out.raw(name)
-                out.html(format(v))
-                out.raw("\"")
-            }
-            attribute(" value=\"", seconds)
-            attribute(" min=\"", field.minimum)
-            attribute(" max=\"", field.maximum)
-            out.raw(">\n")
+            writeDate(c, seconds: seconds, mode: mode, field, messages: messages, to: &out)
         case .number(let c, let value, let minimum, let maximum, let step, let style):
-            writeLabel(c, to: &out)
-            out.raw("<input")
-            writeCommon(c, field, messages: messages, to: &out)
-            switch style {
-            case .slider: out.raw(" type=\"range\" class=\"fw-slider\"")
-            case .stepper: out.raw(" type=\"number\" inputmode=\"decimal\" class=\"fw-stepper\"")
-            case .field: out.raw(" type=\"number\" inputmode=\"decimal\"")
-            }
-            let isValue = c.field != nil && c.field == field.valueField
-            func attribute(_ name: StaticString, _ v: Double?) {
-                guard let v else { return }
-                out.raw(name)
-                out.html(NumberText.format(v))
-                out.raw("\"")
-            }
-            attribute(" min=\"", (isValue ? field.rules.minimum?.value : nil) ?? minimum)
-            attribute(" max=\"", (isValue ? field.rules.maximum?.value : nil) ?? maximum)
-            out.raw(" step=\"")
-            out.html(((isValue ? field.rules.step?.value : nil) ?? step).map(NumberText.format) ?? "any")
-            out.raw("\"")
-            attribute(" value=\"", value)
-            out.raw(">\n")
-            if style == .slider {
-                out.raw("<output for=\"")
-                out.text(c.id)
-                out.raw("\" class=\"fw-slider-value\">")
-                if let value { out.html(NumberText.format(value)) }
-                out.raw("</output>\n")
-            }
+            writeNumber(c, value: value, minimum: minimum, maximum: maximum, step: step, style: style, field, messages: messages, to: &out)
         case .multiChoice(let c, let choices, let selected, let style):
-            if style == .list {
-                writeLabel(c, to: &out)
-                out.raw("<select multiple")
-                writeCommon(c, field, messages: messages, to: &out)
-                out.raw(" size=\"")
-                out.int(min(max(choices.count, 2), 8))
-                out.raw("\">\n")
-                for choice in choices { writeOption(choice, selected: selected.contains(choice.value), to: &out) }
-                out.raw("</select>\n")
-                return
-            }
-            writeChoiceFieldset("<fieldset class=\"fw-checkboxes\" id=\"", "\"", c, field, messages: messages, to: &out)
-            for (i, choice) in choices.enumerated() {
-                writeChoiceInput(
-                    "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"", c, field, i, choice,
-                    checked: selected.contains(choice.value), required: false, between: "> <label for=\"",
-                    close: "</label></div>\n", to: &out)
-            }
-            out.raw("</fieldset>\n")
+            writeMultiChoice(c, choices: choices, selected: selected, style: style, field, messages: messages, to: &out)
         case .message(let kind, let text):
             messageIndex += 1
             out.raw("<p class=\"fw-message fw-")
@@ -612,6 +454,196 @@ struct HTMLRenderer {
             if kind == .hint { out.html(InlineMarkup.html(text)) } else { out.text(text) }
             out.raw("</p>\n")
         }
+    }
+
+    func writeButton(_ c: Control, role: ButtonRole, to out: inout HTMLBytes) {
+        out.raw("<button id=\"")
+        out.text(c.id)
+        out.raw(role == .primary ? "\" type=\"submit\" class=\"fw-button fw-" : "\" type=\"button\" class=\"fw-button fw-")
+        out.html(role.rawValue)
+        out.raw("\"")
+        if let action = c.field {
+            out.raw(" name=\"action\" value=\"")
+            out.text(action)
+            out.raw("\"")
+        }
+        if c.disabled { out.raw(" disabled") }
+        out.raw(">")
+        out.text(c.label ?? "")
+        out.raw("</button>\n")
+    }
+
+    func writeMultiChoice(
+        _ c: Control, choices: [Choice], selected: [String], style: MultiChoiceStyle, _ field: FieldView, messages: Int,
+        to out: inout HTMLBytes
+    ) {
+        if style == .list {
+            writeLabel(c, to: &out)
+            out.raw("<select multiple")
+            writeCommon(c, field, messages: messages, to: &out)
+            out.raw(" size=\"")
+            out.int(min(max(choices.count, 2), 8))
+            out.raw("\">\n")
+            for choice in choices { writeOption(choice, selected: selected.contains(choice.value), to: &out) }
+            out.raw("</select>\n")
+            return
+        }
+        writeChoiceFieldset("<fieldset class=\"fw-checkboxes\" id=\"", "\"", c, field, messages: messages, to: &out)
+        for (i, choice) in choices.enumerated() {
+            writeChoiceInput(
+                "<div class=\"fw-checkbox\"><input type=\"checkbox\" id=\"", c, field, i, choice,
+                checked: selected.contains(choice.value), required: false, between: "> <label for=\"",
+                close: "</label></div>\n", to: &out)
+        }
+        out.raw("</fieldset>\n")
+    }
+
+    func writeNumber(
+        _ c: Control, value: Double?, minimum: Double?, maximum: Double?, step: Double?, style: NumberStyle, _ field: FieldView,
+        messages: Int, to out: inout HTMLBytes
+    ) {
+        writeLabel(c, to: &out)
+        out.raw("<input")
+        writeCommon(c, field, messages: messages, to: &out)
+        switch style {
+        case .slider: out.raw(" type=\"range\" class=\"fw-slider\"")
+        case .stepper: out.raw(" type=\"number\" inputmode=\"decimal\" class=\"fw-stepper\"")
+        case .field: out.raw(" type=\"number\" inputmode=\"decimal\"")
+        }
+        let isValue = c.field != nil && c.field == field.valueField
+        func attribute(_ name: StaticString, _ v: Double?) {
+            guard let v else { return }
+            out.raw(name)
+            out.html(NumberText.format(v))
+            out.raw("\"")
+        }
+        attribute(" min=\"", (isValue ? field.rules.minimum?.value : nil) ?? minimum)
+        attribute(" max=\"", (isValue ? field.rules.maximum?.value : nil) ?? maximum)
+        out.raw(" step=\"")
+        out.html(((isValue ? field.rules.step?.value : nil) ?? step).map(NumberText.format) ?? "any")
+        out.raw("\"")
+        attribute(" value=\"", value)
+        out.raw(">\n")
+        if style == .slider {
+            out.raw("<output for=\"")
+            out.text(c.id)
+            out.raw("\" class=\"fw-slider-value\">")
+            if let value { out.html(NumberText.format(value)) }
+            out.raw("</output>\n")
+        }
+    }
+
+    func writeDate(_ c: Control, seconds: Double?, mode: DatePickerMode, _ field: FieldView, messages: Int, to out: inout HTMLBytes) {
+        let mode = mode == .default ? (field.textInput.traits.dateMode ?? .dateAndTime) : mode
+        let (type, format): (StaticString, (Double) -> String) =
+            switch mode {
+            case .date: ("date", { String(DateFormat.iso8601($0).prefix(10)) })
+            case .time: ("time", { DateText.format($0, mode: .time) })
+            case .countdown: ("time", { DateText.format($0, mode: .time) })
+            case .dateAndTime, .default:
+                (
+                    "datetime-local",
+                    { v in
+                        let iso = DateFormat.iso8601(v)
+                        return String(iso.prefix(10)) + "T" + DateText.format(v, mode: .time)
+                    }
+                )
+            }
+        writeLabel(c, to: &out)
+        out.raw("<input")
+        writeCommon(c, field, messages: messages, to: &out)
+        out.raw(" type=\"")
+        out.raw(type)
+        out.raw("\"")
+        func attribute(_ name: StaticString, _ v: Double?) {
+            guard let v else { return }
+            out.raw(name)
+            out.html(format(v))
+            out.raw("\"")
+        }
+        attribute(" value=\"", seconds)
+        attribute(" min=\"", field.minimum)
+        attribute(" max=\"", field.maximum)
+        out.raw(">\n")
+    }
+
+    func writeChoice(
+        _ c: Control, choices: [Choice], selected: String?, style: ChoiceStyle, _ field: FieldView, messages: Int, to out: inout HTMLBytes
+    ) {
+        if style == .segments {
+            writeChoiceFieldset(
+                "<fieldset class=\"fw-segments\" id=\"", "\" role=\"radiogroup\"", c, field, messages: messages, to: &out)
+            for (i, choice) in choices.enumerated() {
+                writeChoiceInput(
+                    "<input type=\"radio\" id=\"", c, field, i, choice, checked: choice.value == selected, required: c.required,
+                    between: "><label for=\"", close: "</label>\n", to: &out)
+            }
+            out.raw("</fieldset>\n")
+            return
+        }
+        writeLabel(c, to: &out)
+        out.raw("<select")
+        writeCommon(c, field, messages: messages, to: &out)
+        out.raw(">\n")
+        if selected == nil || !choices.contains(where: { $0.value == selected }) {
+            out.raw("<option value=\"\" disabled selected>Choose…</option>\n")
+        }
+        for choice in choices { writeOption(choice, selected: choice.value == selected, to: &out) }
+        out.raw("</select>\n")
+    }
+
+    func writeTextInput(_ c: Control, text: String?, placeholder: String?, _ field: FieldView, messages: Int, to out: inout HTMLBytes) {
+        writeLabel(c, to: &out)
+        out.raw(c.multiline ? "<textarea" : "<input")
+        writeCommon(c, field, messages: messages, to: &out)
+        writeTextAttributes(field.textInput.traits, multiline: c.multiline, to: &out)
+        if let placeholder {
+            out.raw(" placeholder=\"")
+            out.text(placeholder)
+            out.raw("\"")
+        }
+        let isValue = c.field != nil && c.field == field.valueField
+        if let max = field.rules.maxLength?.value ?? field.maxLength, isValue {
+            out.raw(" maxlength=\"")
+            out.html(String(max))
+            out.raw("\"")
+        }
+        if isValue, let min = field.rules.minLength?.value {
+            out.raw(" minlength=\"")
+            out.html(String(min))
+            out.raw("\"")
+        }
+        // Browsers check minlength only after the user edits; a pattern is also checked on a prefilled
+        // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one.
+        if isValue, !c.multiline,
+            let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
+                ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" })
+        {
+            out.raw(" pattern=\"")
+            out.text(pattern)
+            out.raw("\"")
+        }
+        if c.multiline {
+            out.raw(" rows=\"4\">")
+            out.text(text ?? "")
+            out.raw("</textarea>\n")
+            return
+        }
+        // A format rule decides the input type (and so the browser's own check), unless the entry is secure.
+        if isValue, let format = field.rules.format?.value, field.textInput.secureEntry != true,
+            let type = Self.formatInputTypes[format.rawValue]
+        {
+            out.raw(type)
+        } else {
+            writeInputType(field.textInput.traits, to: &out)
+        }
+        // A secure entry's value is never written into the page (the runtime masks it, and a mask is no value).
+        if let text, field.textInput.secureEntry != true {
+            out.raw(" value=\"")
+            out.text(text)
+            out.raw("\"")
+        }
+        out.raw(">\n")
     }
 
     /// The input types a format rule sets (and the keyboard for them).

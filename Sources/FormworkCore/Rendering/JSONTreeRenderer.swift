@@ -149,7 +149,7 @@ package enum JSONTreeRenderer {
     }
 
     /// The JSON of the last few trait sets met (a form's fields share their cell types' traits; building
-    /// the object key by key for each field was a fifth of a JSON render).
+    /// the object key by key for each field would repeat the same work for every field).
     struct TraitsCache {
         private var entries: [(traits: TextInputTraits, json: JSON)] = []
         mutating func json(_ traits: TextInputTraits) -> JSON {

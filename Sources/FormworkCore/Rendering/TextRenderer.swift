@@ -68,7 +68,7 @@ struct TextRenderer {
 
     /// A row's value column, line by line, reused from row to row: the segments of every line in one list, where
     /// each line ends in another, and each line's width in columns kept as it grows. Building each field's value
-    /// as an array of lines, each an array of segments, made and freed for every field, was a fifth of the layout.
+    /// as an array of lines, each an array of segments, would allocate and free them for every field.
     struct ValueLines {
         /// The segments, `segmentCount` of them in use: overwritten in place from row to row (emptying the list
         /// for each row went through the generic destroy of its elements).
@@ -309,7 +309,7 @@ struct TextRenderer {
         for f in fields.indices { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
         let labelWidth = min(max(12, width / 3), widest)
         // Fields and nodes are read in place through their buffers: `for field in fields` (or a field passed on
-        // by value) copies every field, a dozen retains each, and a copy per node was a tenth of laying a form out.
+        // by value) copies every field, a dozen retains each, and each node too.
         var value = ValueLines()
         fields.withUnsafeBufferPointer { fields in
             guard let base = fields.baseAddress else { return }
@@ -485,33 +485,7 @@ struct TextRenderer {
             value.addWrapped(text, column, .value, by: self)
             row(label: label, required: false, labelWidth: labelWidth, value: value, to: &sink)
         case .textInput(let control, let text, let placeholder):
-            let box = max(8, min(column - 2, 40))
-            if control.multiline {
-                let content = text.flatMap { $0.isEmpty ? nil : $0 }
-                let body =
-                    content.map { t in t.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), column - 2) } }
-                    ?? [placeholder.map { "‹\($0)›" } ?? ""]
-                for line in body {
-                    value.newLine()
-                    value.add("│ ", .disabled)
-                    value.add(line, content == nil ? .placeholder : .value)
-                }
-                while value.count < 2 {
-                    value.newLine()
-                    value.add("│", .disabled)
-                }
-            } else {
-                let secure = field.pointee.textInput.secureEntry == true
-                let shown: String
-                var style: Style = .value
-                if let text, !text.isEmpty {
-                    shown = secure ? String(repeating: "•", count: min(text.count, box)) : text
-                } else {
-                    shown = placeholder.map { "‹\($0)›" } ?? ""
-                    style = .placeholder
-                }
-                value.addBox(shown, style, width: box, close: "]", closeColumns: 1)
-            }
+            textInputValue(control, text: text, placeholder: placeholder, column: column, field: field, into: &value)
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .toggle(let control, let isOn):
@@ -533,131 +507,185 @@ struct TextRenderer {
             if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
             emit([fit(line, width)], to: &sink)
         case .choice(let control, let choices, let selected, let style):
-            if style == .segments {
-                var used = 0
-                value.newLine()
-                for choice in choices {
-                    let isSelected = choice.value == selected
-                    let text = isSelected ? "[\(choice.label)]" : " \(choice.label) "
-                    if used > 0 && used + text.columns + 1 > column {
-                        value.newLine()
-                        used = 0
-                    }
-                    if used > 0 {
-                        value.add(" ", columns: 1)
-                        used += 1
-                    }
-                    let textColumns = text.columns
-                    value.add(text, isSelected ? .selected : .value, columns: textColumns)
-                    used += textColumns
-                }
-            } else {
-                let label = choices.first { $0.value == selected }?.label ?? selected
-                let box = max(6, min(column - 2, 40) - 2)
-                value.addBox(label ?? "‹choose›", label == nil ? .placeholder : .value, width: box, close: " ▾]", closeColumns: 3)
-                if choices.count > 1 && choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
-            }
+            choiceValue(choices: choices, selected: selected, style: style, column: column, into: &value)
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .date(let control, let seconds, let mode):
-            let shown = seconds.map { DateText.format($0, mode: mode) }
-            value.newLine()
-            value.add("[", columns: 1)
-            value.add(shown ?? "‹no date›", shown == nil ? .placeholder : .value)
-            value.add(" ▾]", columns: 3)
-            if field.pointee.minimum != nil || field.pointee.maximum != nil {
-                let range =
-                    "\(field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
-                value.append("  " + range, style: .hint, column: column)
-            }
+            dateValue(seconds: seconds, mode: mode, column: column, field: field, into: &value)
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .number(let control, let number, let minimum, let maximum, let step, let style):
-            let shown = number.map(NumberText.format)
-            value.newLine()
-            switch style {
-            case .field:
-                let box = max(6, min(column - 2, 16))
-                var text = shown ?? ""
-                if text.columns > box { text = text.prefix(columns: box - 1) + "…" }
-                value.add("[")
-                value.add(Self.spaces(max(0, box - text.columns)) + text, .value)
-                value.add("]")
-            case .stepper:
-                value.add("[-] ", .button)
-                value.add(shown ?? "–", shown == nil ? .placeholder : .value)
-                value.add(" [+]", .button)
-            case .slider:
-                // A track of 11 positions with the value's knob, when both bounds are known.
-                var track = String(repeating: "─", count: 11)
-                if let minimum, let maximum, maximum > minimum, let number {
-                    let position = Int(exactly: ((min(max(number, minimum), maximum) - minimum) / (maximum - minimum) * 10).rounded()) ?? 0
-                    var chars = Array(track)
-                    chars[max(0, min(10, position))] = "●"
-                    track = String(chars)
-                }
-                value.add(minimum.map(NumberText.format) ?? "", .hint)
-                value.add(" ├" + track + "┤ ")
-                value.add(maximum.map(NumberText.format) ?? "", .hint)
-                value.add("  " + (shown ?? "–"), shown == nil ? .placeholder : .value)
-            }
-            var range: [String] = []
-            if style != .slider, minimum != nil || maximum != nil {
-                range.append("\(minimum.map(NumberText.format) ?? "…") to \(maximum.map(NumberText.format) ?? "…")")
-            }
-            if let step, step != 1 { range.append("step \(NumberText.format(step))") }
-            if !range.isEmpty { value.append("  " + range.joined(separator: ", "), style: .hint, column: column) }
+            numberValue(number, minimum: minimum, maximum: maximum, step: step, style: style, column: column, into: &value)
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .multiChoice(let control, let choices, let selected, let style):
-            if style == .list {
-                let labels = choices.filter { selected.contains($0.value) }.map(\.label)
-                for line in wrap(labels.isEmpty ? "‹none›" : labels.joined(separator: ", "), column - 4) {
-                    value.newLine()
-                    value.add("{ ")
-                    value.add(line, labels.isEmpty ? .placeholder : .value)
-                    value.add(" }")
-                }
-                if choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
-            } else {
-                for choice in choices {
-                    let on = selected.contains(choice.value)
-                    value.newLine()
-                    for segment in fit(
-                        [Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain)],
-                        column)
-                    {
-                        value.add(segment.text, segment.style)
-                    }
-                }
-                if value.count == 0 {
-                    value.newLine()
-                    value.add("‹no options›", .placeholder)
-                }
-            }
+            multiChoiceValue(choices: choices, selected: selected, style: style, column: column, into: &value)
             if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .message(let kind, let text):
-            let hasColumn = labelColumns(in: field.pointee.nodes).any
-            let padWidth = hasColumn ? Self.indentWidth + labelWidth + 2 : Self.indentWidth
-            let pad = hasColumn ? Self.spaces(padWidth) : indent
-            let prefix =
-                switch kind {
-                case .error: "! "
-                case .warning: "⚠ "
-                case .hint: ""
-                }
-            let style: Style =
-                switch kind {
-                case .error: .error
-                case .warning: .warning
-                case .hint: .hint
-                }
-            eachLine(of: prefix + (kind == .hint ? InlineMarkup.plain(text) : text), wrappedTo: max(10, width - padWidth)) { line, _ in
-                sink.segment(pad, .plain)
-                sink.segment(line, style)
-                sink.endLine()
+            writeMessage(kind: kind, text: text, labelWidth: labelWidth, field: field, to: &sink)
+        }
+    }
+
+    func writeMessage<S: Sink>(kind: MessageKind, text: String, labelWidth: Int, field: UnsafePointer<FieldView>, to sink: inout S) {
+        let hasColumn = labelColumns(in: field.pointee.nodes).any
+        let padWidth = hasColumn ? Self.indentWidth + labelWidth + 2 : Self.indentWidth
+        let pad = hasColumn ? Self.spaces(padWidth) : indent
+        let prefix =
+            switch kind {
+            case .error: "! "
+            case .warning: "⚠ "
+            case .hint: ""
             }
+        let style: Style =
+            switch kind {
+            case .error: .error
+            case .warning: .warning
+            case .hint: .hint
+            }
+        eachLine(of: prefix + (kind == .hint ? InlineMarkup.plain(text) : text), wrappedTo: max(10, width - padWidth)) { line, _ in
+            sink.segment(pad, .plain)
+            sink.segment(line, style)
+            sink.endLine()
+        }
+    }
+
+    func multiChoiceValue(choices: [Choice], selected: [String], style: MultiChoiceStyle, column: Int, into value: inout ValueLines) {
+        if style == .list {
+            let labels = choices.filter { selected.contains($0.value) }.map(\.label)
+            for line in wrap(labels.isEmpty ? "‹none›" : labels.joined(separator: ", "), column - 4) {
+                value.newLine()
+                value.add("{ ")
+                value.add(line, labels.isEmpty ? .placeholder : .value)
+                value.add(" }")
+            }
+            if choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
+        } else {
+            for choice in choices {
+                let on = selected.contains(choice.value)
+                value.newLine()
+                for segment in fit(
+                    [Segment(text: on ? "[x] " : "[ ] ", style: .value), Segment(text: choice.label, style: on ? .selected : .plain)],
+                    column)
+                {
+                    value.add(segment.text, segment.style)
+                }
+            }
+            if value.count == 0 {
+                value.newLine()
+                value.add("‹no options›", .placeholder)
+            }
+        }
+    }
+
+    func numberValue(
+        _ number: Double?, minimum: Double?, maximum: Double?, step: Double?, style: NumberStyle, column: Int, into value: inout ValueLines
+    ) {
+        let shown = number.map(NumberText.format)
+        value.newLine()
+        switch style {
+        case .field:
+            let box = max(6, min(column - 2, 16))
+            var text = shown ?? ""
+            if text.columns > box { text = text.prefix(columns: box - 1) + "…" }
+            value.add("[")
+            value.add(Self.spaces(max(0, box - text.columns)) + text, .value)
+            value.add("]")
+        case .stepper:
+            value.add("[-] ", .button)
+            value.add(shown ?? "–", shown == nil ? .placeholder : .value)
+            value.add(" [+]", .button)
+        case .slider:
+            // A track of 11 positions with the value's knob, when both bounds are known.
+            var track = String(repeating: "─", count: 11)
+            if let minimum, let maximum, maximum > minimum, let number {
+                let position = Int(exactly: ((min(max(number, minimum), maximum) - minimum) / (maximum - minimum) * 10).rounded()) ?? 0
+                var chars = Array(track)
+                chars[max(0, min(10, position))] = "●"
+                track = String(chars)
+            }
+            value.add(minimum.map(NumberText.format) ?? "", .hint)
+            value.add(" ├" + track + "┤ ")
+            value.add(maximum.map(NumberText.format) ?? "", .hint)
+            value.add("  " + (shown ?? "–"), shown == nil ? .placeholder : .value)
+        }
+        var range: [String] = []
+        if style != .slider, minimum != nil || maximum != nil {
+            range.append("\(minimum.map(NumberText.format) ?? "…") to \(maximum.map(NumberText.format) ?? "…")")
+        }
+        if let step, step != 1 { range.append("step \(NumberText.format(step))") }
+        if !range.isEmpty { value.append("  " + range.joined(separator: ", "), style: .hint, column: column) }
+    }
+
+    func dateValue(seconds: Double?, mode: DatePickerMode, column: Int, field: UnsafePointer<FieldView>, into value: inout ValueLines) {
+        let shown = seconds.map { DateText.format($0, mode: mode) }
+        value.newLine()
+        value.add("[", columns: 1)
+        value.add(shown ?? "‹no date›", shown == nil ? .placeholder : .value)
+        value.add(" ▾]", columns: 3)
+        if field.pointee.minimum != nil || field.pointee.maximum != nil {
+            let range =
+                "\(field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
+            value.append("  " + range, style: .hint, column: column)
+        }
+    }
+
+    func choiceValue(choices: [Choice], selected: String?, style: ChoiceStyle, column: Int, into value: inout ValueLines) {
+        if style == .segments {
+            var used = 0
+            value.newLine()
+            for choice in choices {
+                let isSelected = choice.value == selected
+                let text = isSelected ? "[\(choice.label)]" : " \(choice.label) "
+                if used > 0 && used + text.columns + 1 > column {
+                    value.newLine()
+                    used = 0
+                }
+                if used > 0 {
+                    value.add(" ", columns: 1)
+                    used += 1
+                }
+                let textColumns = text.columns
+                value.add(text, isSelected ? .selected : .value, columns: textColumns)
+                used += textColumns
+            }
+        } else {
+            let label = choices.first { $0.value == selected }?.label ?? selected
+            let box = max(6, min(column - 2, 40) - 2)
+            value.addBox(label ?? "‹choose›", label == nil ? .placeholder : .value, width: box, close: " ▾]", closeColumns: 3)
+            if choices.count > 1 && choices.count <= 12 { value.addWrapped(Self.choiceList(choices), column, .hint, by: self) }
+        }
+    }
+
+    func textInputValue(
+        _ control: Control, text: String?, placeholder: String?, column: Int, field: UnsafePointer<FieldView>, into value: inout ValueLines
+    ) {
+        let box = max(8, min(column - 2, 40))
+        if control.multiline {
+            let content = text.flatMap { $0.isEmpty ? nil : $0 }
+            let body =
+                content.map { t in t.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), column - 2) } }
+                ?? [placeholder.map { "‹\($0)›" } ?? ""]
+            for line in body {
+                value.newLine()
+                value.add("│ ", .disabled)
+                value.add(line, content == nil ? .placeholder : .value)
+            }
+            while value.count < 2 {
+                value.newLine()
+                value.add("│", .disabled)
+            }
+        } else {
+            let secure = field.pointee.textInput.secureEntry == true
+            let shown: String
+            var style: Style = .value
+            if let text, !text.isEmpty {
+                shown = secure ? String(repeating: "•", count: min(text.count, box)) : text
+            } else {
+                shown = placeholder.map { "‹\($0)›" } ?? ""
+                style = .placeholder
+            }
+            value.addBox(shown, style, width: box, close: "]", closeColumns: 1)
         }
     }
 
@@ -716,7 +744,7 @@ struct TextRenderer {
     }
 
     /// "of: " and the choices' labels, separated by commas: one string, its bytes written into it (appending
-    /// each label to a `String` was about 300 instructions a label; this runs for every picker).
+    /// each label to a `String` goes through the generic append; this runs for every picker).
     static func choiceList(_ choices: [Choice]) -> String {
         var capacity = 4
         for choice in choices { capacity += choice.label.utf8.count + 2 }
@@ -745,8 +773,7 @@ struct TextRenderer {
     }
     private static let paddings: [String] = (0..<128).map(makeSpaces)
 
-    /// `count` spaces, written as bytes (`String(repeating:count:)` appends a character at a time: making the
-    /// table that way was two and a half million instructions, a fifth of a small render).
+    /// `count` spaces, written as bytes (`String(repeating:count:)` appends a character at a time).
     static func makeSpaces(_ count: Int) -> String {
         String(unsafeUninitializedCapacity: count) { bytes in
             bytes.initialize(repeating: 0x20)

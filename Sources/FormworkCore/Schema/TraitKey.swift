@@ -12,8 +12,8 @@ public struct TraitKey: @unchecked Sendable {
     /// The values of a `choice` trait (empty for the others).
     fileprivate let names: [String]
     /// Accessors, as closures that capture nothing (a function each, made at compile time): key
-    /// paths were instantiated at run time when the table was first read, about 35,000 instructions
-    /// each, 0.6 M for the table in every process that reads it (a cell host validating its packs).
+    /// paths are instantiated at run time when the table is first read, in every process that reads it (a
+    /// cell host validating its packs).
     /// Kept as plain optional properties rather than enum payloads, so that the table's references
     /// stay visible to LeakSanitizer (a multi-payload enum hides tag bits in them).
     fileprivate let getBool: (@Sendable (TextInputTraits) -> Bool?)?

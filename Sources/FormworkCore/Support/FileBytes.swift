@@ -1,7 +1,7 @@
 import Glibc
 
 /// Whole-file reads through POSIX calls (no Foundation: loading Foundation's
-/// libraries alone costs a command ~4 ms at start-up).
+/// libraries would be most of a small command's start-up).
 package enum FileBytes {
     package enum Failure: Error {
         /// `open`, `fstat` or `read` failed; the value is `errno`.

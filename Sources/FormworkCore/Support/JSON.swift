@@ -85,7 +85,7 @@ package enum JSON: Sendable, Equatable {
     }
 
     /// Written as UTF-8 bytes into one buffer: appending a string's bytes is a copy, where appending
-    /// small strings to a large `String` re-checked it every time (a quarter of a large JSON render).
+    /// small strings to a large `String` re-checks it every time.
     func write(to out: inout JSONBytes, indent: Int?) {
         switch self {
         case .null: out.append("null")

@@ -137,7 +137,7 @@ package enum Parallel {
     /// Items per thread in a window of `stream`, for `count` items that weigh `weight` in all (a section's
     /// fields): at least `minimum`, and enough that a thread's share of a window weighs about `target`.
     /// A window of tiny items (a thousand sections of ten fields) cost more to start and join threads
-    /// for than to make: 125 windows of eight made laying out such a form twice as slow as one section.
+    /// for than to make.
     package static func perThread(_ count: Int, weight: Int, minimum: Int, target: Int = 512) -> Int {
         guard count > 0, weight > 0 else { return minimum }
         return max(minimum, min(1024, target / max(1, weight / count)))

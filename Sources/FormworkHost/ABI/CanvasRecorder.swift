@@ -193,12 +193,12 @@ struct ControlIDs {
     }
 
     /// Empties the ids for the render of another field, keeping the list's storage (the cell host's recorder
-    /// records one field after another: a new list allocated and freed per render was a tenth of its work).
+    /// records one field after another: a new list allocated and freed per render is work for nothing).
     mutating func reset(accessibilityId: String, valueField: String?) {
         self.accessibilityId = accessibilityId
         self.valueField = valueField
-        // The list's slots are left for the next render to overwrite: the generic removal of its strings cost
-        // 150 instructions a render.
+        // The list's slots are left for the next render to overwrite: the generic removal of its strings is
+        // measurable on every render.
         usedCount = 0
         if !usedSet.isEmpty { usedSet = [] }
         if !nextSuffix.isEmpty { nextSuffix = [:] }

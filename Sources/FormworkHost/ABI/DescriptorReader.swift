@@ -41,7 +41,7 @@ enum DescriptorReader {
         let length = strnlen(pointer, maxStringLength + 1)
         guard length <= maxStringLength else { throw .tooLong }
         // Checked by the core's validator, then made by the specialised `String(decoding:)`: the generic
-        // `String(validating:as:)` looked up type metadata at run time for every string (a tenth of a scan).
+        // `String(validating:as:)` looks up type metadata at run time for every string.
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
         guard UTF8Validation.isValid(bytes) else { throw .invalidUTF8 }
         return String(decoding: bytes, as: UTF8.self)

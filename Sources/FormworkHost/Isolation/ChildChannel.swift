@@ -77,8 +77,8 @@ final class ChildChannel {
     ///
     /// With `launcher.forksItself`, in a process that runs one thread and no sanitizer, the child is a copy
     /// of this process (`fork` without `exec`) that runs `ChildMode.run(mode)` and exits: starting the
-    /// executable again costs 3–4 ms of loading, relocating and initialising a process per child, which a
-    /// cold `list` paid twice. Otherwise (another thread could hold a lock the copy would inherit held, or a
+    /// executable again costs loading, relocating and initialising a process per child (docs/performance.md),
+    /// which a cold `list` paid twice. Otherwise (another thread could hold a lock the copy would inherit held, or a
     /// sanitizer needs its options set) the child is `launcher.executable` started afresh.
     ///
     /// A copy holds what this process held when it was made, and the packs in it can read that memory.
@@ -187,7 +187,7 @@ final class ChildChannel {
 
     /// Lets the child go without waiting for it to end: for a child that has sent all the host needs and is
     /// ending by itself (a scanner after its last result). Its exit — a copy of the host and every pack it
-    /// opened torn down, 1–5 ms — then overlaps the host's own work instead of delaying it. Its socket and
+    /// opened torn down — then overlaps the host's own work instead of delaying it. Its socket and
     /// output are closed; it is reaped by a later `start` (killed if it is still there 2 s after), or by
     /// `init` once the host has exited. Its exit status is not read: nothing it does now changes a result.
     func release() {
@@ -302,7 +302,7 @@ final class ChildChannel {
                 if n > 0 {
                     // What was read before goes first (at most a frame's start, which needed these bytes): the buffer
                     // stays about a read long, its memory reused, instead of growing to a megabyte between compactions
-                    // (a tenth of a 10k render's page faults went to growing the two cell hosts' buffers).
+                    // (fresh pages faulted in for nothing).
                     if start > 0 {
                         buffer.removeFirst(start)
                         start = 0

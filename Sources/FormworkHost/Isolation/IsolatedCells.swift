@@ -56,9 +56,8 @@ public final class IsolatedCells: CellDriver {
     static let splitThreshold = 2000
     /// Requests in a whole render (`willPerform`; a lone `perform`'s own count otherwise) from which its
     /// batches are shared with a second child. The second child's start-up is fixed (the Swift runtime and
-    /// the packs loaded a second time: about 10 ms of CPU time) and what it saves grows with the work: at
-    /// 10,000 fields it saved 3.6% of the wall time for 10% more CPU time, at 20,000 fields 8.5% for 3% more,
-    /// at 100,000 fields 12% (docs/performance.md).
+    /// the packs loaded a second time) and what it saves grows with the work: below this it costs more CPU
+    /// time than it saves wall time (docs/performance.md, "Process tuning").
     static let secondChildMinimum = 16_384
     /// The requests of the render in progress, from `willPerform` (nil: not told).
     private var expectedTotal: Int?
@@ -448,19 +447,7 @@ public final class IsolatedCells: CellDriver {
         cells.progressPage = endpoint.progress
         // Views are recorded straight into their wire encoding (no view nodes made and encoded again).
         let recorder = CanvasWireRecorder()
-        var out = WireWriter(capacity: 1 << 16)
-        func flush(force: Bool) -> Bool {
-            guard force || out.count >= 1 << 16 else { return true }
-            defer { out.removeAll() }
-            return endpoint.sendRaw(out)
-        }
-        func frame(_ kind: Frame, _ body: (inout WireWriter) -> Void) {
-            out.u8(kind.rawValue)
-            let lengthAt = out.count
-            out.u32(0)
-            body(&out)
-            out.patch(lengthAt, UInt32(out.count - lengthAt - 4))
-        }
+        var out = Replies(endpoint: endpoint)
         while let (kind, payload) = endpoint.receive() {
             if kind == Frame.preload.rawValue {
                 var r = WireReader(payload)
@@ -471,129 +458,184 @@ public final class IsolatedCells: CellDriver {
                 continue
             }
             guard kind == Frame.batch.rawValue else { return 2 }
-            var r = WireReader(payload)
-            struct Named {
-                let path: String, id: String, fieldCount: UInt32
-            }
-            func named(_ r: inout WireReader) throws(WireError) -> Named {
-                Named(path: try r.string(), id: try r.string(), fieldCount: try r.u32())
-            }
-            guard let table = try? r.array(named), let count = try? r.u32()
-            else { return 2 }
-            // Each cell type of the batch is loaded (or its failure found) once. Two plain arrays, not one of
-            // `Result<CellType, RuntimeError>?`: that one was copied out for every request through the runtime's
-            // generic enum witnesses (about 190 instructions a request).
-            var loaded: [CellType?] = Array(repeating: nil, count: table.count)
-            var failed: [RuntimeError?] = Array(repeating: nil, count: table.count)
-            // The model of each cell type's requests, read in place request after request.
-            var models: [[Value?]] = Array(repeating: [], count: table.count)
-            // The value field of each cell type's last request: the same for most of them, then not made again.
-            var valueFields: [String?] = Array(repeating: nil, count: table.count)
-            for position in 0..<Int(count) {
-                let index: Int, fieldID: String, offers: [CellRequest.Offer]
-                let render: Bool, accessibilityId: String, valueField: String?
-                let highlighted: UInt8, selected: UInt8
-                let model: (start: Int, count: Int)
-                // A request with nothing to offer, highlight or select (all of `render`'s): its model is laid out for
-                // the pack straight from the message; any other one has its values made, as before.
-                let common: Bool
-                if r.atEnd {
-                    // The rest of the batch comes in further frames: what is answered goes out first, and
-                    // the wait is marked as progress (it is not a call of a pack's).
-                    guard flush(force: true) else { return 3 }
-                    endpoint.mark(0)
-                    guard let (kind, more) = endpoint.receive(), kind == Frame.more.rawValue else { return 2 }
-                    r = WireReader(more)
-                }
-                do throws(WireError) {
-                    index = Int(try r.u32())
-                    guard index < table.count else { throw WireError(offset: r.offset) }
-                    fieldID = try r.string()
-                    // Passed over (checked) here, and read in place by the configure of the common request.
-                    model = try r.skipValues()
-                    offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
-                    render = try r.bool()
-                    accessibilityId = try r.string(orSame: fieldID)
-                    valueField = try r.optionalString(reusing: &valueFields[index])
-                    highlighted = try r.u8()
-                    selected = try r.u8()
-                    common = offers.isEmpty && highlighted == 0 && selected == 0
-                    if !common {
-                        // The rest of `perform` reads the values too.
-                        var values = WireReader(r.bytes, range: model.start - 4..<r.end)
-                        try values.values(into: &models[index])
-                    }
-                } catch {
-                    return 2
-                }
-                let response: CellResponse
-                do throws(RuntimeError) {
-                    endpoint.mark(UInt64(position) << 8 | InProcessCells.Phase.load.rawValue)
-                    let named = table[index]
-                    if loaded[index] == nil && failed[index] == nil {
-                        do throws(RuntimeError) {
-                            let cell = try cells.loadedCell(path: named.path, id: named.id)
-                            guard cell.fields.count == Int(named.fieldCount) else {
-                                throw RuntimeError(
-                                    cellID: named.id, fieldID: nil, packPath: named.path,
-                                    message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
-                            }
-                            loaded[index] = cell
-                        } catch {
-                            failed[index] = error
-                        }
-                    }
-                    guard let cell = loaded[index] else {
-                        let error = failed[index]!
-                        throw RuntimeError(cellID: error.cellID, fieldID: fieldID, packPath: error.packPath, message: error.message)
-                    }
-                    guard offers.allSatisfy({ $0.index < cell.fields.count }) else {
-                        throw RuntimeError(
-                            cellID: named.id, fieldID: fieldID, packPath: named.path,
-                            message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
-                    }
-                    var request = CellRequest(
-                        cell: cell, fieldID: fieldID, model: common ? [] : models[index], offers: offers, render: render,
-                        accessibilityId: accessibilityId,
-                        valueField: valueField)
-                    request.highlighted = highlighted == 0 ? nil : highlighted == 2
-                    request.selected = selected == 0 ? nil : selected == 2
-                    // No redirection here: the child's standard output is a pipe the host keeps for its reports.
-                    if common {
-                        // (`withUnsafeBytes` rethrows untyped errors: the typed one comes out through a `Result`.)
-                        response = try r.bytes.withUnsafeBytes { bytes -> Result<CellResponse, RuntimeError> in
-                            let wire = WireValues(start: bytes.baseAddress! + model.start, count: model.count)
-                            return withUnsafePointer(to: request) { request -> Result<CellResponse, RuntimeError> in
-                                do throws(RuntimeError) {
-                                    return .success(try cells.perform(at: request, index: UInt64(position), recorder: recorder, wire: wire))
-                                } catch {
-                                    return .failure(error)
-                                }
-                            }
-                        }.get()
-                    } else {
-                        response = try cells.perform(request, index: UInt64(position), recorder: recorder)
-                    }
-                } catch {
-                    frame(.failure) {
-                        $0.u32(UInt32(position))
-                        $0.string(error.message)
-                    }
-                    guard flush(force: false) else { return 3 }
-                    continue
-                }
-                frame(.response) { encode(response, position: position, recorder: recorder, into: &$0) }
-                guard flush(force: false) else { return 3 }
-            }
-            frame(.batchEnd) { _ in }
-            guard flush(force: true) else { return 3 }
-            endpoint.mark(0)
+            if let failure = serveBatch(payload, endpoint: endpoint, cells: cells, recorder: recorder, out: &out) { return failure }
         }
         // The host is done: every instance is destroyed and every pack's deinit called, through the ABI, as the
         // driver's deinit does; the driver's own memory (the loaded cell types, the pool, the entries) is not freed
-        // object by object, since the process ends right after (about 0.6 M instructions of a cell host's exit).
+        // object by object, since the process ends right after.
         cells.drain()
         KeptUntilExit.keep(cells)
         return 0
+    }
+
+    /// The frames a cell host sends back, gathered and sent in large writes.
+    private struct Replies {
+        let endpoint: ChildEndpoint
+        var out = WireWriter(capacity: 1 << 16)
+
+        /// Sends what is gathered when it is large (or when `force`); false when the host is gone.
+        mutating func flush(force: Bool) -> Bool {
+            guard force || out.count >= 1 << 16 else { return true }
+            defer { out.removeAll() }
+            return endpoint.sendRaw(out)
+        }
+
+        mutating func frame(_ kind: Frame, _ body: (inout WireWriter) -> Void) {
+            out.u8(kind.rawValue)
+            let lengthAt = out.count
+            out.u32(0)
+            body(&out)
+            out.patch(lengthAt, UInt32(out.count - lengthAt - 4))
+        }
+    }
+
+    /// The cell types a batch names, each loaded (or its failure found) once, and what its requests reuse.
+    private struct BatchCells {
+        struct Named {
+            let path: String, id: String, fieldCount: UInt32
+        }
+        let table: [Named]
+        // Two plain arrays, not one of `Result<CellType, RuntimeError>?`: that one was copied out for every
+        // request through the runtime's generic enum witnesses.
+        var loaded: [CellType?]
+        var failed: [RuntimeError?]
+        /// The model of each cell type's requests, read in place request after request.
+        var models: [[Value?]]
+        /// The value field of each cell type's last request: the same for most of them, then not made again.
+        var valueFields: [String?]
+
+        init(table: [Named]) {
+            self.table = table
+            loaded = Array(repeating: nil, count: table.count)
+            failed = Array(repeating: nil, count: table.count)
+            models = Array(repeating: [], count: table.count)
+            valueFields = Array(repeating: nil, count: table.count)
+        }
+
+        /// The cell type at `index` of the table, loaded the first time; the request for `fieldID` fails with the
+        /// pack's load failure, or when the pack's schema changed since the host read it.
+        mutating func cell(_ index: Int, fieldID: String, in cells: InProcessCells) throws(RuntimeError) -> CellType {
+            let named = table[index]
+            if loaded[index] == nil && failed[index] == nil {
+                do throws(RuntimeError) {
+                    let cell = try cells.loadedCell(path: named.path, id: named.id)
+                    guard cell.fields.count == Int(named.fieldCount) else {
+                        throw RuntimeError(
+                            cellID: named.id, fieldID: nil, packPath: named.path,
+                            message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
+                    }
+                    loaded[index] = cell
+                } catch {
+                    failed[index] = error
+                }
+            }
+            guard let cell = loaded[index] else {
+                let error = failed[index]!
+                throw RuntimeError(cellID: error.cellID, fieldID: fieldID, packPath: error.packPath, message: error.message)
+            }
+            return cell
+        }
+    }
+
+    /// One request of a batch as read from the wire; its model values stay in the message (`model`).
+    private struct WireRequest {
+        var index = 0, fieldID = "", offers: [CellRequest.Offer] = []
+        var render = false, accessibilityId = "", valueField: String?
+        var highlighted: UInt8 = 0, selected: UInt8 = 0
+        var model: (start: Int, count: Int) = (0, 0)
+        /// Nothing to offer, highlight or select (all of `render`'s): the model is laid out for the pack straight
+        /// from the message; any other request has its values made.
+        var common: Bool { offers.isEmpty && highlighted == 0 && selected == 0 }
+    }
+
+    /// Reads the next request from `r` (model values checked and passed over; read into `batch.models` unless common).
+    private static func readRequest(_ r: inout WireReader, _ batch: inout BatchCells) throws(WireError) -> WireRequest {
+        var q = WireRequest()
+        q.index = Int(try r.u32())
+        guard q.index < batch.table.count else { throw WireError(offset: r.offset) }
+        q.fieldID = try r.string()
+        q.model = try r.skipValues()
+        q.offers = try r.array { (r) throws(WireError) in CellRequest.Offer(index: try r.int(), value: try r.value()) }
+        q.render = try r.bool()
+        q.accessibilityId = try r.string(orSame: q.fieldID)
+        q.valueField = try r.optionalString(reusing: &batch.valueFields[q.index])
+        q.highlighted = try r.u8()
+        q.selected = try r.u8()
+        if !q.common {
+            // The rest of `perform` reads the values too.
+            var values = WireReader(r.bytes, range: q.model.start - 4..<r.end)
+            try values.values(into: &batch.models[q.index])
+        }
+        return q
+    }
+
+    /// Serves one batch: each request answered (a response or a failure frame) in order. Nil when the batch was
+    /// served; otherwise the exit status (2: a malformed message, 3: the host is gone).
+    private static func serveBatch(
+        _ payload: [UInt8], endpoint: ChildEndpoint, cells: InProcessCells, recorder: CanvasWireRecorder, out: inout Replies
+    ) -> Int32? {
+        var r = WireReader(payload)
+        func named(_ r: inout WireReader) throws(WireError) -> BatchCells.Named {
+            BatchCells.Named(path: try r.string(), id: try r.string(), fieldCount: try r.u32())
+        }
+        guard let table = try? r.array(named), let count = try? r.u32() else { return 2 }
+        var batch = BatchCells(table: table)
+        for position in 0..<Int(count) {
+            if r.atEnd {
+                // The rest of the batch comes in further frames: what is answered goes out first, and
+                // the wait is marked as progress (it is not a call of a pack's).
+                guard out.flush(force: true) else { return 3 }
+                endpoint.mark(0)
+                guard let (kind, more) = endpoint.receive(), kind == Frame.more.rawValue else { return 2 }
+                r = WireReader(more)
+            }
+            let q: WireRequest
+            do throws(WireError) { q = try readRequest(&r, &batch) } catch { return 2 }
+            let response: CellResponse
+            do throws(RuntimeError) {
+                endpoint.mark(UInt64(position) << 8 | InProcessCells.Phase.load.rawValue)
+                let cell = try batch.cell(q.index, fieldID: q.fieldID, in: cells)
+                guard q.offers.allSatisfy({ $0.index < cell.fields.count }) else {
+                    throw RuntimeError(
+                        cellID: cell.id, fieldID: q.fieldID, packPath: batch.table[q.index].path,
+                        message: "its model schema changed since the pack was read; run 'formwork list --rescan'")
+                }
+                var request = CellRequest(
+                    cell: cell, fieldID: q.fieldID, model: q.common ? [] : batch.models[q.index], offers: q.offers, render: q.render,
+                    accessibilityId: q.accessibilityId, valueField: q.valueField)
+                request.highlighted = q.highlighted == 0 ? nil : q.highlighted == 2
+                request.selected = q.selected == 0 ? nil : q.selected == 2
+                // No redirection here: the child's standard output is a pipe the host keeps for its reports.
+                if q.common {
+                    // (`withUnsafeBytes` rethrows untyped errors: the typed one comes out through a `Result`.)
+                    let model = q.model
+                    response = try r.bytes.withUnsafeBytes { bytes -> Result<CellResponse, RuntimeError> in
+                        let wire = WireValues(start: bytes.baseAddress! + model.start, count: model.count)
+                        return withUnsafePointer(to: request) { request -> Result<CellResponse, RuntimeError> in
+                            do throws(RuntimeError) {
+                                return .success(try cells.perform(at: request, index: UInt64(position), recorder: recorder, wire: wire))
+                            } catch {
+                                return .failure(error)
+                            }
+                        }
+                    }.get()
+                } else {
+                    response = try cells.perform(request, index: UInt64(position), recorder: recorder)
+                }
+            } catch {
+                out.frame(.failure) {
+                    $0.u32(UInt32(position))
+                    $0.string(error.message)
+                }
+                guard out.flush(force: false) else { return 3 }
+                continue
+            }
+            out.frame(.response) { encode(response, position: position, recorder: recorder, into: &$0) }
+            guard out.flush(force: false) else { return 3 }
+        }
+        out.frame(.batchEnd) { _ in }
+        guard out.flush(force: true) else { return 3 }
+        endpoint.mark(0)
+        return nil
     }
 }

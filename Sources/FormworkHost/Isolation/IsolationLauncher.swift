@@ -16,7 +16,7 @@ public struct IsolationLauncher: Sendable {
     public var timeout: Double
     /// Whether a child may be a copy of this process (`fork` without `exec`) that runs `ChildMode.run`,
     /// when `executable` is this process's own image: done only while the process runs one thread and no
-    /// sanitizer, otherwise `executable` is started. Saves starting the executable again (3–4 ms a child).
+    /// sanitizer, otherwise `executable` is started. Saves starting the executable again for each child.
     ///
     /// A copy holds what this process held when it was made, and the packs loaded in it can read that
     /// memory: leave this false in a process that holds what packs must not see. The `formwork` command

@@ -223,8 +223,7 @@ enum PackScanner {
         do throws(PackError) {
             let loaded = try PackLoader.load(path: path, realPath: realPath)
             out.pack(loaded.pack)
-            // The scanner exits once its packs are read: their descriptors are not freed one object at a time
-            // (about 8,000 instructions a pack).
+            // The scanner exits once its packs are read: their descriptors are not freed one object at a time.
             KeptUntilExit.keep(loaded)
             kind = index == nil ? .pack : .indexedPack
         } catch {

@@ -58,8 +58,8 @@ public struct RegistryCache {
 
     /// A file's record: decoded when first looked up (or made by a scan), else only where its encoding lies in
     /// the file's bytes. A cache holds every pack ever scanned with it (another `--pack-path`, the packs of a
-    /// `list` run), and decoding all of their cell types and schemas on every run cost a render 3.4 ms of CPU
-    /// with 200 other packs in the cache.
+    /// `list` run), and decoding all of their cell types and schemas on every run would make every command pay
+    /// for packs it does not use.
     struct Entry {
         var key: FileKey
         var record: Record?

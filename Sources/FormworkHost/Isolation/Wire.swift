@@ -97,7 +97,7 @@ struct WireReader {
         var out: [T] = []
         guard count > 0 else { return out }  // reserving 0 still made a buffer: the empty array is shared, not unique
         // One element (most of a field's views, a group's child): an array literal, which allocates the buffer
-        // directly; `reserveCapacity` went through the general growth path (about 330 instructions an array).
+        // directly; `reserveCapacity` goes through the general growth path.
         if count == 1 { return [try read(&self)] }
         out.reserveCapacity(count)
         for _ in 0..<count { out.append(try read(&self)) }

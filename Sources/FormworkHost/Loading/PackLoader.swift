@@ -290,7 +290,7 @@ struct DescriptorValidator {
         // A default a document could not set for this kind is a mistake in the pack (secure entry on a text view).
         // Whether a key applies is asked first: reading a trait's value (a key path and its JSON) only for those that do not.
         // Default traits set nothing (most cell types): the table is then not walked (a copy of each of its keys
-        // was a tenth of reading a cell type).
+        // is work for nothing).
         for key in traits == TextInputTraits() ? [] : TraitKey.all
         where !(key.isDocumentKey ? key.kinds.contains(kind) : kind == .datePicker) {
             guard key.json(in: traits) == nil else {

@@ -140,7 +140,7 @@ final class CellInstance {
         generic: (ConfigurePlan, CMarshaller, UnsafeMutablePointer<fw_value>, Int) -> Bool
     ) throws(RuntimeError) -> Bool {
         // The plan and the marshaller are passed to the closures, not captured by them: a capture
-        // retained and released each of them (and the layout) on every call, a fifth of a configure.
+        // retains and releases each of them (and the layout), atomically, on every call.
         let called: (fw_status, PackLog.Session)?
         if let layout = typedLayout, let function = typedFunction {
             called = withUnsafeTemporaryAllocation(byteCount: ConfigurePlan.typedSize(layout), alignment: max(layout.alignment, 8)) {

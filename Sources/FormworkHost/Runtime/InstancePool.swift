@@ -5,7 +5,7 @@ import FormworkCore
 ///
 /// Each cell type gets a slot (its entry and its idle instances), found through a few
 /// most-recently-used slots compared by identifier before the dictionary is hashed:
-/// hashing two strings per request was a tenth of a configure.
+/// hashing two strings per request is a large part of a configure.
 final class InstancePool {
     final class Slot {
         let key: CellKey

@@ -21,9 +21,9 @@ extension FormDecoder {
             cell = found
         }
         // The model, as `model` builds it: the values in schema order, each coerced by `ValueCoercion`,
-        // starting from the cell type's defaults. The array is made here and appended to (a copy of the shared
-        // defaults on the first write went through the generic copy, about 960 instructions a field, and an
-        // uninitialized array through an unspecialised allocation, 680).
+        // starting from the cell type's defaults. The array is made here and appended to: a copy of the shared
+        // defaults on the first write goes through the generic copy, and an uninitialized array through an
+        // unspecialised allocation.
         let fields = cell.fields
         var values: [Value?] = []
         values.reserveCapacity(fields.count)
