@@ -146,8 +146,8 @@ final class LineInput: FillTerminal {
     func write(_ text: String) { Console.write(2, text) }
 }
 
-/// The terminal's echo setting, restored on Ctrl-C. The corresponding C functions are
-/// `tcgetattr`, `tcsetattr` and `signal`.
+/// The terminal's echo setting, restored on Ctrl-C: globals because a signal handler may touch nothing else.
+/// The corresponding C functions are `tcgetattr`, `tcsetattr` and `signal`.
 enum TerminalState {
     nonisolated(unsafe) static var saved = termios()
     nonisolated(unsafe) static var hasSaved = false

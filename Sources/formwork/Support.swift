@@ -82,7 +82,8 @@ enum ProcessEnvironment {
 /// Writes to standard output / error without buffering surprises.
 enum Console {
     /// Set when writing to standard output failed (a full disk, a closed pipe): the
-    /// command then exits 74 instead of pretending it succeeded.
+    /// command then exits 74 instead of pretending it succeeded. A global because every output path of the
+    /// command writes through `Console`; only the main thread writes.
     nonisolated(unsafe) static var outputFailure: Int32?
 
     static func out(_ text: String) {

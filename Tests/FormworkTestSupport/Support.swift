@@ -198,3 +198,27 @@ package enum FirstParty {
         "org.formwork.c.rating", "org.formwork.c.money",
     ]
 }
+
+/// Headless Chromium, for the tests that check what a page does (its script, its DOM after load).
+package enum Chromium {
+    /// The browser, or nil when it is not installed (the test then says it skipped, and why).
+    package static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Loads the page at `file` and returns the DOM after its scripts ran (`--dump-dom`), with a profile directory
+    /// of its own named `profile` (two tests never share one).
+    package static func dumpDOM(of file: String, profile: String) throws -> ProcessResult {
+        guard let path else { throw ChromiumMissing() }
+        return try run(
+            path,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-\(profile)",
+                "--dump-dom", "file://\(file)",
+            ])
+    }
+
+    package struct ChromiumMissing: Error, CustomStringConvertible {
+        package var description: String { "chromium is not installed (apt-get install chromium)" }
+    }
+}

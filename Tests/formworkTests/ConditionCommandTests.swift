@@ -90,8 +90,7 @@ struct ConditionCommandTests {
 
     @Test("HTML: the inline script hides, shows and requires the conditional field as the plan changes (headless Chromium)")
     func browser() throws {
-        let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let browser else {
+        guard Chromium.path != nil else {
             print("skipped: chromium is not installed (apt-get install chromium)")
             return
         }
@@ -111,13 +110,7 @@ struct ConditionCommandTests {
             </script>
             """
         let page = try Scratch.file("conditions/register.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
-        let dom = try run(
-            browser,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-conditions", "--dump-dom",
-                "file://\(page)",
-            ]
-        ).stdout
+        let dom = try Chromium.dumpDOM(of: page, profile: "conditions").stdout
         #expect(
             dom.contains("Free:hidden:optional Team:shown:optional Enterprise:shown:required Free:hidden:optional"),
             "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")
@@ -129,8 +122,7 @@ struct ConditionCommandTests {
         let html = try run(Build.formwork, ["render", feedback, "--format", "html"], environment: environment).stdout
         #expect(html.components(separatedBy: "<section class=\"fw-page\"").count - 1 == 3)
         #expect(html.contains("<nav class=\"fw-page-nav\" aria-label=\"Page 1 of 3\" hidden>"), "the navigation is hidden without script")
-        let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let browser else {
+        guard Chromium.path != nil else {
             print("skipped: chromium is not installed (apt-get install chromium)")
             return
         }
@@ -149,13 +141,7 @@ struct ConditionCommandTests {
             </script>
             """
         let page = try Scratch.file("conditions/feedback.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
-        let dom = try run(
-            browser,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-pages", "--dump-dom",
-                "file://\(page)",
-            ]
-        ).stdout
+        let dom = try Chromium.dumpDOM(of: page, profile: "pages").stdout
         #expect(
             dom.contains("P-- -P- --P -P- page-visit-title"), "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")"
         )

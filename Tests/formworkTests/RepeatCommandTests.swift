@@ -70,8 +70,7 @@ struct RepeatCommandTests {
         let good = try values("browser", #"{"owner": "Ada", "tasks": [{"title": "Write"}, {"title": "Ship"}]}"#)
         let html = try run(Build.formwork, ["render", tasks, "--values", good, "--format", "html"], environment: environment).stdout
         #expect(html.contains("data-spare") && html.contains("Task 3 (optional)"), "without script the spare item is the way to add one")
-        let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let browser else {
+        guard Chromium.path != nil else {
             print("skipped: chromium is not installed (apt-get install chromium)")
             return
         }
@@ -94,13 +93,7 @@ struct RepeatCommandTests {
             </script>
             """
         let page = try Scratch.file("repeat/tasks.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
-        let dom = try run(
-            browser,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-repeat", "--dump-dom",
-                "file://\(page)",
-            ]
-        ).stdout
+        let dom = try Chromium.dumpDOM(of: page, profile: "repeat").stdout
         #expect(
             dom.contains("2|shown|3|Task 3|tasks-2-title|tasks-2-title|5|full|1|at-minimum"),
             "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")

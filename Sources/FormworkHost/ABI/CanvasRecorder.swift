@@ -59,7 +59,8 @@ final class CanvasRecorder {
         context.map { Unmanaged<CanvasRecorder>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// The host's canvas, valid for the life of the process.
+    /// The host's canvas, valid for the life of the process. A global because packs keep no pointer beyond a
+    /// call but the ABI promises the table itself never moves; it is immutable once made.
     nonisolated(unsafe) static let canvas: UnsafeMutablePointer<fw_canvas> = {
         let c = UnsafeMutablePointer<fw_canvas>.allocate(capacity: 1)
         c.initialize(to: fw_canvas())

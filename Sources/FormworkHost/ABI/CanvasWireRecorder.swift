@@ -131,7 +131,8 @@ final class CanvasWireRecorder {
         context.map { Unmanaged<CanvasWireRecorder>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// The cell host's canvas, valid for the life of the process. Each callback writes one node: the node's
+    /// The cell host's canvas, valid for the life of the process (a global for the same reason as
+    /// `CanvasRecorder.canvas`; immutable once made). Each callback writes one node: the node's
     /// tag, then its members in the order `WireWriter.node` writes them, enums as the cases they decode to.
     nonisolated(unsafe) static let canvas: UnsafeMutablePointer<fw_canvas> = {
         let c = UnsafeMutablePointer<fw_canvas>.allocate(capacity: 1)

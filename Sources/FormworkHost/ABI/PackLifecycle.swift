@@ -11,7 +11,8 @@ final class PackLifecycle: Sendable {
     private let initialize: Init?
     private let deinitialize: Deinit?
     private let count = Mutex(0)
-    /// The pack's own `fw_host`, passed to `init` and to every `create`.
+    /// The pack's own `fw_host`, passed to `init` and to every `create`. Unsafe only to the compiler: the
+    /// pointer is set once and never written through by the host.
     nonisolated(unsafe) let host: UnsafeMutablePointer<fw_host>
 
     init(host: UnsafeMutablePointer<fw_host>, initialize: Init?, deinitialize: Deinit?) {

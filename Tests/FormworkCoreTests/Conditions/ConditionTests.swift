@@ -51,8 +51,7 @@ struct ConditionTests {
 
     @Test("the page's evaluator gives the same answers in headless Chromium")
     func chromiumVectors() throws {
-        let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let browser else {
+        guard Chromium.path != nil else {
             print("skipped: chromium is not installed (apt-get install chromium); the Swift side ran in 'swiftVectors'")
             return
         }
@@ -70,12 +69,7 @@ struct ConditionTests {
             </script></body></html>
             """
         let file = try Scratch.file("conditions/vectors.html", contents: page)
-        let result = try run(
-            browser,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(Scratch.directory)/chromium-profile", "--dump-dom",
-                "file://\(file)",
-            ])
+        let result = try Chromium.dumpDOM(of: file, profile: "profile")
         let dom = result.stdout
         guard let start = dom.range(of: "<pre id=\"out\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
         else {

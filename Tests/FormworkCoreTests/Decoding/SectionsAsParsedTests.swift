@@ -81,13 +81,13 @@ struct SectionsAsParsedTests {
     /// The document decoded as parsed, or nil when that path gives up.
     static func asParsed(_ text: String) -> Form? {
         var text = text
-        return text.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "big.json", registry: ParallelDecodeTests.SharedCatalog()) }
+        return text.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "big.json", registry: TreeInParallelTests.SharedCatalog()) }
     }
 
     /// What the usual path (the whole tree parsed, then decoded) and `FormDecoder.load` make of the document:
     /// the form written out, or the error.
     static func outcomes(_ text: String, _ name: String) throws -> (tree: String, load: String) {
-        let catalog = ParallelDecodeTests.SharedCatalog()
+        let catalog = TreeInParallelTests.SharedCatalog()
         let path = try Scratch.file("as-parsed/\(name)/big.json", contents: text)
         func outcome(_ body: () throws(FormError) -> Form) -> String {
             do { return dumped(try body()) } catch { return "\(error)" }
@@ -135,7 +135,7 @@ struct SectionsAsParsedTests {
         "each core decodes with cell types of its own: equal to the catalog's, at most one object per worker",
         arguments: [false, true])
     func cellTypesPerCore(large: Bool) throws {
-        let catalog = ParallelDecodeTests.SharedCatalog()
+        let catalog = TreeInParallelTests.SharedCatalog()
         var text = Self.document(.none, large: large)
         let form = try #require(text.withUTF8 { FormDecoder.decodeSectionsAsParsed($0, path: "big.json", registry: catalog) })
         let objects = Self.cellObjects(form)

@@ -14,7 +14,7 @@ struct SectionsAsReadTests {
     static func onTwoCores<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
     /// The document decoded as read, or nil when that path gives up.
-    static func asRead(_ text: String, catalog: some CellTypeCatalog = ParallelDecodeTests.SharedCatalog()) -> Form? {
+    static func asRead(_ text: String, catalog: some CellTypeCatalog = TreeInParallelTests.SharedCatalog()) -> Form? {
         var text = text
         return onTwoCores { text.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: "form.yaml", registry: catalog) } }
     }
@@ -22,7 +22,7 @@ struct SectionsAsReadTests {
     /// What the usual path (tree, then decode) and `FormDecoder.load` of a `.yaml` file make of `text`: the form
     /// written out, or the error.
     static func outcomes(
-        _ text: String, _ name: String, catalog: some CellTypeCatalog = ParallelDecodeTests.SharedCatalog()
+        _ text: String, _ name: String, catalog: some CellTypeCatalog = TreeInParallelTests.SharedCatalog()
     ) throws -> (tree: String, load: String) {
         let path = try Scratch.file("as-read/\(name).yaml", contents: text)
         func outcome(_ body: () throws(FormError) -> Form) -> String {
@@ -133,7 +133,7 @@ struct SectionsAsReadTests {
         }
         var json = SectionsAsParsedTests.richDocument()
         let taken = Self.onTwoCores {
-            json.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: "form.json", registry: ParallelDecodeTests.SharedCatalog()) }
+            json.withUTF8 { FormDecoder.decodeSectionsAsRead($0, path: "form.json", registry: TreeInParallelTests.SharedCatalog()) }
         }
         #expect(taken == nil)
     }

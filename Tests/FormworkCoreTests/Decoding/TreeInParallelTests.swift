@@ -6,7 +6,7 @@ import Testing
 /// A large document's sections are decoded on several cores, runs of small sections by one decoder each:
 /// what comes out must be what one decoder makes of it in order.
 @Suite("Document: sections decoded on several cores")
-struct ParallelDecodeTests {
+struct TreeInParallelTests {
     /// The in-memory catalog, declared safe to share (it is immutable): the decoder may then go parallel.
     struct SharedCatalog: CellTypeCatalog {
         let inner = InMemory.Catalog()

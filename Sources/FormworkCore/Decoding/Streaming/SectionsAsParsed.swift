@@ -1,6 +1,6 @@
 // A large JSON document's sections, each parsed and at once decoded on the same core: no tree of the whole
 // document. A streaming path beside the reference decoder (`FormDecoder.form` with `SectionSource.nodes`); it
-// gives up on anything unusual, and is tested against the reference (ParallelDecodeTests, FlatFieldsTests).
+// gives up on anything unusual, and is tested against the reference (SectionsAsParsedTests, FlatFieldsTests).
 
 extension FormDecoder {
 

@@ -1,5 +1,5 @@
 // A parsed tree's sections decoded on several cores (four or more: on two it costs more than it saves), beside
-// the reference decoder, which decodes them in order; tested against it (ParallelDecodeTests).
+// the reference decoder, which decodes them in order; tested against it (TreeInParallelTests).
 
 extension FormDecoder {
     /// Whether a parsed tree's sections (a YAML document's, or a JSON document's that is not decoded as it is
