@@ -517,7 +517,8 @@ if runs("fill") {
                 local.rows,
                 local.bytes))
         if FileManager.default.isExecutableFile(atPath: formwork) {
-            let driver = IsolatedCells(launcher: IsolationLauncher(executable: formwork, timeout: 60), mode: .shared)
+            let driver = IsolatedCells(
+                launcher: IsolationLauncher(executable: formwork, timeout: 60, packLocations: ["\(work)/phone-pack", bin]), mode: .shared)
             let isolated = try keystrokes(driver: driver)
             driver.finish()
             rows.append(

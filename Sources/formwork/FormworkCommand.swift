@@ -120,7 +120,15 @@ struct PackOptions: ParsableArguments {
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
     }
 
-    var launcher: IsolationLauncher { .currentExecutable(timeout: timeout) }
+    var launcher: IsolationLauncher { Self.launcher(packPaths: packPaths, timeout: timeout) }
+
+    /// The launcher of the command's children, whose sandbox lets them read the pack locations these options name.
+    static func launcher(packPaths: [String], timeout: Double) -> IsolationLauncher {
+        let locations = Discovery.locations(
+            packPaths: packPaths, environment: ProcessEnvironment.values(of: environmentKeys),
+            executableDirectory: Discovery.executableDirectory)
+        return .currentExecutable(timeout: timeout, packLocations: locations.map(\.path))
+    }
 
     func registry(rescan: Bool = false) -> Registry {
         Self.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: rescan)
@@ -137,7 +145,7 @@ struct PackOptions: ParsableArguments {
             isolation == .inProcess
             ? nil
             : ScanOptions(
-                launcher: .currentExecutable(timeout: timeout),
+                launcher: launcher(packPaths: packPaths, timeout: timeout),
                 cacheFile: noCache ? nil : RegistryCache.file(environment: environment), rescan: rescan)
         let registry =
             fingerprint.map { Registry($0, scan: scan) }

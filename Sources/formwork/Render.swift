@@ -162,7 +162,9 @@ struct Rendering {
         // The cell host starts first (a second one for a large document), so that its start-up overlaps
         // reading the registry and the document ...
         ProcessTuning.prepare(forDocument: form)
-        let isolated = isolation == .inProcess ? nil : IsolatedCells(launcher: .currentExecutable(timeout: timeout), mode: isolation)
+        let isolated =
+            isolation == .inProcess
+            ? nil : IsolatedCells(launcher: PackOptions.launcher(packPaths: packPaths, timeout: timeout), mode: isolation)
         isolated?.start(expectedRequests: ProcessTuning.estimatedFields(form))
         let registry = PackOptions.registry(packPaths: packPaths, isolation: isolation, timeout: timeout, noCache: noCache, rescan: false)
         let driver: any CellDriver = isolated ?? InProcessCells(registry: registry)

@@ -60,20 +60,38 @@ int fwsys_pipe_cloexec(int fds[2]);
  */
 int fwsys_die_with_parent(void);
 
-/* What `fwsys_sandbox_apply` managed to install. */
+/* The layers of a child's sandbox: asked for (`layers`) and found in place (the result). */
 enum {
-    FWSYS_SANDBOX_NO_NEW_PRIVS = 1, /* prctl(PR_SET_NO_NEW_PRIVS) succeeded */
-    FWSYS_SANDBOX_SECCOMP = 2       /* the seccomp filter is installed */
+    FWSYS_SANDBOX_NO_NEW_PRIVS = 1,      /* prctl(PR_SET_NO_NEW_PRIVS) */
+    FWSYS_SANDBOX_SECCOMP = 2,           /* the seccomp allow-list */
+    FWSYS_SANDBOX_LIMITS = 4,            /* resource limits: core, file size, descriptors, CPU, address space */
+    FWSYS_SANDBOX_USER_NS = 8,           /* new user namespace (asking for it asks for all the namespaces) */
+    FWSYS_SANDBOX_PID_NS = 16,           /* new PID namespace: the child is its PID 1, nothing outlives it */
+    FWSYS_SANDBOX_NET_NS = 32,           /* new network namespace: no interface but a loopback that is down */
+    FWSYS_SANDBOX_MOUNT_NS = 64,         /* new mount namespace (and IPC, UTS) */
+    FWSYS_SANDBOX_PROC = 128,            /* /proc shows the new PID namespace only */
+    FWSYS_SANDBOX_LANDLOCK = 256,        /* files read only beneath the readable paths; nothing written */
+    FWSYS_SANDBOX_LANDLOCK_SCOPE = 512,  /* no signal or abstract UNIX socket outside the sandbox */
+    FWSYS_SANDBOX_ALL = 2 | 4 | 8 | 256
 };
 
 /*
- * Least privilege for a child that runs pack code: sets PR_SET_NO_NEW_PRIVS, then
- * installs a seccomp filter that makes execve/execveat, ptrace, socket() for any
- * family but AF_UNIX, kill/tgkill of another process and tkill fail with EPERM
- * (the call fails; the process lives).
- * Returns the FWSYS_SANDBOX_* bits that took effect (0 where the kernel or the
- * architecture offers neither). Call once, before loading packs; irreversible.
+ * Encloses the calling process, which is about to run pack code, in the `layers` asked for
+ * (FWSYS_SANDBOX_*; docs/isolation.md, "The sandbox"): resource limits; new namespaces, after which
+ * the process forks: the caller's process stays behind as a relay that closes every descriptor,
+ * forwards termination signals and ends with its child's status or signal, and the function returns
+ * in the child, PID 1 of the new PID namespace, with a fresh /proc; PR_SET_PDEATHSIG and
+ * PR_SET_NO_NEW_PRIVS; Landlock, files readable (and libraries mappable) only beneath the NULL-terminated
+ * `readable` paths (character devices among them may be written too), nothing written anywhere, no TCP,
+ * no signal or abstract socket outside; and a seccomp allow-list (new processes, exec, ptrace,
+ * process_vm_*, io_uring, pidfd, sockets but AF_UNIX, connect/bind, signals to other processes, mounts,
+ * namespaces and limits refused with EPERM; anything unknown ENOSYS).
+ * Returns the FWSYS_SANDBOX_* bits in place. Call once, from one thread, before any pack is loaded:
+ * each layer is irreversible. A layer the kernel refuses is left out (the result says so).
  */
+int fwsys_sandbox_enter(const char *const *readable, int layers);
+
+/* The seccomp filter and limits alone (what `fwsys_sandbox_enter` does with no namespaces or Landlock). */
 int fwsys_sandbox_apply(void);
 
 /*

@@ -722,7 +722,11 @@ struct TextRenderer {
         }
         // Text with no control in it (the common case) is copied as it is, with no checked copy of it made.
         UTF8Bytes.with(text) { bytes in
-            if UTF8Bytes.mayHaveControls(bytes) { out.append(TerminalText.safe(text)) } else { out.append(bytes) }
+            if UTF8Bytes.mayHaveTerminalHazards(bytes) && TerminalText.needsReplacing(bytes) {
+                out.append(TerminalText.safe(text))
+            } else {
+                out.append(bytes)
+            }
         }
         if code != nil { out.append("\u{1B}[0m" as StaticString) }
     }

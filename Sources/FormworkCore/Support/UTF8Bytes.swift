@@ -30,6 +30,14 @@ enum UTF8Bytes {
         any(bytes, word: { below($0, 0x20) | equal($0, 0x7F) | equal($0, 0xC2) != 0 })
     }
 
+    /// Whether any byte may begin something a terminal must not be given as it is: what `mayHaveControls` looks
+    /// for, and the lead bytes of the bidirectional controls (0xE2: U+200E, U+200F, U+202A–U+202E, U+2066–U+2069;
+    /// 0xD8: U+061C). False means the text goes to a terminal as it is; true, that `TerminalText.needsReplacing`
+    /// looks closer.
+    static func mayHaveTerminalHazards(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        any(bytes, word: { below($0, 0x20) | equal($0, 0x7F) | equal($0, 0xC2) | equal($0, 0xE2) | equal($0, 0xD8) != 0 })
+    }
+
     /// Whether any byte is one HTML escapes (`&`, `<`, `>`, `"`, `'`) or one `mayHaveControls` looks for: false
     /// means HTML takes the text as it is, in text and in attribute values. One scan (it was three).
     static func mayNeedHTMLEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

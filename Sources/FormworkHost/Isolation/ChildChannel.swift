@@ -67,6 +67,7 @@ final class ChildChannel {
 
     deinit {
         if ended == nil { _ = terminate(grace: 0) }
+        if forwardOutput { flushLine() }
         close(socket)
         close(output)
         munmap(progress, Self.progressBytes)
@@ -87,13 +88,20 @@ final class ChildChannel {
     static func start(_ launcher: IsolationLauncher, mode: String, mayFork: Bool = true) throws(ChildFailure) -> ChildChannel {
         released.reap()
         if mayFork, launcher.forksItself, fwsys_under_sanitizer() == 0, fwsys_single_threaded() == 1 {
-            return try start(fork: mode, executable: launcher.executable, launcher.arguments + [mode])
+            return try start(
+                fork: mode, executable: launcher.executable, launcher.arguments + [mode], readable: launcher.readablePaths,
+                layers: launcher.sandboxLayers)
         }
-        return try start(fork: nil, executable: launcher.executable, launcher.arguments + [mode])
+        return try start(
+            fork: nil, executable: launcher.executable, launcher.arguments + [mode], readable: launcher.readablePaths,
+            layers: launcher.sandboxLayers)
     }
 
     /// `start`: the child forked to run `fork` (a mode) in this process's image, or `executable` spawned.
-    private static func start(fork mode: String?, executable: String, _ arguments: [String]) throws(ChildFailure) -> ChildChannel {
+    /// `readable`: what the child's sandbox lets it read (`ChildSandbox`).
+    private static func start(
+        fork mode: String?, executable: String, _ arguments: [String], readable: [String], layers: Int32?
+    ) throws(ChildFailure) -> ChildChannel {
         var pair: [Int32] = [-1, -1]
         var pipeFDs: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -119,7 +127,13 @@ final class ChildChannel {
         if let mode {
             // Whatever stdio holds unwritten would be written twice, once by each process.
             fflush(nil)
+            ChildSandbox.pending = readable
+            ChildSandbox.pendingLayers = layers
             let pid = fwsys_fork_child(pair[1], pipeFDs[1], memory)
+            if pid != 0 {
+                ChildSandbox.pending = nil
+                ChildSandbox.pendingLayers = nil
+            }
             if pid == 0 {
                 let status = ChildMode.run(mode)
                 fflush(nil)
@@ -143,6 +157,7 @@ final class ChildChannel {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
         posix_spawn_file_actions_adddup2(&actions, pair[1], 3)
         posix_spawn_file_actions_adddup2(&actions, memory, 4)
 
@@ -156,12 +171,16 @@ final class ChildChannel {
         while let variable = entry.pointee {
             if strncmp(variable, "ASAN_OPTIONS=", 13) == 0 {
                 sanitizer = String(cString: variable + 13) + ":" + sanitizer
-            } else if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 {
+            } else if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 && strncmp(variable, "FORMWORK_SANDBOX_READ=", 22) != 0
+                && (layers == nil || strncmp(variable, "FORMWORK_SANDBOX=", 17) != 0)
+            {
                 environment.append(strdup(variable))
             }
             entry += 1
         }
         environment.append(strdup("ASAN_OPTIONS=\(sanitizer)"))
+        environment.append(strdup("\(ChildSandbox.variable)=\(readable.joined(separator: "\u{1F}"))"))
+        if let layers { environment.append(strdup("FORMWORK_SANDBOX=\(layers)")) }
         environment.append(nil)
         defer { for e in environment { free(e) } }
         // Its own process group: a pack that signals "its" group (kill(0, …)) cannot reach the host,
@@ -330,11 +349,43 @@ final class ChildChannel {
     private func drainOutput() -> Int {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-        guard n > 0 else { return 0 }
-        if forwardOutput { _ = chunk.withUnsafeBytes { Glibc.write(2, $0.baseAddress, n) } }
+        guard n > 0 else {
+            if n == 0 && forwardOutput { flushLine() }
+            return 0
+        }
+        if forwardOutput { forward(chunk[0..<n]) }
         captured += chunk[0..<n]
         if captured.count > 8192 { captured.removeFirst(captured.count - 8192) }
         return n
+    }
+
+    /// What the child printed and has not ended its line yet (forwarded once it does, or at the end).
+    private var pendingLine: [UInt8] = []
+
+    /// Forwards what a pack printed to the host's standard error, a line at a time, each line attributed
+    /// ("formwork: pack output: ") and made terminal-safe (no escape sequence, control or bidi character
+    /// reaches the terminal as it was written); a line longer than 4 KiB is cut there.
+    private func forward(_ bytes: ArraySlice<UInt8>) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") || pendingLine.count >= 4096 {
+                flushLine()
+            } else {
+                pendingLine.append(byte)
+            }
+        }
+    }
+
+    private func flushLine() {
+        guard !pendingLine.isEmpty else { return }
+        let text = TerminalText.safe(String(decoding: pendingLine, as: UTF8.self))
+        pendingLine.removeAll(keepingCapacity: true)
+        var line = Array("formwork: pack output: \(text)\n".utf8)[...]
+        while !line.isEmpty {
+            let written = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            line = line.dropFirst(written)
+        }
     }
 
     /// The child's end, once its socket closed: how it ended.

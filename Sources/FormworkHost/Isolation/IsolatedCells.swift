@@ -431,8 +431,10 @@ public final class IsolatedCells: CellDriver {
     /// The cell-host child: applies the sandbox, then answers batches until the host closes the socket.
     static func childMain() -> Int32 {
         let endpoint = ChildEndpoint()
+        // What packs print on either stream goes to the host, which neutralises it and names the pack.
+        dup2(1, 2)
         _ = fwsys_die_with_parent()
-        _ = fwsys_sandbox_apply()
+        ChildSandbox.enter()
         let status = serve(endpoint)
         // Every instance is destroyed and every deinit called by now (`serve`'s driver is gone). What the packs
         // printed is flushed into the pipe before the mark: the host may stop reading once it sees it. The exit

@@ -23,18 +23,45 @@ public struct IsolationLauncher: Sendable {
     /// makes its copies before it reads a document (the scanner, `render`'s cell hosts) or for the shared
     /// cell host, which is sent every field anyway; a cell host of the per-pack mode is never a copy.
     public var forksItself: Bool
+    /// Where the packs a child may load live: the child can read beneath these paths (and the libraries the
+    /// process uses), nothing else (docs/isolation.md, "The sandbox"). nil: the standard locations
+    /// (`FORMWORK_PACK_PATH`, the data directory, the installed and the executable's directories). A pack outside
+    /// them fails to load in a child, with a message that says so.
+    public var packLocations: [String]?
+    /// The sandbox layers of its children (`FWSYS_SANDBOX_*`); nil: all, or what `FORMWORK_SANDBOX` says. For tests
+    /// whose fixture packs record their calls in files, which the whole sandbox forbids.
+    package var sandboxLayers: Int32?
 
-    public init(executable: String, arguments: [String] = ["__child"], timeout: Double = 10, forksItself: Bool = false) {
+    public init(
+        executable: String, arguments: [String] = ["__child"], timeout: Double = 10, forksItself: Bool = false,
+        packLocations: [String]? = nil
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.timeout = timeout
         self.forksItself = forksItself
+        self.packLocations = packLocations
+    }
+
+    /// What a child of this launcher may read (`ChildSandbox.readablePaths`).
+    var readablePaths: [String] {
+        let locations =
+            packLocations
+            ?? Discovery.locations(
+                packPaths: [],
+                environment: ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME"].reduce(into: [:]) { out, key in
+                    if let value = getenv(key) { out[key] = String(cString: value) }
+                }, executableDirectory: Discovery.executableDirectory
+            ).map(\.path)
+        return ChildSandbox.readablePaths(packLocations: locations)
     }
 
     /// The running executable (`/proc/self/exe`) with the command's hidden `__child` mode; its children are
     /// copies of this process when it runs one thread (`forksItself`).
-    public static func currentExecutable(timeout: Double = 10) -> IsolationLauncher {
+    /// `packLocations`: as `IsolationLauncher.packLocations`.
+    public static func currentExecutable(timeout: Double = 10, packLocations: [String]? = nil) -> IsolationLauncher {
         IsolationLauncher(
-            executable: FileSystem.realPath("/proc/self/exe") ?? CommandLine.arguments[0], timeout: timeout, forksItself: true)
+            executable: FileSystem.realPath("/proc/self/exe") ?? CommandLine.arguments[0], timeout: timeout, forksItself: true,
+            packLocations: packLocations)
     }
 }

@@ -15,7 +15,8 @@ enum PackScanner {
     /// In the host while it forks the children of a shared scan, and in those children: a page shared by
     /// them whose first word hands out the next pack to read (`fwsys_take_next`), so that a child that is
     /// done with its packs takes more instead of waiting for the slowest (one that opens the first Swift
-    /// pack loads the Swift runtime, and a pack that links Foundation more). Nil everywhere else.
+    /// pack loads the Swift runtime, and a pack that links Foundation more). Nil everywhere else. A global
+    /// because the scanner child is started by `ChildMode.run`, which takes no arguments; set before it reads.
     nonisolated(unsafe) static var sharedQueue: UnsafeMutablePointer<UInt64>?
 
     /// A pack file to read: its path, and its real path when discovery found it a regular file (the scanner
@@ -182,7 +183,7 @@ enum PackScanner {
         let endpoint = ChildEndpoint()
         dup2(1, 2)  // what packs print (stdout or stderr) is kept for the report, never shown
         _ = fwsys_die_with_parent()
-        _ = fwsys_sandbox_apply()
+        ChildSandbox.enter()
         guard let (kind, payload) = endpoint.receive(), kind == Frame.paths.rawValue else { return 2 }
         var reader = WireReader(payload)
         guard let paths = try? reader.strings() else { return 2 }

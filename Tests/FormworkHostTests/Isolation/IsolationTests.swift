@@ -9,7 +9,7 @@ import FormworkTestSupport
 /// `formwork` executable as the child.
 @Suite("Isolation: scanner and registry cache")
 struct RegistryCacheTests {
-    let launcher = IsolationLauncher(executable: Build.formwork, timeout: 5)
+    let launcher = IsolationLauncher(executable: Build.formwork, timeout: 5, packLocations: [Build.directory, Scratch.directory])
 
     func locations(_ extra: [String]) -> [SearchLocation] {
         extra.map { SearchLocation(path: $0, origin: .option) } + [SearchLocation(path: Build.directory, origin: .executable)]
@@ -442,7 +442,7 @@ struct RegistryCacheTests {
 
 @Suite("Isolation: cells in a child process")
 struct IsolatedCellsTests {
-    let launcher = IsolationLauncher(executable: Build.formwork, timeout: 10)
+    let launcher = IsolationLauncher(executable: Build.formwork, timeout: 10, packLocations: [Build.directory, Scratch.directory])
 
     @Test(
         "every example form renders the same view tree in process, in a shared child and in a child per pack",
@@ -476,6 +476,10 @@ struct IsolatedCellsTests {
             "end-log-\(UInt32.random(in: 0...UInt32.max))", defines: ["FIXTURE_LIFECYCLE", "FIXTURE_END_LOG=\"\(log)\""])
         let registry = firstPartyRegistry(plus: [path])
         let form = try twoCounterForm(registry)
+        // The fixture records its calls in a file, which the whole sandbox forbids (Landlock, and the file-size
+        // limit): the seccomp filter only.
+        var launcher = self.launcher
+        launcher.sandboxLayers = ChildSandbox.seccompOnly
         let isolated = IsolatedCells(launcher: launcher)
         _ = try FormRuntime(driver: isolated).render(form)
         #expect(!FileManager.default.fileExists(atPath: log))  // nothing destroyed while the child serves
