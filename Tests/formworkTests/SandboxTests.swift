@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FormworkCore
 import FormworkTestSupport
 
 /// The sandbox of the processes that run pack code (docs/isolation.md, "The sandbox"): a pack that tries every
@@ -51,8 +52,7 @@ struct SandboxTests {
     static func running(_ marker: String) -> [String] {
         let own = "\(getpid())"
         return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid -> String? in
-            guard pid.first?.isNumber == true, pid != own,
-                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            guard pid.first?.isNumber == true, pid != own, let data = try? FileBytes.read("/proc/\(pid)/cmdline", limit: 1 << 16)
             else { return nil }
             let line = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
             // A zombie has ended; only its parent's reaping is left.

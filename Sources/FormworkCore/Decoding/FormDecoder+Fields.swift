@@ -210,13 +210,13 @@ extension FormDecoder {
                 guard let s = v.string, !s.isEmpty, s.count <= 500 else {
                     report("\(pointer())/pattern", v, "'pattern' must be a regular expression of at most 500 characters"); continue
                 }
-                guard (try? Regex(s)) != nil else {
-                    report("\(pointer())/pattern", v, "'\(SchemaValidator.truncated(s))' is not a valid regular expression"); continue
-                }
-                guard FieldRules.isSafe(s) else {
+                do throws(Pattern.Problem) {
+                    _ = try Pattern(s)
+                } catch {
                     report(
                         "\(pointer())/pattern", v,
-                        "'\(SchemaValidator.truncated(s))' nests quantifiers (such as (a+)+), which can take exponential time; simplify it")
+                        "'\(SchemaValidator.truncated(s))' is not a pattern Formwork can match: \(error.description) (docs/forms.md, \"Patterns\")"
+                    )
                     continue
                 }
                 rules.pattern = FieldRules.Rule(s, message: message)

@@ -614,9 +614,11 @@ struct HTMLRenderer {
             out.raw("\"")
         }
         // Browsers check minlength only after the user edits; a pattern is also checked on a prefilled
-        // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one.
+        // value (a re-rendered submission), so a length or http(s)-only rule without a pattern gets one. A rule's
+        // pattern that a browser would read otherwise (or refuse) is left to the server: one attribute, the same answer.
+        let rulePattern = field.rules.pattern.flatMap { PatternCache.compiled($0.value)?.isBrowserCompatible == true ? $0.value : nil }
         if isValue, !c.multiline,
-            let pattern = field.rules.pattern?.value ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
+            let pattern = rulePattern ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
                 ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" })
         {
             out.raw(" pattern=\"")
@@ -756,7 +758,9 @@ struct HTMLRenderer {
         case .email?: out.raw(" type=\"email\" inputmode=\"email\"")
         case .url?: out.raw(" type=\"url\" inputmode=\"url\"")
         case .phonePad?, .namePhonePad?: out.raw(" type=\"tel\" inputmode=\"tel\"")
-        case .numberPad?: out.raw(" type=\"text\" inputmode=\"numeric\" pattern=\"[0-9]*\"")
+        // The keyboard alone: a `pattern` here would be a second one beside a rule's, and would refuse what
+        // `validate` accepts (a sign, a decimal point).
+        case .numberPad?: out.raw(" type=\"text\" inputmode=\"numeric\"")
         case .decimalPad?: out.raw(" type=\"text\" inputmode=\"decimal\"")
         case .numbersAndPunctuation?: out.raw(" type=\"text\" inputmode=\"decimal\"")
         case .webSearch?: out.raw(" type=\"search\" inputmode=\"search\"")

@@ -852,12 +852,18 @@ struct TextRenderer {
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             var word = Substring(word)
-            while word.columns > width {
+            // A word longer than a line is cut into lines of `width` columns, the rest kept for the line after.
+            // Each piece is measured once (measuring what is left for every piece made a long line quadratic).
+            if word.columns > width {
                 if !line.isEmpty { lines.append(line); line = "" }
-                var head = word.prefix(columns: width)
-                if head.isEmpty { head = String(word.prefix(1)) }  // a wide character in a one-column width
-                lines.append(head)
-                word = word.dropFirst(head.count)
+                while true {
+                    var head = word.prefix(columns: width)
+                    if head.isEmpty { head = String(word.prefix(1)) }  // a wide character in a one-column width
+                    let rest = word.dropFirst(head.count)
+                    if rest.isEmpty { break }  // what is left fits
+                    lines.append(head)
+                    word = rest
+                }
             }
             if line.isEmpty {
                 line = String(word)

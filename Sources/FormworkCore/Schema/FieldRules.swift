@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Validation rules a document declares for a field's value (`rules:` in a field),
 /// each with an optional message of its own:
 ///
@@ -152,10 +154,11 @@ public struct FieldRules: Sendable, Equatable {
         return abs(steps - steps.rounded()) < 1e-9 * max(1, abs(steps))
     }
 
-    /// The whole string matches `pattern` (ECMAScript-style syntax, anchored like HTML's `pattern`).
+    /// The whole string matches `pattern` (`Pattern`'s dialect, anchored like HTML's `pattern`), in time linear in
+    /// the string's length. A pattern is compiled once (the last few are kept).
     static func matches(_ s: String, pattern: String) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return (try? regex.wholeMatch(in: s)) != nil
+        guard let compiled = PatternCache.compiled(pattern) else { return false }
+        return compiled.matchesWhole(s)
     }
 
     static func describe(_ format: Format) -> String {
@@ -193,40 +196,6 @@ public struct FieldRules: Sendable, Equatable {
         }
     }
 
-    /// A pattern that could take exponential time is refused: documents must validate in
-    /// bounded time. Refused: a repeated group that contains a quantifier (`(a+)+`, `(a*b)*`)
-    /// or an alternation (`(a|aa)+`, `(a|a)*`), the shapes behind catastrophic backtracking.
-    static func isSafe(_ pattern: String) -> Bool {
-        let chars = Array(pattern)
-        var groups: [(quantified: Bool, alternation: Bool)] = []
-        var inClass = false
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if c == "\\" { i += 2; continue }
-            if inClass {
-                if c == "]" { inClass = false }
-                i += 1
-                continue
-            }
-            switch c {
-            case "[": inClass = true
-            case "(": groups.append((false, false))
-            case "|": if !groups.isEmpty { groups[groups.count - 1].alternation = true }
-            case ")":
-                let inner = groups.popLast() ?? (false, false)
-                let repeated = i + 1 < chars.count && "*+{".contains(chars[i + 1])
-                if repeated && (inner.quantified || inner.alternation) { return false }
-                if inner.quantified || repeated, !groups.isEmpty { groups[groups.count - 1].quantified = true }
-            case "*", "+", "{":
-                if !groups.isEmpty { groups[groups.count - 1].quantified = true }
-            default: break
-            }
-            i += 1
-        }
-        return true
-    }
-
     /// The rules as JSON (the view tree), in `keys` order.
     package var json: JSON {
         func rule<T>(_ r: Rule<T>?, _ value: (T) -> JSON) -> JSON? {
@@ -241,5 +210,20 @@ public struct FieldRules: Sendable, Equatable {
             ("minimum", rule(minimum) { .number($0) }), ("maximum", rule(maximum) { .number($0) }), ("step", rule(step) { .number($0) }),
             ("minItems", rule(minItems) { .integer(Int64($0)) }), ("maxItems", rule(maxItems) { .integer(Int64($0)) }),
         ])
+    }
+}
+
+/// The patterns compiled last, by their text: a form's fields repeat a few patterns over many values.
+enum PatternCache {
+    private static let cache = Mutex<[String: Pattern]>([:])
+
+    static func compiled(_ pattern: String) -> Pattern? {
+        if let found = cache.withLock({ $0[pattern] }) { return found }
+        guard let compiled = try? Pattern(pattern) else { return nil }
+        cache.withLock { table in
+            if table.count >= 64 { table.removeAll() }
+            table[pattern] = compiled
+        }
+        return compiled
     }
 }

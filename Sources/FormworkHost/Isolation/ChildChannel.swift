@@ -166,7 +166,9 @@ final class ChildChannel {
         var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
         // Under AddressSanitizer (the test suite's sanitizer run), a pack's crash must still end the child with
         // its signal, and LeakSanitizer cannot run at exit (it uses ptrace, which the sandbox refuses).
-        var sanitizer = "handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:detect_leaks=0"
+        // A pack's allocation that cannot be had returns NULL, as the C library's does under the sandbox's limit.
+        var sanitizer =
+            "handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=4096"
         var entry = environ
         while let variable = entry.pointee {
             if strncmp(variable, "ASAN_OPTIONS=", 13) == 0 {
