@@ -36,6 +36,7 @@ struct Fill: ParsableCommand {
     @OptionGroup var packs: PackOptions
 
     func run() throws {
+        try OutputFile.refuseInputs(output, inputs: [form, values, answers])
         ProcessTuning.prepare(forDocument: form)  // before any thread or cell host is started
         let registry = packs.registry()
         // The cell host starts while the document is read, and loads its packs as the decoder meets them
@@ -109,10 +110,21 @@ struct Fill: ParsableCommand {
 
     func write(_ filled: Form) throws {
         let json = filled.valuesJSON.serialized() + "\n"
-        if let output {
-            try OutputFile.write(json, to: output)
-        } else {
-            Console.out(json)
+        do {
+            if let output {
+                try OutputFile.write(json, to: output)
+            } else {
+                Console.out(json)
+                if let code = Console.outputFailure {
+                    throw OutputFile.WriteError(path: "standard output", reason: String(cString: strerror(code)), cannotCreate: false)
+                }
+            }
+        } catch {
+            // The answers are never lost: kept in a file only the user can read, and the error says where.
+            if let recovered = OutputFile.recover(json, name: filled.id) {
+                Console.note("the answers were saved to \(recovered) (readable by you only)")
+            }
+            throw error
         }
     }
 }

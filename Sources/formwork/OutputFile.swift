@@ -16,6 +16,55 @@ enum OutputFile {
         var description: String { "\(path): cannot write: \(reason)" }
     }
 
+    /// Refuses an output that is one of the command's inputs (the form, a values or answers file): the same file
+    /// by device and inode, through links and other spellings of its path. Writing it would replace what was read.
+    static func refuseInputs(_ output: String?, inputs: [String?]) throws(WriteError) {
+        guard let output, output != "-" else { return }
+        var out = stat()
+        guard stat(output, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return }
+        for case let input? in inputs where input != "-" {
+            var info = stat()
+            if stat(input, &info) == 0 && info.st_dev == out.st_dev && info.st_ino == out.st_ino {
+                throw WriteError(
+                    path: output, reason: "it is also an input of this command (\(input)); name another output file",
+                    cannotCreate: true)
+            }
+        }
+    }
+
+    /// Writes `text` to a new file only the user can read, in `$XDG_STATE_HOME/formwork/recovered` (or
+    /// `~/.local/state/...`, or the temporary directory): the place answers go when their output cannot be
+    /// written, so that they are not lost. Returns its path, or nil when no such file could be written either.
+    static func recover(_ text: String, name: String) -> String? {
+        let environment = ProcessEnvironment.values(of: ["XDG_STATE_HOME", "HOME", "TMPDIR"])
+        var directories: [String] = []
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { directories.append("\(state)/formwork/recovered") }
+        if let home = environment["HOME"], home.hasPrefix("/") { directories.append("\(home)/.local/state/formwork/recovered") }
+        directories.append("\(environment["TMPDIR"] ?? "/tmp")")
+        let safeName = String(
+            name.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" ? Character($0) : "_" })
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        for directory in directories {
+            var path = ""
+            for part in directory.split(separator: "/") {
+                path += "/\(part)"
+                mkdir(path, 0o700)
+            }
+            let file = "\(directory)/\(safeName)-\(now.tv_sec)-\(getpid()).json"
+            let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else { continue }
+            let failed = writeAll(fd, text) != nil || fsync(fd) != 0
+            close(fd)
+            if failed {
+                unlink(file)
+                continue
+            }
+            return file
+        }
+        return nil
+    }
+
     /// Writes `text` as the whole of `path` (see ``Writer``).
     static func write(_ text: String, to path: String) throws(WriteError) {
         let writer = try Writer(path)

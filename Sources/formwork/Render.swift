@@ -159,6 +159,7 @@ struct Rendering {
     }
 
     func run() throws {
+        try OutputFile.refuseInputs(output, inputs: [form, values])
         // The cell host starts first (a second one for a large document), so that its start-up overlaps
         // reading the registry and the document ...
         ProcessTuning.prepare(forDocument: form)
