@@ -13,7 +13,8 @@ import FormworkHost
 /// now); `--no-cache` and `--isolation in-process` neither read nor write it.
 struct ListingCache {
     static let magic: [UInt8] = Array("FWLS".utf8)
-    static let format: UInt32 = 1
+    /// 2: sealed with a checksum (`CacheFile`), fingerprints with change times.
+    static let format: UInt32 = 2
     static let capacity = 8
 
     let file: String
@@ -23,13 +24,20 @@ struct ListingCache {
     init?(environment: [String: String]) {
         guard let registry = RegistryCache.file(environment: environment), let slash = registry.lastIndex(of: "/") else { return nil }
         file = String(registry[..<slash]) + "/list-v1.bin"
-        entries = (try? FileBytes.read(file, limit: 64 << 20)).flatMap(Self.decode) ?? []
+        do throws(CacheFile.Refusal) {
+            entries = try CacheFile.read(file, limit: 64 << 20).flatMap(Self.decode) ?? []
+        } catch {
+            Console.warning(error.description)
+        }
     }
 
     /// What was printed for `fingerprint` in this form, if it is still the listing.
     func output(json: Bool, fingerprint: Registry.Fingerprint) -> String? {
-        guard let entry = entries.first(where: { $0.json == json && $0.fingerprint == fingerprint.bytes }) else { return nil }
-        return String(validating: entry.output, as: UTF8.self)
+        guard let entry = entries.first(where: { $0.json == json && $0.fingerprint == fingerprint.bytes }),
+            let text = String(validating: entry.output, as: UTF8.self)
+        else { return nil }
+        // Data, made safe when printed: whatever the file holds reaches the terminal without an escape sequence.
+        return TerminalText.safe(text, keepLayout: true)
     }
 
     /// Keeps `output` as the listing of `fingerprint` in this form (the oldest of `capacity`
@@ -39,7 +47,7 @@ struct ListingCache {
         entries.append((json, fingerprint.bytes, Array(output.utf8)))
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
         // Not fsync'd: after a crash a damaged file is ignored and rebuilt (the registry cache is durable).
-        AtomicFile.write(encode(), to: file, durable: false)
+        AtomicFile.write(CacheFile.sealed(encode()), to: file, durable: false)
     }
 
     static func header() -> [UInt8] {

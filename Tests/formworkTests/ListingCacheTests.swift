@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FormworkHost
 import FormworkTestSupport
 
 /// `list`'s own cache (Sources/formwork/ListingCache.swift): an unchanged listing is printed
@@ -16,7 +17,8 @@ struct ListingCacheTests {
 
     /// Rewrites `from` as `to` (same length, so the file stays well-formed) in the stored listing.
     func tamper(_ memo: String, _ from: String, _ to: String) throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: memo)))
+        // The file's body (its checksum taken off), edited, then sealed again: what the listing cache holds is read.
+        var bytes = try #require(try CacheFile.read(memo, limit: 1 << 26))
         let a = Array(from.utf8), b = Array(to.utf8)
         precondition(a.count == b.count)
         var replaced = 0
@@ -31,7 +33,7 @@ struct ListingCacheTests {
             }
         }
         #expect(replaced > 0, "'\(from)' is not in the stored listing")
-        try Data(bytes).write(to: URL(fileURLWithPath: memo))
+        try Data(CacheFile.sealed(bytes)).write(to: URL(fileURLWithPath: memo))
     }
 
     @Test("an unchanged listing is printed again from the cache; a changed, new, removed or group-writable pack and --rescan list afresh")

@@ -2,7 +2,7 @@ import FormworkCore
 import Glibc
 
 /// What identifies a pack file's contents without reading it: its real path, device,
-/// inode, size and modification time. A rebuilt, replaced or touched file gets a new key.
+/// inode, size, modification and change times. A rebuilt, replaced, touched or rewritten file gets a new key.
 struct FileKey: Equatable, Hashable {
     var path: String
     var device: UInt64
@@ -10,6 +10,9 @@ struct FileKey: Equatable, Hashable {
     var size: Int64
     var modifiedSeconds: Int64
     var modifiedNanoseconds: Int64
+    /// The change time: a file rewritten in place with its size and modification time put back still changes it.
+    var changedSeconds: Int64
+    var changedNanoseconds: Int64
 
     /// The key of the file at `realPath` now, or nil when it cannot be examined.
     /// The corresponding C function is `stat`.
@@ -27,15 +30,22 @@ struct FileKey: Equatable, Hashable {
         size = Int64(info.st_size)
         modifiedSeconds = Int64(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        changedSeconds = Int64(info.st_ctim.tv_sec)
+        changedNanoseconds = Int64(info.st_ctim.tv_nsec)
     }
 
-    init(path: String, device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+    init(
+        path: String, device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64,
+        changedSeconds: Int64 = 0, changedNanoseconds: Int64 = 0
+    ) {
         self.path = path
         self.device = device
         self.inode = inode
         self.size = size
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
     }
 }
 
@@ -49,7 +59,8 @@ struct FileKey: Equatable, Hashable {
 public struct RegistryCache {
     static let magic: [UInt8] = Array("FWRC".utf8)
     /// 2: each record's encoding is preceded by its length, so that a record is decoded only when looked up.
-    static let format: UInt32 = 2
+    /// 3: keys carry the change time, and the file ends in a checksum (`CacheFile`).
+    static let format: UInt32 = 3
 
     enum Record {
         case pack(Pack)
@@ -83,10 +94,18 @@ public struct RegistryCache {
         return base.map { "\($0)/formwork/registry-v1.bin" }
     }
 
+    /// Why the file was not used, when it exists but could not be (`CacheFile`): a warning for the registry.
+    private(set) var refusal: String?
+
     /// Reads `file`; a missing or unusable file gives an empty cache.
     init(file: String) {
         self.file = file
-        guard let bytes = Self.read(file), let records = Self.decode(bytes) else { return }
+        let read: [UInt8]?
+        do throws(CacheFile.Refusal) { read = try CacheFile.read(file, limit: 256 << 20) } catch {
+            refusal = error.description
+            return
+        }
+        guard let bytes = read, let records = Self.decode(bytes) else { return }
         self.bytes = bytes
         self.records = records
     }
@@ -115,7 +134,7 @@ public struct RegistryCache {
             for _ in 0..<count {
                 let key = FileKey(
                     path: try r.string(), device: try r.u64(), inode: try r.u64(), size: try r.i64(), modifiedSeconds: try r.i64(),
-                    modifiedNanoseconds: try r.i64())
+                    modifiedNanoseconds: try r.i64(), changedSeconds: try r.i64(), changedNanoseconds: try r.i64())
                 let length = Int(try r.u32())
                 let at = r.offset
                 try r.skip(length)
@@ -158,6 +177,8 @@ public struct RegistryCache {
             w.i64(key.size)
             w.i64(key.modifiedSeconds)
             w.i64(key.modifiedNanoseconds)
+            w.i64(key.changedSeconds)
+            w.i64(key.changedNanoseconds)
             let lengthAt = w.count
             w.u32(0)
             switch entry.record {
@@ -207,9 +228,7 @@ public struct RegistryCache {
     }
 
     /// Writes the cache atomically (`AtomicFile`); failures are not errors (the cache is only an optimisation).
-    func save() { AtomicFile.write(encode(), to: file) }
-
-    static func read(_ path: String) -> [UInt8]? { try? FileBytes.read(path, limit: 256 << 20) }
+    func save() { AtomicFile.write(CacheFile.sealed(encode()), to: file) }
 }
 
 extension RegistryCache {

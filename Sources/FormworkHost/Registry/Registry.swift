@@ -49,7 +49,8 @@ public struct Registry: Sendable, CellTypeCatalog {
         locations: [SearchLocation], discovered: (files: [Discovery.Candidate], errors: [PackError], warnings: [String]),
         scan: ScanOptions?
     ) {
-        let (candidates, errors, warnings) = discovered
+        let (candidates, errors, discoveredWarnings) = discovered
+        var warnings = discoveredWarnings
         var packs: [Pack] = []
         var entries: [CellKey: CellEntry] = [:]
         var failures = errors
@@ -66,6 +67,7 @@ public struct Registry: Sendable, CellTypeCatalog {
         if let scan {
             var results: [Result<Pack, PackError>?] = Array(repeating: nil, count: candidates.count)
             var cache = scan.cacheFile.map { RegistryCache(file: $0) }
+            if let refusal = cache?.refusal { warnings.append(refusal) }
             var keys: [FileKey?] = []
             var toScan: [Int] = []
             for (i, candidate) in candidates.enumerated() {
@@ -232,6 +234,8 @@ extension Registry {
                 w.i64(key.size)
                 w.i64(key.modifiedSeconds)
                 w.i64(key.modifiedNanoseconds)
+                w.i64(key.changedSeconds)
+                w.i64(key.changedNanoseconds)
             } else {
                 w.u8(0)
             }

@@ -104,7 +104,7 @@ struct RegistryCacheTests {
         let result = try run(
             "/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cacheHome, "HOME": cacheHome])
         #expect(result.status == 0)
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        let bytes = try #require(try CacheFile.read(cache, limit: 1 << 28), "no cache file")
         let entries = try #require(RegistryCache.decode(bytes), "the cache file is not whole")
         #expect(entries.values.allSatisfy { RegistryCache.record(in: bytes, $0.body) != nil }, "a record is not whole")
         // `list` also keeps its listing beside the cache (its own tests: formworkTests/ListingCacheTests).
@@ -134,9 +134,9 @@ struct RegistryCacheTests {
         #expect(forced.scanSummary?.scanned == forced.packs.count + forced.failures.count)
     }
 
-    /// The cache file's bytes and its records, not decoded.
+    /// The cache file's bytes (its checksum checked and taken off) and its records, not decoded.
     func cacheEntries(_ cache: String) throws -> ([UInt8], [String: RegistryCache.Entry]) {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        let bytes = try #require(try CacheFile.read(cache, limit: 1 << 28), "no cache file")
         return (bytes, try #require(RegistryCache.decode(bytes), "the cache file is not whole"))
     }
 
@@ -148,10 +148,11 @@ struct RegistryCacheTests {
         _ = scanned([a, b], cache: cache)
         let (bytes, entries) = try cacheEntries(cache)
         let bodyA = try #require(entries.first { $0.key.hasSuffix("cache-lazy-a.so") }?.value.body)
-        // Damage A's record inside (its kind byte), not the file's framing.
+        // Damage A's record inside (its kind byte), not the file's framing, and seal it again: a record that is
+        // wrong though the file's checksum holds (damage the checksum does not catch is read record by record).
         var damaged = bytes
         damaged[bodyA.lowerBound] = 9
-        try Data(damaged).write(to: URL(fileURLWithPath: cache))
+        try Data(CacheFile.sealed(damaged)).write(to: URL(fileURLWithPath: cache))
         // A run without A: every record it looks up is a hit; A's is not read, and nothing is written.
         let withoutA = scanned([b], cache: cache)
         #expect(withoutA.scanSummary?.scanned == 0 && withoutA.packs.contains { $0.path == b })
@@ -169,6 +170,57 @@ struct RegistryCacheTests {
         let (healed, healedEntries) = try cacheEntries(cache)
         #expect(healedEntries.values.allSatisfy { RegistryCache.record(in: healed, $0.body) != nil })
         #expect(scanned([a, b], cache: cache).scanSummary?.scanned == 0)
+    }
+
+    @Test("a cache file whose checksum fails, that is a FIFO or a link, or that others can write is refused with a warning and rebuilt")
+    func untrustedCacheFiles() throws {
+        let cache = try cacheFile("untrusted")
+        let first = scanned([], cache: cache)
+        #expect(first.warnings.isEmpty, "\(first.warnings)")
+        let sealed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        // One byte changed: the checksum fails.
+        var damaged = sealed
+        damaged[damaged.count / 2] ^= 0x20
+        try Data(damaged).write(to: URL(fileURLWithPath: cache))
+        let second = scanned([], cache: cache)
+        #expect(second.warnings.contains { $0.contains("its checksum does not match") }, "\(second.warnings)")
+        #expect(second.cellTypes.map(\.id) == first.cellTypes.map(\.id))
+        #expect(try cacheEntries(cache).1.count > 0)  // rebuilt whole
+        // Group-writable.
+        chmod(cache, 0o664)
+        #expect(scanned([], cache: cache).warnings.contains { $0.contains("others can write it") })
+        // A FIFO: refused at once, never waited on.
+        try FileManager.default.removeItem(atPath: cache)
+        #expect(mkfifo(cache, 0o600) == 0)
+        let started = Date()
+        let fifo = scanned([], cache: cache)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(fifo.warnings.contains { $0.contains("not a regular file") }, "\(fifo.warnings)")
+        // A symbolic link.
+        try FileManager.default.removeItem(atPath: cache)
+        try FileManager.default.createSymbolicLink(atPath: cache, withDestinationPath: "/etc/hostname")
+        #expect(scanned([], cache: cache).warnings.contains { $0.contains("symbolic link") })
+    }
+
+    @Test("a pack rewritten in place with its size and modification time put back is read again (the change time)")
+    func rewrittenInPlace() throws {
+        let pack = try CCompiler.pack("cache-ctime", defines: ["FIXTURE_PACK_ID=\"com.example.ctimea\""])
+        let other = try CCompiler.pack("cache-ctime-b", defines: ["FIXTURE_PACK_ID=\"com.example.ctimeb\""])
+        let cache = try cacheFile("ctime")
+        _ = scanned([pack], cache: cache)
+        var before = stat()
+        stat(pack, &before)
+        // Same size (both fixtures build to the same length or the test says so), then the old times put back.
+        let replacement = try Data(contentsOf: URL(fileURLWithPath: other))
+        try #require(replacement.count == Int(before.st_size), "the two fixtures differ in size")
+        let fd = open(pack, O_WRONLY)
+        _ = replacement.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        var times = [before.st_atim, before.st_mtim]
+        utimensat(AT_FDCWD, pack, &times, 0)
+        let again = scanned([pack], cache: cache)
+        #expect(again.scanSummary?.scanned == 1, "\(String(describing: again.scanSummary))")
+        #expect(again.packs.contains { $0.id == "com.example.ctimeb" })
     }
 
     @Test("a cache file cut anywhere or with any byte changed is refused or read record by record, without trapping")
