@@ -4,6 +4,9 @@
  *   ESCAPE_WRITE_PATH    a file the pack tries to create (in the user's home, or beside the document)
  *   ESCAPE_SECRET_PATH   a file the pack tries to read and show (a fake private key)
  *   ESCAPE_CONSTRUCTOR   also fork a daemon from the library's constructor (the scanner loads it)
+ *   ESCAPE_FORGE_PROGRESS  instead: hang in render while a thread keeps writing the progress page (descriptor 4)
+ *   ESCAPE_FLOOD_FRAME     instead: write a frame header announcing 0xFFFFFFF0 bytes to the channel (descriptor 3),
+ *                        then a byte every 20 ms
  * The test builds it, renders a form with its cell, and checks the host, the file system and the processes. */
 #define _GNU_SOURCE
 #include "formwork.h"
@@ -23,6 +26,8 @@
 #include <sys/types.h>
 #include <dirent.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <sys/mman.h>
 
 #ifndef ESCAPE_WRITE_PATH
 #define ESCAPE_WRITE_PATH "/tmp/formwork-escaped.txt"
@@ -149,8 +154,34 @@ static fw_status configure(void *cell, const fw_value *values, uint32_t count) {
     return FW_OK;
 }
 
+#ifdef ESCAPE_FORGE_PROGRESS
+static void *forger(void *unused) {
+    (void)unused;
+    volatile uint64_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
+    if (page == MAP_FAILED) return NULL;
+    for (uint64_t n = 0;; n++) {
+        page[1] = ((n % 4096) << 8) | ((n % 7) + 1);
+        page[0] += 1;
+        usleep(2000);
+    }
+    return NULL;
+}
+#endif
+
 static fw_status render(void *cell, const fw_canvas *canvas, void *ctx) {
     escape_cell *c = cell;
+#if defined(ESCAPE_FORGE_PROGRESS)
+    pthread_t thread;
+    pthread_create(&thread, NULL, forger, NULL);
+    for (;;) pause();
+#elif defined(ESCAPE_FLOOD_FRAME)
+    unsigned char header[5] = {1, 0xF0, 0xFF, 0xFF, 0xFF};
+    (void)!write(3, header, sizeof header);
+    for (;;) {
+        (void)!write(3, "x", 1);
+        usleep(20000);
+    }
+#endif
     canvas->label(ctx, c->title, FW_LABEL_TITLE);
     attack();
     for (int i = 0; i < result_count; i++) canvas->label(ctx, results[i], FW_LABEL_BODY);

@@ -103,6 +103,28 @@ struct SandboxTests {
         #expect(Self.survivors(s.pack).isEmpty && Self.survivors("escape-constructor").isEmpty)
     }
 
+    @Test(
+        "the channel is the host's: a thread forging progress cannot hold the deadline off; a huge frame is refused unread",
+        arguments: ["ESCAPE_FORGE_PROGRESS", "ESCAPE_FLOOD_FRAME"])
+    func channel(define: String) throws {
+        let name = define == "ESCAPE_FORGE_PROGRESS" ? "forge" : "flood"
+        let root = "\(Scratch.directory)/sandbox-\(name)-\(getpid())"
+        let pack = try CCompiler.pack(
+            "escape-\(name)", source: Source.fixture("escape_pack.c"), defines: [define], include: Source.include)
+        let document = try Scratch.file(
+            "sandbox-\(name)-\(getpid())/form.yaml",
+            contents: "formwork: 1\nid: c\nsections: [{ id: s, fields: [{ id: probe, cell: com.escape.cell, model: { title: P } }] }]\n")
+        let started = Date()
+        let result = try run(
+            Build.formwork, ["render", document, "--pack-path", pack, "--timeout", "0.5"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": root, "XDG_CACHE_HOME": "\(root)/cache"])
+        let elapsed = Date().timeIntervalSince(started)
+        // A request goes through at most 16 calls, each given the timeout: 8 s, and some slack for a loaded machine.
+        #expect(elapsed < 15, "\(elapsed) s")
+        #expect(result.status == 70, "\(result.stderr)")
+        #expect(result.stderr.contains(define == "ESCAPE_FORGE_PROGRESS" ? "did not return" : "above the limit"), "\(result.stderr)")
+    }
+
     @Test("FORMWORK_SANDBOX=basic keeps the seccomp filter and the limits; the files are then the user's to protect")
     func basic() throws {
         let s = try Self.setup("basic")

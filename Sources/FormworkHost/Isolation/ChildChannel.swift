@@ -288,11 +288,24 @@ final class ChildChannel {
         guard sendAll(socket, bytes) else { throw reap() }
     }
 
-    /// The next frame. Fails when the child dies, or when it stays inside one call (its
-    /// progress page unchanged) for longer than `timeout` seconds.
-    func receive(timeout: Double) throws(ChildFailure) -> (kind: UInt8, payload: WireReader) {
+    /// The largest frame the host reads from a child: a longer length is refused before any of it is read.
+    static let maximumFrame = 64 << 20
+    /// Calls a request may go through (load, init, create, configure, value_changed, selection, render, and back).
+    static let phasesPerRequest = 16
+
+    /// The next frame. Fails when the child dies, sends a frame longer than `maximumFrame`, or stays inside one
+    /// call for longer than `timeout` seconds.
+    ///
+    /// The progress page is the child's to write, so it is believed only as far as a real child could go: a mark
+    /// counts as progress when it moves to a later request (below `positions`, the requests sent) or to another
+    /// call of the same request (at most `phasesPerRequest` times). A pack thread that keeps writing the page
+    /// cannot hold the deadline off for longer than the requests it was sent could take.
+    func receive(timeout: Double, positions: UInt64 = .max) throws(ChildFailure) -> (kind: UInt8, payload: WireReader) {
         // The clock is read only once this call has to wait (most frames are already in the buffer).
         var lastMark = progressMark
+        // A mark outside the requests sent (a pack loaded ahead of time between batches) is where the count starts.
+        var lastTag = lastMark.tag >> 8 < positions ? lastMark.tag : 0
+        var phaseChanges = 0
         var lastChange = -1.0
         // What the frames before took is dropped now, not when they were returned: their readers share the
         // buffer until the caller is done with them (dropping it under a live reader would copy the buffer).
@@ -305,6 +318,12 @@ final class ChildChannel {
                 var header = WireReader(buffer, offset: start)
                 let kind = (try? header.u8()) ?? 0
                 let length = Int((try? header.u32()) ?? 0)
+                guard length <= Self.maximumFrame else {
+                    kill(pid, SIGKILL)
+                    _ = waitForExit()
+                    ended = .malformed("a frame of \(length) bytes, above the limit of \(Self.maximumFrame)")
+                    throw ended!
+                }
                 if buffer.count - start - 5 >= length {
                     // Read in place: the payload is not copied out of the buffer (an array made and freed for
                     // every answer of a batch).
@@ -336,8 +355,18 @@ final class ChildChannel {
             let mark = progressMark
             if mark != lastMark {
                 lastMark = mark
-                lastChange = Clock.now
-            } else if Clock.now - lastChange > (mark.count == 0 ? max(timeout, Self.startupAllowance) : timeout) {
+                let position = mark.tag >> 8, lastPosition = lastTag >> 8
+                if position > lastPosition && position < positions {
+                    lastTag = mark.tag
+                    phaseChanges = 0
+                    lastChange = Clock.now
+                } else if position == lastPosition && mark.tag != lastTag && phaseChanges < Self.phasesPerRequest {
+                    lastTag = mark.tag
+                    phaseChanges += 1
+                    lastChange = Clock.now
+                }
+            }
+            if Clock.now - lastChange > (mark.count == 0 ? max(timeout, Self.startupAllowance) : timeout) {
                 kill(pid, SIGKILL)
                 _ = waitForExit()
                 ended = .timedOut(timeout)

@@ -300,7 +300,7 @@ public final class IsolatedCells: CellDriver {
                     try child.send(kind: Frame.batch.rawValue, head)
                 }
                 while true {
-                    let (kind, payload) = try child.receive(timeout: launcher.timeout)
+                    let (kind, payload) = try child.receive(timeout: launcher.timeout, positions: UInt64(pending.count))
                     var reader = payload
                     switch Frame(rawValue: kind) {
                     case .response?:
