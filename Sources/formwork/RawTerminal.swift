@@ -30,6 +30,7 @@ final class RawTerminal: KeyTerminal {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(0, TCSAFLUSH, &t) == 0 else { return nil }
+        RawTerminalState.raw = t
         RawTerminalState.active = 1
         RawTerminalState.installHandlers()
         write(RawTerminalState.enter)
@@ -77,6 +78,8 @@ final class RawTerminal: KeyTerminal {
 /// What the signal handlers need, in plain globals (a handler may touch nothing else).
 enum RawTerminalState {
     nonisolated(unsafe) static var saved = termios()
+    /// The raw mode, to go back to after a stop (SIGTSTP, then SIGCONT).
+    nonisolated(unsafe) static var raw = termios()
     nonisolated(unsafe) static var active: sig_atomic_t = 0
     nonisolated(unsafe) static var resized: sig_atomic_t = 0
 
@@ -90,6 +93,33 @@ enum RawTerminalState {
         active = 0
         leave.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
         tcsetattr(0, TCSAFLUSH, &saved)
+    }
+
+    /// SIGTSTP's handler: leave, stop for real, come back.
+    static func stopped() {
+        let wasActive = active != 0
+        if wasActive {
+            leave.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+            tcsetattr(0, TCSAFLUSH, &saved)
+        }
+        // The default action, now: the signal is blocked while its handler runs, so unblock it to stop here.
+        var initial = sigaction()
+        initial.__sigaction_handler.sa_handler = SIG_DFL
+        var previous = sigaction()
+        sigaction(SIGTSTP, &initial, &previous)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGTSTP)
+        // Continued.
+        sigprocmask(SIG_BLOCK, &set, nil)
+        sigaction(SIGTSTP, &previous, nil)
+        if wasActive && active != 0 {
+            tcsetattr(0, TCSAFLUSH, &raw)
+            enter.withCString { _ = Glibc.write(2, $0, strlen($0)) }
+            resized = 1
+        }
     }
 
     static func installHandlers() {
@@ -106,6 +136,12 @@ enum RawTerminalState {
             }
             sigaction(sig, &action, nil)
         }
+        // Stopped from outside (SIGTSTP; Ctrl-Z itself arrives as a key in raw mode): the terminal is given back
+        // as it was, the process stops, and when it is continued the form comes back on the alternate screen,
+        // redrawn whole.
+        var stop = sigaction()
+        stop.__sigaction_handler.sa_handler = { _ in RawTerminalState.stopped() }
+        sigaction(SIGTSTP, &stop, nil)
         for sig in [SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL] {
             var action = sigaction()
             action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
