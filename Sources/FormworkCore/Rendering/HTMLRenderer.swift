@@ -681,6 +681,8 @@ struct HTMLRenderer {
         out.raw(open)
         out.text(c.id)
         out.raw(attributes)
+        // A radio group says it is required as a group (its radios carry `required` for the browser's own check).
+        if c.required && attributes.description.contains("radiogroup") { out.raw(" aria-required=\"true\"") }
         writeDescribed(field, messages: messages, to: &out)
         out.raw(">\n")
         writeLegend(c, to: &out)

@@ -60,6 +60,25 @@ public final class FormRuntime {
         }
     }
 
+    /// The control a node draws (nil for labels, values, messages and groups).
+    static func control(of node: ViewNode) -> Control? {
+        switch node {
+        case .textInput(let x, _, _), .toggle(let x, _), .button(let x, _), .choice(let x, _, _, _), .date(let x, _, _),
+            .number(let x, _, _, _, _, _), .multiChoice(let x, _, _, _):
+            x
+        case .group, .label, .value, .message: nil
+        }
+    }
+
+    /// Whether a control bound to `field` is drawn without its required mark (in `nodes`, groups included).
+    static func hasUnmarkedControl(_ nodes: [ViewNode], bound field: String) -> Bool {
+        for node in nodes {
+            if case .group(_, _, let children) = node, hasUnmarkedControl(children, bound: field) { return true }
+            if let control = control(of: node), control.field == field, !control.required { return true }
+        }
+        return false
+    }
+
     /// A field's state on its view: hidden, disabled (every control), required.
     static func apply(_ state: FieldState, to view: inout FieldView) {
         view.visible = state.visible
@@ -156,6 +175,11 @@ public final class FormRuntime {
             n < (maxLength.map(Int64.init) ?? .max)
         {
             maxLength = Int(n)
+        }
+        // A required field is marked required where its value is drawn, whatever its cell type marked (a cell type
+        // with no required role, such as segments, would otherwise show no mark and no `required` in HTML).
+        if field.required, let value = field.valueField, hasUnmarkedControl(nodes, bound: value) {
+            nodes = nodes.map { Self.mapControls($0) { if $0.field == value { $0.required = true } } }
         }
         return FieldView(
             id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
