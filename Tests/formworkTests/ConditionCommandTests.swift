@@ -186,4 +186,39 @@ struct ConditionCommandTests {
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("duplicate field id 'b'"), "\(result.stderr)")
     }
+
+    @Test("choices written with typed values are typed in conditions: validate and the page agree (headless Chromium)")
+    func typedChoices() throws {
+        let form = Source.root + "/Tests/Fixtures/typed-choices.yaml"
+        #expect(try run(Build.formwork, ["validate", form], environment: environment).status == 0)
+        let shown = try Scratch.file(
+            "conditions/typed-shown.json", contents: #"{"visits": 12, "why": "often", "loyal": "y", "agree": false, "reason": "r"}"#)
+        #expect(try run(Build.formwork, ["validate", form, "--values", shown], environment: environment).status == 0)
+        let hidden = try Scratch.file("conditions/typed-hidden.json", contents: #"{"visits": 1, "why": "x"}"#)
+        let refused = try run(Build.formwork, ["validate", form, "--values", hidden], environment: environment)
+        #expect(refused.status == 65 && refused.stderr.contains("which is hidden (its visibleIf \"visits == 12\""), "\(refused.stderr)")
+        guard Chromium.path != nil else {
+            print("skipped: chromium is not installed (apt-get install chromium)")
+            return
+        }
+        let html = try run(Build.formwork, ["render", form, "--format", "html"], environment: environment).stdout
+        let probe = """
+            <pre id="probe"></pre><script>
+            (function () {
+              var v = document.getElementById("visits"), w = document.querySelector('[data-field="why"]');
+              var l = document.querySelector('[data-field="loyal"]'), out = [];
+              ["12", "4", "1"].forEach(function (x) {
+                v.value = x; v.dispatchEvent(new Event("change", { bubbles: true }));
+                out.push(x + ":" + (w.hidden ? "hidden" : "shown") + "/" + (l.hidden ? "hidden" : "shown"));
+              });
+              document.getElementById("probe").textContent = out.join(" ");
+            })();
+            </script>
+            """
+        let page = try Scratch.file("conditions/typed.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
+        let dom = try Chromium.dumpDOM(of: page, profile: "typed-choices").stdout
+        #expect(
+            dom.contains("12:shown/shown 4:hidden/shown 1:hidden/hidden"),
+            "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(120) ?? "")")
+    }
 }

@@ -28,7 +28,7 @@ extension FormDecoder {
                     repeated[field.id] = section.id
                     continue
                 }
-                types[field.id] = ConditionType(field.valueField.flatMap { field.cell.field(named: $0)?.type })
+                types[field.id] = field.typedChoiceKind ?? ConditionType(field.valueField.flatMap { field.cell.field(named: $0)?.type })
             }
         }
         for item in pending {

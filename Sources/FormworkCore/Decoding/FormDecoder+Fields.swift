@@ -121,8 +121,11 @@ extension FormDecoder {
                 report(pointer(), node, "a choice needs a 'value': a non-empty string, an integer or a boolean")
                 return nil
             }
-            let label = node["label"]?.string ?? text
-            if let l = node["label"], l.string == nil { report("\(pointer())/label", l, "'label' must be a string") }
+            // A plain YAML scalar (`Yes`, `1.5`) is the text as written, as for a string field.
+            let label = node["label"].flatMap { $0.string ?? $0.plainText } ?? text
+            if let l = node["label"], l.string == nil && l.plainText == nil {
+                report("\(pointer())/label", l, "'label' must be a string")
+            }
             return (text, LabelledChoice(json: json, label: label))
         }
         guard let (text, json) = scalar(node), !text.isEmpty else {

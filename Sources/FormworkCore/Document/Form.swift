@@ -238,6 +238,26 @@ public struct FormField: Sendable {
         if let item { return "/\(Pointer.escape(item.group))/\(item.index)/\(Pointer.escape(item.name))" }
         return "/" + Pointer.escape(id)
     }
+    /// What kind of value conditions see for this field when its choices are written with typed values: a number
+    /// when every choice's value is an integer, true/false when every one is a boolean; nil otherwise.
+    public var typedChoiceKind: ConditionType? {
+        let choices = labelledChoices
+        guard !choices.isEmpty else { return nil }
+        if choices.values.allSatisfy({ if case .integer = $0.json { true } else { false } }) { return .number }
+        if choices.values.allSatisfy({ if case .bool = $0.json { true } else { false } }) { return .bool }
+        return nil
+    }
+
+    /// `value` as conditions and cross-field rules read it: a choice written with a typed value is that value.
+    public func conditionValue(_ value: Value) -> Value {
+        guard case .string(let text) = value, let choice = labelledChoices[text] else { return value }
+        switch choice.json {
+        case .integer(let n): return .integer(n)
+        case .bool(let b): return .bool(b)
+        default: return value
+        }
+    }
+
     /// Choices the document wrote as `{ value, label }` (a picker's, segments' or multi-select's
     /// options), by the value's text: renderers show the label, values files hold the value
     /// with its JSON type (a string, an integer or a boolean).

@@ -32,7 +32,7 @@ extension Form {
                 (section.conditions.enabledIf?.condition.holds(value) ?? true) && (conditions.enabledIf?.condition.holds(value) ?? true)
             let required = visible && enabled && (field.required || (conditions.requiredIf?.condition.holds(value) ?? false))
             out[id] = FieldState(visible: visible, enabled: enabled, required: required)
-            if visible, let name = field.valueField, let v = field.model[name] { visibleValues[id] = v }
+            if visible, let name = field.valueField, let v = field.model[name] { visibleValues[id] = field.conditionValue(v) }
         }
         // Fields no condition reads and that have none (the items of a repeated group, added after decoding).
         for field in fields where out[field.id] == nil { out[field.id] = FieldState(required: field.required) }
@@ -43,7 +43,7 @@ extension Form {
     public func submittedValues(_ states: [String: FieldState]) -> [String: Value] {
         var out: [String: Value] = [:]
         for field in fields where states[field.id]?.submitted ?? true {
-            if let name = field.valueField, let value = field.model[name] { out[field.id] = value }
+            if let name = field.valueField, let value = field.model[name] { out[field.id] = field.conditionValue(value) }
         }
         return out
     }

@@ -143,6 +143,11 @@ struct HTMLRenderer {
         if (!form) return;
         \(conditionEvaluator)
         function read(div) {
+          var v = readRaw(div), t = div.getAttribute("data-value-type");
+          if (typeof v !== "string") return v;
+          return t === "number" ? Number(v) : t === "bool" ? v === "true" : v;
+        }
+        function readRaw(div) {
           var el = document.getElementById(div.getAttribute("data-value-id") || "");
           if (!el) return null;
           if (el.tagName === "FIELDSET") {
@@ -352,6 +357,11 @@ struct HTMLRenderer {
             out.raw(" data-value-id=\"")
             out.text(field.accessibilityId)
             out.raw("\"")
+            switch field.choiceKind {
+            case .number?: out.raw(" data-value-type=\"number\"")
+            case .bool?: out.raw(" data-value-type=\"bool\"")
+            default: break
+            }
         }
         if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
         out.raw(">\n")

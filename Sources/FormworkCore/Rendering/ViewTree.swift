@@ -83,6 +83,7 @@ public struct FieldView: Sendable, Equatable {
         var minimum: Double?
         var maximum: Double?
         var maxLength: Int?
+        var choiceKind: ConditionType?
         var valueField: String?
         var rules: FieldRules
         var visible: Bool = true
@@ -118,6 +119,7 @@ public struct FieldView: Sendable, Equatable {
             minimum = other.minimum
             maximum = other.maximum
             maxLength = other.maxLength
+            choiceKind = other.choiceKind
             valueField = other.valueField
             rules = other.rules
             visible = other.visible
@@ -193,6 +195,15 @@ public struct FieldView: Sendable, Equatable {
         _modify {
             let box = unique
             yield &box.maximum
+        }
+    }
+    /// The kind of value conditions read from this field's choices (`FormField.typedChoiceKind`): the page's
+    /// script reads the chosen value as a number or true/false, as `validate` does.
+    public var choiceKind: ConditionType? {
+        get { storage.choiceKind }
+        _modify {
+            let box = unique
+            yield &box.choiceKind
         }
     }
     /// Most characters of the value, when its schema limits it.

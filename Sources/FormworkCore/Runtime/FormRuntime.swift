@@ -181,11 +181,13 @@ public final class FormRuntime {
         if field.required, let value = field.valueField, hasUnmarkedControl(nodes, bound: value) {
             nodes = nodes.map { Self.mapControls($0) { if $0.field == value { $0.required = true } } }
         }
-        return FieldView(
+        var view = FieldView(
             id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
             textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.minimumField),
             maximum: date(field.textInput.maximumField), maxLength: maxLength, valueField: field.valueField,
             rules: field.rules)
+        if !field.labelledChoices.isEmpty, let kind = field.typedChoiceKind { view.choiceKind = kind }
+        return view
     }
 
     /// The mask shown for a secure entry that has a value.
