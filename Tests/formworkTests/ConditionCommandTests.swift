@@ -221,4 +221,33 @@ struct ConditionCommandTests {
             dom.contains("12:shown/shown 4:hidden/shown 1:hidden/hidden"),
             "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(120) ?? "")")
     }
+
+    @Test(
+        "\"\" is no value: rules speak only about answers given, and equals compares what is there",
+        arguments: [
+            (#"{"phone": ""}"#, nil), (#"{}"#, nil), (#"{"phone": "", "again": ""}"#, nil),
+            (#"{"phone": "0123456789"}"#, "Phone again must match Phone."),
+            (#"{"phone": "0123456789", "again": ""}"#, "Phone again must match Phone."),
+            (#"{"phone": "12"}"#, "Phone needs at least 10 characters."),
+        ] as [(String, String?)])
+    func emptyIsNoValue(values: String, problem: String?) throws {
+        let form = try Scratch.file(
+            "conditions/empty.yaml",
+            contents: """
+                formwork: 1
+                id: empty
+                sections:
+                  - id: s
+                    fields:
+                      - { id: phone, cell: org.formwork.text-field, model: { title: Phone }, rules: { minLength: 10 } }
+                      - { id: again, cell: org.formwork.text-field, model: { title: Phone again }, rules: { equals: phone } }
+                """)
+        let file = try Scratch.file("conditions/empty-\(abs(values.hashValue)).json", contents: values)
+        let result = try run(Build.formwork, ["validate", form, "--values", file], environment: environment)
+        if let problem {
+            #expect(result.status == 65 && result.stderr.contains(problem), "\(values): \(result.stderr)")
+        } else {
+            #expect(result.status == 0, "\(values): \(result.stderr)")
+        }
+    }
 }

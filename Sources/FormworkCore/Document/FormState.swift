@@ -39,11 +39,12 @@ extension Form {
         return out
     }
 
-    /// The values that a submission holds: those of visible, enabled fields.
+    /// The values that a submission holds: those of visible, enabled fields ("" is no value).
     public func submittedValues(_ states: [String: FieldState]) -> [String: Value] {
         var out: [String: Value] = [:]
         for field in fields where states[field.id]?.submitted ?? true {
-            if let name = field.valueField, let value = field.model[name] { out[field.id] = field.conditionValue(value) }
+            guard let name = field.valueField, let value = field.model[name], value != .string("") else { continue }
+            out[field.id] = field.conditionValue(value)
         }
         return out
     }
@@ -58,9 +59,10 @@ extension Form {
             for rule in field.crossRules {
                 switch rule {
                 case .equals(let other, let message):
-                    // Compared once the field has a value; a missing value is the required rule's business.
-                    guard let mine = values[field.id] else { continue }
-                    if !Condition.compare(mine, .equal, values[other]) {
+                    // What is there is compared: both missing is no mismatch, one missing is ("" is no value).
+                    let mine = values[field.id], theirs = values[other]
+                    if mine == nil && theirs == nil { continue }
+                    if mine == nil || theirs == nil || !Condition.compare(mine, .equal, theirs) {
                         let otherLabel = self.field(other).map(displayLabel) ?? other
                         out.append((field.id, message ?? "\(label) must match \(otherLabel)."))
                     }

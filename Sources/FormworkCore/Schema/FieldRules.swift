@@ -114,6 +114,9 @@ public struct FieldRules: Sendable, Equatable {
 
     /// Every rule `value` breaks, as messages for people (empty when it keeps them all).
     public func problems(_ value: Value, label: String) -> [String] {
+        // "" is no value (what a browser submits for every empty input): rules speak about answers given; a
+        // missing answer is the required rule's business.
+        if case .string(let s) = value, s.isEmpty { return [] }
         var out: [String] = []
         func add<T>(_ rule: Rule<T>?, _ broken: (T) -> Bool, _ standard: (T) -> String) {
             guard let rule, broken(rule.value) else { return }
