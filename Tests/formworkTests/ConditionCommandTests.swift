@@ -250,4 +250,29 @@ struct ConditionCommandTests {
             #expect(result.status == 0, "\(values): \(result.stderr)")
         }
     }
+
+    @Test("a blank form shows no cross-field rule's message before anyone answers; a submission with the answers does")
+    func blankFormHasNoRuleErrors() throws {
+        let form = try Scratch.file(
+            "conditions/toppings.yaml",
+            contents: """
+                formwork: 1
+                id: pizza
+                sections:
+                  - id: s
+                    fields:
+                      - id: cheese
+                        cell: org.formwork.toggle
+                        model: { title: Cheese, value: false }
+                        rules: { expression: { value: "cheese or ham", message: At least one topping is required. } }
+                      - { id: ham, cell: org.formwork.toggle, model: { title: Ham, value: false } }
+                """)
+        for format in ["text", "html"] {
+            let blank = try run(Build.formwork, ["render", form, "--format", format], environment: environment)
+            #expect(blank.status == 0 && !blank.stdout.contains("topping") && !blank.stdout.contains("aria-invalid=\"true\""))
+        }
+        let values = try Scratch.file("conditions/toppings.json", contents: #"{"cheese": false, "ham": false}"#)
+        let answered = try run(Build.formwork, ["render", form, "--values", values], environment: environment)
+        #expect(answered.stdout.contains("At least one topping is required."), "\(answered.stdout)")
+    }
 }

@@ -33,7 +33,9 @@ final class RenderPass {
         total = groups.reduce(0) { $0 + $1.count }
         states = form.hasConditions ? form.states() : [:]
         var crossProblems: [String: [String]] = [:]
-        if form.hasCrossRules {
+        // Rules across fields speak about answers given: a blank form (no value from a values file or a
+        // submission) shows none of their messages before anyone answers.
+        if form.hasCrossRules && form.sections.contains(where: { $0.fields.contains { !$0.valuesFromFile.isEmpty } }) {
             for (id, message) in form.crossFieldProblems(states) { crossProblems[id, default: []].append(message) }
         }
         self.crossProblems = crossProblems
