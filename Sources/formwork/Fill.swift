@@ -111,7 +111,7 @@ struct Fill: ParsableCommand {
     func write(_ filled: Form) throws {
         let json = filled.valuesJSON.serialized() + "\n"
         do {
-            if let output {
+            if let output, output != "-" {
                 try OutputFile.write(json, to: output)
             } else {
                 Console.out(json)

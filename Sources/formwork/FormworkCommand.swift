@@ -48,8 +48,10 @@ struct FormworkCommand: ParsableCommand {
         }
     }
 
-    /// Exits 74 when standard output could not be written.
+    /// Exits 74 when standard output could not be written; quietly when its reader went away (`| head`), as git
+    /// and ripgrep do: the reader has what it wanted.
     static func finish() {
+        if Console.outputFailure == EPIPE { Glibc.exit(0) }
         if let code = Console.outputFailure {
             Console.error("standard output: cannot write: \(String(cString: strerror(code)))")
             Self.exit(withError: Exit.ioError)

@@ -38,6 +38,7 @@ struct OutputOptions: ParsableArguments {
     /// Renders `tree` straight to the output as the renderer produces it (a few sections at a
     /// time; the whole output is never held): to `output` atomically, or to standard output.
     static func emit(_ tree: ViewTree, format: OutputFormat?, width: Int?, output: String?) throws {
+        let output = output == "-" ? nil : output  // `-o -` is standard output, as `-` is standard input
         let format = resolvedFormat(format, output: output)
         let width = width ?? (output == nil ? Terminal.columns(1) : nil) ?? 80
         if let output {
