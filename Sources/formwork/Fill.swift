@@ -112,7 +112,11 @@ struct Fill: ParsableCommand {
         let json = filled.valuesJSON.serialized() + "\n"
         do {
             if let output, output != "-" {
-                try OutputFile.write(json, to: output)
+                // Answers that hold a secure value (a password) go to a file only the user can read.
+                let secure = filled.fields.contains { field in
+                    field.textInput.secureEntry == true && field.valueField.flatMap { field.model[$0] }.map { $0 != .string("") } == true
+                }
+                try OutputFile.write(json, to: output, private: secure)
             } else {
                 Console.out(json)
                 if let code = Console.outputFailure {

@@ -65,9 +65,11 @@ enum OutputFile {
         return nil
     }
 
-    /// Writes `text` as the whole of `path` (see ``Writer``).
-    static func write(_ text: String, to path: String) throws(WriteError) {
+    /// Writes `text` as the whole of `path` (see ``Writer``). `private`: a new file is readable by the user only
+    /// (it holds a secure value); an existing file keeps its permissions.
+    static func write(_ text: String, to path: String, private: Bool = false) throws(WriteError) {
         let writer = try Writer(path)
+        writer.isPrivate = `private`
         var text = text
         text.withUTF8 { writer.write(UnsafeRawBufferPointer($0)) }
         try writer.commit()
@@ -88,6 +90,8 @@ enum OutputFile {
         /// The errno of the first failed write (later chunks are skipped).
         private var failure: Int32?
         private var done = false
+        /// A new file is created readable by the user only (0600), whatever the umask.
+        var isPrivate = false
 
         init(_ path: String) throws(WriteError) {
             self.path = path
@@ -141,7 +145,7 @@ enum OutputFile {
             } else {
                 let mask = umask(0)
                 umask(mask)
-                fchmod(fd, 0o666 & ~mask)
+                fchmod(fd, isPrivate ? 0o600 : 0o666 & ~mask)
             }
             close(fd)
             if failure == nil && rename(temporary.path, temporary.target) != 0 { failure = errno }

@@ -39,4 +39,16 @@ struct AnswersKeptTests {
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
     }
+
+    @Test("fill --output of answers that hold a password creates the file readable by the user only")
+    func secureOutputIsPrivate() throws {
+        let output = "\(Scratch.directory)/kept/secure-\(getpid()).json"
+        try? FileManager.default.removeItem(atPath: output)
+        let answers = try Scratch.file("kept/secure-answers-\(getpid()).txt", contents: "me@example.com\nsecret123\ny\n")
+        let result = try run(
+            Build.formwork, ["fill", Source.root + "/Examples/Forms/login.yaml", "--answers", answers, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+    }
 }
