@@ -218,6 +218,18 @@ package enum Chromium {
             ])
     }
 
+    /// Loads `html` with `script` run after the page's own (its body ends `document.getElementById("probe")
+    /// .textContent = …`), and returns the text the script left in `<pre id="probe">`.
+    package static func probe(_ html: String, script: String, name: String) throws -> String {
+        let page = try Scratch.file(
+            "chromium-probes/\(name).html",
+            contents: html.replacingOccurrences(of: "</body>", with: "<pre id=\"probe\"></pre><script>\(script)</script></body>"))
+        let dom = try dumpDOM(of: page, profile: name).stdout
+        guard let start = dom.range(of: "<pre id=\"probe\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        else { return "" }
+        return String(dom[start.upperBound..<end.lowerBound])
+    }
+
     package struct ChromiumMissing: Error, CustomStringConvertible {
         package var description: String { "chromium is not installed (apt-get install chromium)" }
     }

@@ -95,25 +95,18 @@ struct ConditionCommandTests {
             return
         }
         let html = try run(Build.formwork, ["render", register, "--format", "html"], environment: environment).stdout
-        let probe = """
-            <pre id="probe"></pre><script>
+        let script = """
             (function () {
               var plan = document.getElementById("plan"), company = document.querySelector('[data-field="company"]');
               var input = document.getElementById("company"), out = [];
               function note() { out.push(plan.value + ":" + (company.hidden ? "hidden" : "shown") + ":" + (input.required ? "required" : "optional")); }
               note();
-              plan.value = "Team"; plan.dispatchEvent(new Event("change", { bubbles: true })); note();
-              plan.value = "Enterprise"; plan.dispatchEvent(new Event("change", { bubbles: true })); note();
-              plan.value = "Free"; plan.dispatchEvent(new Event("change", { bubbles: true })); note();
+              ["Team", "Enterprise", "Free"].forEach(function (p) { plan.value = p; plan.dispatchEvent(new Event("change", { bubbles: true })); note(); });
               document.getElementById("probe").textContent = out.join(" ");
             })();
-            </script>
             """
-        let page = try Scratch.file("conditions/register.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
-        let dom = try Chromium.dumpDOM(of: page, profile: "conditions").stdout
-        #expect(
-            dom.contains("Free:hidden:optional Team:shown:optional Enterprise:shown:required Free:hidden:optional"),
-            "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")")
+        let seen = try Chromium.probe(html, script: script, name: "conditions")
+        #expect(seen == "Free:hidden:optional Team:shown:optional Enterprise:shown:required Free:hidden:optional", "\(seen)")
     }
 
     @Test("HTML pages: one page at a time with next and back (headless Chromium); every page without script")
@@ -202,8 +195,7 @@ struct ConditionCommandTests {
             return
         }
         let html = try run(Build.formwork, ["render", form, "--format", "html"], environment: environment).stdout
-        let probe = """
-            <pre id="probe"></pre><script>
+        let script = """
             (function () {
               var v = document.getElementById("visits"), w = document.querySelector('[data-field="why"]');
               var l = document.querySelector('[data-field="loyal"]'), out = [];
@@ -213,13 +205,9 @@ struct ConditionCommandTests {
               });
               document.getElementById("probe").textContent = out.join(" ");
             })();
-            </script>
             """
-        let page = try Scratch.file("conditions/typed.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
-        let dom = try Chromium.dumpDOM(of: page, profile: "typed-choices").stdout
-        #expect(
-            dom.contains("12:shown/shown 4:hidden/shown 1:hidden/hidden"),
-            "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(120) ?? "")")
+        let seen = try Chromium.probe(html, script: script, name: "typed-choices")
+        #expect(seen == "12:shown/shown 4:hidden/shown 1:hidden/hidden", "\(seen)")
     }
 
     @Test(
