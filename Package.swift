@@ -46,6 +46,10 @@ let package = Package(
         .library(name: "FormworkCore", targets: ["FormworkCore"]),
         .library(name: "FormworkHost", targets: ["FormworkHost"]),
         .library(name: "FormworkPluginKit", targets: ["FormworkPluginKit"]),
+        // The web runtime: a router-agnostic core and its Hummingbird 2 adapter (docs/server.md).
+        .library(name: "FormworkServer", targets: ["FormworkServer"]),
+        .library(name: "FormworkHummingbird", targets: ["FormworkHummingbird"]),
+        .executable(name: "formwork-server", targets: ["formwork-server"]),
         // First-party cell packs: each is its own shared library.
         .library(name: "StandardCells", type: .dynamic, targets: ["StandardCells"]),
         .library(name: "RatingCells", type: .dynamic, targets: ["RatingCells"]),
@@ -58,6 +62,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation` (the DocC catalog in Sources/FormworkCore/FormworkCore.docc; `--target FormworkCore`, `FormworkHost`, `FormworkPluginKit`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The web runtime's ecosystem (docs/server.md): the HTTP server, its lifecycle, logs and metrics, HMAC for
+        // form tokens, CSV export. None of them is linked into `formwork` itself (it starts `formwork-server`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // 1. The contract.
@@ -71,12 +86,12 @@ let package = Package(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .yum(["libyaml-devel"]), .brew(["libyaml"])]),
         // Linux calls Swift cannot make directly (memfd_create, prctl/seccomp), prefixed fwsys_.
-        .target(name: "CSystem", path: "Sources/CSystem"),
+        .target(name: "CFormworkSystem", path: "Sources/CFormworkSystem"),
         // 3. Everything that needs no dlopen: schema, documents, validation, view tree, renderers.
         //    It never imports CFormwork or CFFI; the compiler enforces the boundary.
         .target(name: "FormworkCore", dependencies: ["CLibYAML"], swiftSettings: releaseSwiftSettings),
         // 4. Loading, registry, runtime through the ABI, conformance. Implements the core's CellDriver.
-        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI", "CSystem"], swiftSettings: releaseSwiftSettings),
+        .target(name: "FormworkHost", dependencies: ["FormworkCore", "CFormwork", "CFFI", "CFormworkSystem"], swiftSettings: releaseSwiftSettings),
         // The umbrella: `import Formwork` re-exports both.
         .target(name: "Formwork", dependencies: ["FormworkCore", "FormworkHost"]),
         // 5. The Swift SDK for pack authors (never links the host).
@@ -84,7 +99,7 @@ let package = Package(
         // 6. The command.
         .executableTarget(
             name: "formwork",
-            dependencies: ["FormworkCore", "FormworkHost", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FormworkCore", "FormworkHost", "CFormworkSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: releaseSwiftSettings,
             // Release builds link the Swift runtime in: less start-up per run (docs/performance.md); packs keep
             // the shared runtime (none of its symbols are exported from here). Debug stays dynamic: the test bundle
@@ -95,6 +110,39 @@ let package = Package(
                         ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"] + staticLibStdCxx,
                         .when(platforms: [.linux], configuration: .release))
                 ] : []),
+        // The server's store: the system's SQLite (WAL, group commit), through pkg-config.
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"]), .brew(["sqlite"])]),
+        // 8. The web runtime's core: forms served from a folder, submissions decoded and checked as `validate` checks
+        //    values, pages for a request, tokens, and the stores. No HTTP types (the adapter has them).
+        .target(
+            name: "FormworkServer",
+            dependencies: [
+                "FormworkCore", "FormworkHost", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
+        //    The Hummingbird 2 adapter: routes, middleware, the application `formwork serve` runs.
+        .target(
+            name: "FormworkHummingbird",
+            dependencies: [
+                "FormworkServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
+        //    `formwork serve` and `formwork submissions` run this executable (it links Foundation and SwiftNIO,
+        //    which `formwork` itself never loads: docs/server.md).
+        .executableTarget(
+            name: "formwork-server",
+            dependencies: [
+                "FormworkServer", "FormworkHummingbird", "FormworkHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]),
         // 7. First-party packs.
         .target(
             name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells",
@@ -131,8 +179,15 @@ let package = Package(
         .testTarget(name: "FormworkCoreTests", dependencies: ["FormworkCore", "FormworkTestSupport"]),
         .testTarget(
             name: "FormworkHostTests",
-            dependencies: ["Formwork", "FormworkCore", "FormworkHost", "CFormwork", "CSystem", "FormworkTestSupport"]),
+            dependencies: ["Formwork", "FormworkCore", "FormworkHost", "CFormwork", "CFormworkSystem", "FormworkTestSupport"]),
         .testTarget(name: "FormworkPluginKitTests", dependencies: ["FormworkPluginKit", "CFormwork", "FormworkTestSupport"]),
         .testTarget(name: "formworkTests", dependencies: ["formwork", "FormworkCore", "FormworkHost", "FormworkTestSupport"]),
+        .testTarget(
+            name: "FormworkServerTests",
+            dependencies: [
+                "FormworkServer", "FormworkHummingbird", "FormworkCore", "FormworkHost", "FormworkTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
     ]
 )

@@ -14,6 +14,8 @@ struct FormworkCommand: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The hidden child modes (the pack scanner and the cell host), started by this executable itself.
         if arguments.count == 2 && arguments[0] == "__child" { Glibc.exit(ChildMode.run(arguments[1])) }
+        // The web runtime is its own executable (see `ServerCommands`).
+        if let first = arguments.first, ServerCommands.names.contains(first) { ServerCommands.exec(arguments) }
         // `list` in its common forms skips ArgumentParser (see `Listing`).
         if let listing = Listing(commonForm: arguments[...]) {
             listing.run()
@@ -82,7 +84,10 @@ struct FormworkCommand: ParsableCommand {
             73 an output cannot be created, 74 an output cannot be written, 130 interrupted.
             """,
         version: FormworkVersion.string,
-        subcommands: [List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self])
+        subcommands: [
+            List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self, Serve.self,
+            Submissions.self,
+        ])
 }
 
 /// Shell completion of cell identifiers: the installed cell types, as `formwork list` finds them.

@@ -23,16 +23,9 @@ struct Validate: ParsableCommand {
         }
         var loaded = try FormLoading.decode(form, registry: registry)
         if let values {
-            var problems = try ValuesFile.collect(path: values, into: &loaded)
-            // The values that passed the schema also pass through each cell's value_changed.
             let driver = packs.driver(registry)
             defer { packs.finish(driver) }
-            let runtime = FormRuntime(driver: driver)
-            _ = try runtime.render(loaded)
-            let file = SourceFile.displayName(values)
-            problems += runtime.rejections.map {
-                Diagnostic(kind: .invalid, file: file, pointer: $0.pointer, line: nil, message: $0.message)
-            }
+            let problems = try ValuesCheck.problems(path: values, form: &loaded, driver: driver)
             if !problems.isEmpty { throw FormError.invalid(problems) }
         }
         Console.out(

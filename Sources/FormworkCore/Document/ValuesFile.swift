@@ -327,3 +327,15 @@ extension Form {
         return .object(members)
     }
 }
+
+extension ValuesFile {
+    /// Applies `values` (a values-file object held in memory) and returns the problems with those it could not
+    /// apply, as `collect(path:into:)` does for a file.
+    package static func collect(_ values: JSON, into form: inout Form, file: String?, requireComplete: Bool = true) -> [Diagnostic] {
+        do { try apply(SourceNode(values), to: &form, file: file, requireComplete: requireComplete) } catch {
+            if case .invalid(let diagnostics) = error { return diagnostics }
+            return [Diagnostic(kind: .invalid, file: file, pointer: "", line: nil, message: error.description)]
+        }
+        return []
+    }
+}

@@ -155,4 +155,9 @@ enum InputLimits {
 extension JSON {
     /// Parses JSON text (the document parser: strict escapes, depth limit); nil when it is not JSON.
     package static func parse(_ text: String) -> JSON? { try? JSONParser.parse(text).json }
+
+    /// Parses JSON text with the document parser's limits, saying where and why it is not JSON.
+    package static func parseOrExplain(_ text: String) -> Result<JSON, ParseError> {
+        do { return .success(try JSONParser.parse(text).json) } catch { return .failure(error) }
+    }
 }

@@ -6,6 +6,8 @@ struct HTMLRenderer {
     private var invalid = false
     /// Whether the form has conditions (fields then say which control holds their value).
     private var live = false
+    /// What a server adds to the page (where it posts, its token, the problems of a refused submission).
+    var page: WebPage? = nil
 
     mutating func render(_ tree: ViewTree) -> String {
         var out = ""
@@ -23,14 +25,19 @@ struct HTMLRenderer {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="formwork \(FormworkVersion.string)">
-            <title>\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
-            <style>\(Self.stylesheet)</style>
+            <title>\(page?.problems.isEmpty == false ? "Error: " : "")\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
+            <style>\(Self.stylesheet)</style>\(page == nil ? "" : "\n<style>\(Self.pageStylesheet)</style>")
             </head>
             <body>
             <main>
-            <form id="\(escape(tree.formID))" class="fw-form" method="post" action="">
 
             """
+        if let page, !page.problems.isEmpty { out += Self.errorSummary(page.problems) }
+        out += "<form id=\"\(escape(tree.formID))\" class=\"fw-form\" method=\"post\" action=\"\(escape(page?.action ?? ""))\""
+        out += page?.problems.isEmpty == false ? " novalidate>\n" : ">\n"
+        for input in page?.hiddenInputs ?? [] {
+            out += "<input type=\"hidden\" name=\"\(escape(input.name))\" value=\"\(escape(input.value))\">\n"
+        }
         // Every page has one level-1 heading: the title, or (hidden) the form's id in words.
         if let title = tree.title {
             out += "<h1>\(escape(title))</h1>\n"
@@ -112,12 +119,49 @@ struct HTMLRenderer {
             body.bytes.withUnsafeBytes { sink($0) }
             if piece.last { close(index, section, tag) }
         }
+        if let page, !page.buttons.isEmpty {
+            out += "<div class=\"fw-actions\">\n"
+            for button in page.buttons {
+                out += "<button type=\"submit\" class=\"fw-button\(button.primary ? " fw-primary" : "")\""
+                if let name = button.name { out += " name=\"\(escape(name))\" value=\"\(escape(button.value))\"" }
+                out += ">\(escape(button.label))</button>\n"
+            }
+            out += "</div>\n"
+        }
         out += "</form>\n</main>\n"
         if live { out += "<script>\(Self.conditionScript)</script>\n" }
         if tree.pages.count > 1 { out += "<script>\(Self.pageScript)</script>\n" }
         if tree.sections.contains(where: { $0.repeatGroup != nil }) { out += "<script>\(Self.repeatScript)</script>\n" }
         out += "</body>\n</html>\n"
         out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The GOV.UK error summary: a titled list of links to the fields a refused submission got wrong, focused on
+    /// load (`autofocus` works without JavaScript), so a screen reader announces it first.
+    static func errorSummary(_ problems: [WebPage.Problem]) -> String {
+        var out = "<div class=\"fw-error-summary\" role=\"alert\" aria-labelledby=\"fw-error-summary-title\" tabindex=\"-1\" autofocus>\n"
+        out +=
+            "<h2 id=\"fw-error-summary-title\">There \(problems.count == 1 ? "is a problem" : "are \(problems.count) problems")</h2>\n<ul>\n"
+        for problem in problems {
+            if let target = problem.target {
+                out += "<li><a href=\"#\(HTML.escape(target))\">\(HTML.escape(problem.message))</a></li>\n"
+            } else {
+                out += "<li>\(HTML.escape(problem.message))</li>\n"
+            }
+        }
+        return out + "</ul>\n</div>\n"
+    }
+
+    /// Whether the page has a button that submits it (a primary button): a server adds one when not.
+    static func hasSubmitButton(_ tree: ViewTree) -> Bool {
+        func submits(_ node: ViewNode) -> Bool {
+            switch node {
+            case .button(_, let role): role == .primary
+            case .group(_, _, let children): children.contains(where: submits)
+            default: false
+            }
+        }
+        return tree.sections.contains { $0.fields.contains { $0.nodes.contains(where: submits) } }
     }
 
     static func hasConditions(_ tree: ViewTree) -> Bool {
@@ -825,6 +869,16 @@ struct HTMLRenderer {
     }
 
     func escape(_ s: String) -> String { HTML.escape(s) }
+
+    /// A served page's extra rules: the error summary (a bordered box, as GOV.UK's) and the buttons a server adds.
+    static let pageStylesheet = """
+        .fw-error-summary { border: 4px solid var(--fw-danger); padding: .75rem 1rem; margin: 0 0 1.5rem; }
+        .fw-error-summary:focus { outline: 3px solid var(--fw-accent); outline-offset: 2px; }
+        .fw-error-summary h2 { margin: 0 0 .5rem; font-size: 1.25rem; }
+        .fw-error-summary ul { margin: 0; padding-left: 1.2rem; }
+        .fw-error-summary a { color: var(--fw-danger); font-weight: 600; }
+        .fw-actions { display: flex; gap: .75rem; flex-wrap: wrap; margin-top: 1.5rem; }
+        """
 
     static let stylesheet = """
 

@@ -48,6 +48,72 @@ public enum Renderer {
         if !pending.isEmpty { pending.withUnsafeBytes { sink($0) } }
     }
 
+    /// The HTML page of `tree` as a server sends it (`page` says where it posts, what it adds); the page's inline
+    /// scripts and styles are `inlineScripts` and `inlineStyles` (a server hashes them for its CSP).
+    public static func html(_ tree: ViewTree, page: WebPage) -> String {
+        var renderer = HTMLRenderer()
+        renderer.page = page
+        return renderer.render(tree)
+    }
+
+    /// Whether `tree` has a button that submits the page (a server adds one when not).
+    public static func hasSubmitButton(_ tree: ViewTree) -> Bool { HTMLRenderer.hasSubmitButton(tree) }
+
+    /// Every script an HTML page may hold inline, exactly as written between its tags.
+    public static var inlineScripts: [String] { [HTMLRenderer.conditionScript, HTMLRenderer.pageScript, HTMLRenderer.repeatScript] }
+    /// Every style sheet an HTML page may hold inline.
+    public static var inlineStyles: [String] { [HTMLRenderer.stylesheet, HTMLRenderer.pageStylesheet] }
+
     /// The size up to which `write` gathers small chunks.
     static let chunk = 8192
+}
+
+/// What a server adds to a form's HTML page.
+public struct WebPage: Sendable {
+    /// One problem of a refused submission, in the error summary: its message, and the id of the control it links to.
+    public struct Problem: Sendable, Equatable {
+        public var message: String
+        public var target: String?
+        public init(message: String, target: String?) {
+            self.message = message
+            self.target = target
+        }
+    }
+    /// A submit button the server adds (the document's own buttons stay where they are).
+    public struct Button: Sendable, Equatable {
+        public var label: String
+        public var name: String?
+        public var value: String
+        public var primary: Bool
+        public init(label: String, name: String? = nil, value: String = "", primary: Bool = true) {
+            self.label = label
+            self.name = name
+            self.value = value
+            self.primary = primary
+        }
+    }
+
+    /// Where the form posts (`action`).
+    public var action: String
+    /// Hidden inputs written first in the form (a form token).
+    public var hiddenInputs: [HiddenInput]
+    /// The problems shown in the error summary above the form; empty for a page no one has submitted yet.
+    public var problems: [Problem]
+    public var buttons: [Button]
+
+    public struct HiddenInput: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(action: String, hiddenInputs: [HiddenInput] = [], problems: [Problem] = [], buttons: [Button] = []) {
+        self.action = action
+        self.hiddenInputs = hiddenInputs
+        self.problems = problems
+        self.buttons = buttons
+    }
 }

@@ -1,5 +1,5 @@
 import CFormwork
-import CSystem
+import CFormworkSystem
 import FormworkCore
 import Glibc
 import Synchronization

@@ -1,4 +1,4 @@
-import CSystem
+import CFormworkSystem
 import FormworkCore
 import Glibc
 

@@ -1,5 +1,5 @@
 /*
- * CSystem: the few Linux calls the host needs that Swift cannot call directly
+ * CFormworkSystem: the few Linux calls the host needs that Swift cannot call directly
  * (variadic `prctl`/`syscall`, and `memfd_create`, hidden behind _GNU_SOURCE).
  * Names are prefixed `fwsys_`; each returns 0 or a descriptor on success and
  * -1 with errno set on failure, like the system call it wraps.

@@ -1,0 +1,90 @@
+import FormworkServer
+import Hummingbird
+import Logging
+import HTTPTypes
+import NIOCore
+
+/// The Hummingbird 2 adapter of `FormService`: its routes on a router, and the middleware every response passes.
+/// Each route copies the request into the core's terms (form id, body bytes, content type, cookie) and the core's
+/// `ServerResponse` back; no rule lives here.
+public enum FormworkRoutes {
+    /// Adds the web runtime's routes to `router`:
+    /// `GET /`, `GET|POST /forms/{id}`, `GET /forms/{id}/submitted/{submission}`,
+    /// `POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`, `GET /api/forms/{id}/schema`,
+    /// `GET /openapi.json`, `GET /healthz`.
+    public static func add<Context: RequestContext>(to router: Router<Context>, service: FormService, limits: SubmissionLimits) {
+        router.add(middleware: SecurityHeaders())
+        router.get("/") { _, _ in response(service.index()) }
+        router.get("/forms/:form") { request, context in
+            let id = try context.parameters.require("form")
+            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+            return response(await service.page(formID: id, cookie: request.cookies[FormService.cookieName]?.value, query: query))
+        }
+        router.post("/forms/:form") { request, context in
+            let id = try context.parameters.require("form")
+            let body = try await collect(request, limits: limits)
+            return response(
+                await service.post(
+                    formID: id, body: body, contentType: request.headers[.contentType],
+                    cookie: request.cookies[FormService.cookieName]?.value,
+                    requestID: context.id))
+        }
+        router.get("/forms/:form/submitted/:submission") { _, context in
+            response(
+                await service.confirmation(
+                    formID: try context.parameters.require("form"), submissionID: try context.parameters.require("submission")))
+        }
+        router.post("/api/forms/:form/submissions") { request, context in
+            let id = try context.parameters.require("form")
+            let body = try await collect(request, limits: limits)
+            return response(
+                await service.apiSubmit(
+                    formID: id, body: body, contentType: request.headers[.contentType],
+                    idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!], requestID: context.id))
+        }
+        router.get("/api/forms/:form/submissions/:submission") { _, context in
+            response(
+                await service.apiSubmission(
+                    formID: try context.parameters.require("form"), submissionID: try context.parameters.require("submission")))
+        }
+        router.get("/api/forms/:form/schema") { _, context in response(service.schema(formID: try context.parameters.require("form"))) }
+        router.get("/openapi.json") { _, _ in response(service.openAPI()) }
+        router.get("/healthz") { _, _ in response(await service.health()) }
+    }
+
+    /// The body, at most `limits.maxBytes` (413 beyond, without reading the rest).
+    static func collect(_ request: Request, limits: SubmissionLimits) async throws -> [UInt8] {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxBytes {
+            throw HTTPError(.contentTooLarge, message: "the body is \(length) bytes; this server takes at most \(limits.maxBytes)")
+        }
+        let buffer = try await request.body.collect(upTo: limits.maxBytes)
+        return Array(buffer.readableBytesView)
+    }
+
+    /// The core's response in Hummingbird's terms.
+    public static func response(_ r: ServerResponse) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in r.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        headers[.contentLength] = String(r.body.count)
+        return Response(status: .init(code: r.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: r.body)))
+    }
+}
+
+/// The headers every response carries: a Content-Security-Policy that allows no script or style but the renderer's
+/// own (by hash, no `unsafe-inline`), no MIME sniffing, no referrer beyond the origin, no framing.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do { response = try await next(request, context) } catch let error as HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        response.headers[.contentSecurityPolicy] = FormService.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[HTTPField.Name("X-Request-Id")!] = context.id
+        return response
+    }
+}

@@ -1,0 +1,180 @@
+import Crypto
+import FormworkCore
+import FormworkHost
+import Glibc
+import Logging
+import Synchronization
+
+/// A form as the server serves it: the document decoded, where it came from, and its revision.
+public struct ServedForm: Sendable {
+    public let form: Form
+    public let path: String
+    /// The document's revision: the SHA-256 of its bytes (hex, first 16 digits). Every stored submission records it.
+    public let revision: String
+    public var id: String { form.id }
+    public var title: String { form.title ?? form.id }
+}
+
+/// The forms of a folder (or of files): read at start, and read again when a file changes on disk — an edit that does
+/// not decode keeps the last good version and is logged. At most one look at the disk per `interval` seconds.
+public final class FormCatalog: Sendable {
+    private struct Entry {
+        var served: ServedForm?
+        var stamp: FileStamp
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]  // by path
+        var byID: [String: String] = [:]  // form id -> path
+        var lastLook: Double = -1
+    }
+
+    private let paths: [String]
+    private let registry: Registry
+    private let logger: Logger
+    private let interval: Double
+    private let state = Mutex(State())
+
+    /// `paths`: form documents, or folders whose `.json`, `.yaml` and `.yml` files are forms.
+    public init(paths: [String], registry: Registry, logger: Logger, interval: Double = 1) {
+        self.paths = paths
+        self.registry = registry
+        self.logger = logger
+        self.interval = interval
+        refresh(force: true)
+    }
+
+    /// Every form, sorted by id.
+    public var forms: [ServedForm] {
+        refresh()
+        return state.withLock { s in s.byID.keys.sorted().compactMap { s.entries[s.byID[$0]!]?.served } }
+    }
+
+    /// The form `id`, in its current version.
+    public func form(_ id: String) -> ServedForm? {
+        refresh()
+        return state.withLock { s in s.byID[id].flatMap { s.entries[$0]?.served } }
+    }
+
+    /// The documents the paths name now.
+    func documentPaths() -> [String] {
+        var out: [String] = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                out.append(path)  // reported when read
+                continue
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                out.append(path)
+                continue
+            }
+            guard let dir = opendir(path) else { continue }
+            defer { closedir(dir) }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                guard !name.hasPrefix("."), name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
+                names.append(name)
+            }
+            out += names.sorted().map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
+        }
+        return out
+    }
+
+    /// Looks at the disk (at most once per `interval`) and reads again each document whose file changed.
+    public func refresh(force: Bool = false) {
+        let now = Monotonic.seconds
+        let due = state.withLock { s -> Bool in
+            guard force || now - s.lastLook >= interval else { return false }
+            s.lastLook = now
+            return true
+        }
+        guard due else { return }
+        let current = documentPaths()
+        var changed: [(String, FileStamp)] = []
+        let known = state.withLock { $0.entries.mapValues(\.stamp) }
+        for path in current {
+            let stamp = FileStamp(path)
+            if known[path] != stamp { changed.append((path, stamp)) }
+        }
+        let removed = Set(known.keys).subtracting(current)
+        guard !changed.isEmpty || !removed.isEmpty else { return }
+        var loaded: [(String, Entry)] = []
+        for (path, stamp) in changed {
+            let previous = state.withLock { $0.entries[path]?.served }
+            loaded.append((path, Entry(served: load(path, previous: previous), stamp: stamp)))
+        }
+        state.withLock { s in
+            for path in removed {
+                s.entries[path] = nil
+                logger.notice("form document removed", metadata: ["path": "\(path)"])
+            }
+            for (path, entry) in loaded { s.entries[path] = entry }
+            s.byID = [:]
+            for path in current {
+                guard let served = s.entries[path]?.served else { continue }
+                if let other = s.byID[served.id] {
+                    logger.error(
+                        "form id is served already; this document is not served",
+                        metadata: ["path": "\(path)", "id": "\(served.id)", "servedFrom": "\(other)"])
+                    continue
+                }
+                s.byID[served.id] = path
+            }
+        }
+    }
+
+    /// The document at `path`, or `previous` (logged) when it does not decode now.
+    private func load(_ path: String, previous: ServedForm?) -> ServedForm? {
+        do {
+            let bytes = try FileBytes.read(path, limit: 32 << 20)
+            let form = try FormDecoder.load(path: path, registry: registry)
+            let digest = SHA256.hash(data: bytes)
+            let revision = FormTokens.hex(Array(digest.prefix(8)))
+            if let previous, previous.revision != revision {
+                logger.notice("form document changed", metadata: ["path": "\(path)", "id": "\(form.id)", "revision": "\(revision)"])
+            }
+            return ServedForm(form: form, path: path, revision: revision)
+        } catch {
+            if let previous {
+                logger.error(
+                    "form document does not decode; the last good version is still served",
+                    metadata: ["path": "\(path)", "revision": "\(previous.revision)", "error": "\(error)"])
+            } else {
+                logger.error("form document does not decode; it is not served", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+            return previous
+        }
+    }
+}
+
+/// What says a file changed: size, modification and change times, inode.
+struct FileStamp: Equatable {
+    var size: Int64 = -1
+    var mtime: timespec = timespec()
+    var ctime: timespec = timespec()
+    var inode: UInt = 0
+
+    init(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        size = Int64(info.st_size)
+        mtime = info.st_mtim
+        ctime = info.st_ctim
+        inode = UInt(info.st_ino)
+    }
+
+    static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.size == b.size && a.inode == b.inode && a.mtime.tv_sec == b.mtime.tv_sec && a.mtime.tv_nsec == b.mtime.tv_nsec
+            && a.ctime.tv_sec == b.ctime.tv_sec && a.ctime.tv_nsec == b.ctime.tv_nsec
+    }
+}
+
+enum Monotonic {
+    static var seconds: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,549 @@
+import Crypto
+import FormworkCore
+import Logging
+import Metrics
+import Synchronization
+
+/// A response of the core, in no router's types: the adapter copies it into its own.
+public struct ServerResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public init(status: Int, contentType: String, text: String, headers: [(name: String, value: String)] = []) {
+        self.init(status: status, headers: [("Content-Type", contentType)] + headers, body: Array(text.utf8))
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// The web runtime without HTTP: for each request the router hands it (the form id, the body and its content type,
+/// the browser's cookie), it renders the page, decodes and checks a submission exactly as `formwork validate` checks
+/// values (the same `ValuesCheck`, cells included), stores what is accepted, and answers with a `ServerResponse`.
+public final class FormService: Sendable {
+    /// The hidden input that carries the form token.
+    public static let tokenName = "_formwork_token"
+    /// The button name a page may add for other intents than submitting (drafts).
+    public static let intentName = "_formwork_intent"
+    /// The cookie the token is bound to.
+    public static let cookieName = "formwork_csrf"
+
+    public let catalog: FormCatalog
+    public let store: any SubmissionStore
+    let lanes: CellLanes
+    let tokens: FormTokens
+    let limits: SubmissionLimits
+    let logger: Logger
+    /// Blank pages, rendered once per form revision, split where the token goes.
+    private let blankPages = Mutex<[String: (revision: String, before: String, after: String)]>([:])
+
+    public init(
+        catalog: FormCatalog, store: any SubmissionStore, lanes: CellLanes, tokens: FormTokens, limits: SubmissionLimits, logger: Logger
+    ) {
+        self.catalog = catalog
+        self.store = store
+        self.lanes = lanes
+        self.tokens = tokens
+        self.limits = limits
+        self.logger = logger
+    }
+
+    // MARK: Pages
+
+    /// `GET /`: the forms, each a link to its page.
+    public func index() -> ServerResponse {
+        var items = ""
+        for served in catalog.forms {
+            items += "<li><a href=\"/forms/\(Self.pathSegment(served.id))\">\(HTMLText.escape(served.title))</a></li>\n"
+        }
+        if items.isEmpty { items = "<li>No forms are served from this folder yet.</li>\n" }
+        return htmlPage(status: 200, title: "Forms", body: "<h1>Forms</h1>\n<ul class=\"fw-form-list\">\n\(items)</ul>\n")
+    }
+
+    /// `GET /forms/{id}`: the blank page (or prefilled from `query`, the page's own names), with a fresh token bound
+    /// to `cookie`. `setCookie` is set when the browser had none.
+    public func page(formID: String, cookie: String?, query: [(name: String, value: String)] = []) async -> ServerResponse {
+        guard let served = catalog.form(formID) else { return notFound(formID) }
+        let (cookie, setCookie) = cookie.flatMap { Self.isCookieValue($0) ? $0 : nil }.map { ($0, false) } ?? (FormTokens.newCookie(), true)
+        let token = tokens.issue(formID: served.id, cookie: cookie)
+        var response: ServerResponse
+        if query.isEmpty, let cached = blankPages.withLock({ $0[served.id] }), cached.revision == served.revision {
+            response = htmlResponse(200, cached.before + token + cached.after)
+        } else {
+            let values = query.isEmpty ? nil : FormPost(form: served.form).values(query)
+            response = await render(served, values: values, problems: [], token: query.isEmpty ? Self.tokenPlaceholder : token)
+            if query.isEmpty, response.status == 200 {
+                let html = String(decoding: response.body, as: UTF8.self)
+                if let range = html.range(of: Self.tokenPlaceholder) {
+                    let before = String(html[..<range.lowerBound]), after = String(html[range.upperBound...])
+                    blankPages.withLock { $0[served.id] = (served.revision, before, after) }
+                    response = htmlResponse(200, before + token + after)
+                }
+            }
+        }
+        if setCookie { response.headers.append(("Set-Cookie", Self.cookieHeader(cookie))) }
+        return response
+    }
+
+    static let tokenPlaceholder = "formwork-token-placeholder-0d9c1e"
+
+    /// `POST /forms/{id}`: a page posted by a browser. Accepted: stored, then 303 to the confirmation page. Refused:
+    /// 422 and the page again, with the answers (never a secure one), an error summary and each field's errors.
+    public func post(formID: String, body: [UInt8], contentType: String?, cookie: String?, requestID: String) async -> ServerResponse {
+        guard let served = catalog.form(formID) else { return notFound(formID) }
+        let pairs: [(name: String, value: String)]
+        do {
+            switch try SubmissionBody.parse(body, contentType: contentType, limits: limits) {
+            case .fields(let fields): pairs = fields
+            case .json: return problemPage(served, status: 415, "This page posts a form; send JSON to /api/forms/\(formID)/submissions.")
+            }
+        } catch {
+            count(served.id, "refused-body")
+            return problemPage(served, status: error.status, "The form could not be read: \(error.message).")
+        }
+        let sentToken = pairs.last { $0.name == Self.tokenName }?.value
+        let nonce: String
+        switch tokens.verify(sentToken, formID: served.id, cookie: cookie) {
+        case .valid(let n): nonce = n
+        case .forged:
+            count(served.id, "refused-token")
+            logger.notice("form post refused: missing or forged token", metadata: ["request": "\(requestID)", "form": "\(served.id)"])
+            return problemPage(
+                served, status: 403,
+                "This form was not sent from its page on this site, or your browser does not keep this site's cookie. Open the form again and send it from there."
+            )
+        case .expired:
+            // The answers are kept: the page comes back with a fresh token and says why.
+            let values = FormPost(form: served.form).values(pairs)
+            return await render(
+                served, values: values,
+                problems: [
+                    WebPage.Problem(message: "This page was open too long to be sent. Check your answers and send it again.", target: nil)
+                ],
+                token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422)
+        }
+        let values = FormPost(form: served.form).values(pairs)
+        let verdict = await check(served, values: values)
+        switch verdict {
+        case .unavailable(let response): return response
+        case .refused(let problems):
+            count(served.id, "refused")
+            logger.info(
+                "form post refused", metadata: ["request": "\(requestID)", "form": "\(served.id)", "problems": "\(problems.count)"])
+            return await render(
+                served, values: values, problems: problems, token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422)
+        case .accepted(let accepted):
+            do {
+                let stored = try await store.insert(
+                    NewSubmission(
+                        formID: served.id, revision: served.revision, values: accepted, idempotencyKey: "page:" + nonce,
+                        receivedAt: WallClock.seconds))
+                count(served.id, stored.created ? "stored" : "repeated")
+                logger.info(
+                    "submission stored",
+                    metadata: ["request": "\(requestID)", "form": "\(served.id)", "submission": "\(stored.id)", "new": "\(stored.created)"])
+                return ServerResponse(
+                    status: 303,
+                    headers: [("Location", "/forms/\(Self.pathSegment(served.id))/submitted/\(stored.id)"), ("Cache-Control", "no-store")])
+            } catch {
+                count(served.id, "store-failed")
+                logger.error("submission not stored", metadata: ["request": "\(requestID)", "form": "\(served.id)", "error": "\(error)"])
+                return problemPage(
+                    served, status: 503,
+                    "Your answers could not be saved just now; nothing was stored. Go back and send the form again in a moment.")
+            }
+        }
+    }
+
+    /// `GET /forms/{id}/submitted/{submission}`: the confirmation (no answer shown: the link may be shared).
+    public func confirmation(formID: String, submissionID: String) async -> ServerResponse {
+        guard let served = catalog.form(formID) else { return notFound(formID) }
+        guard submissionID.utf8.count == 32, submissionID.utf8.allSatisfy({ FormPost.isHexDigit($0) }),
+            (try? await store.submission(formID: served.id, id: submissionID)) != nil
+        else { return htmlPage(status: 404, title: "Not found", body: "<h1>Not found</h1>\n<p>There is no such submission.</p>\n") }
+        return htmlPage(
+            status: 200, title: "Thank you",
+            body: """
+                <h1>Thank you</h1>
+                <p>Your answers to <strong>\(HTMLText.escape(served.title))</strong> were received.</p>
+                <p>Reference: <code>\(submissionID.prefix(12))</code></p>
+                <p><a href="/forms/\(Self.pathSegment(served.id))">Fill in the form again</a></p>
+
+                """)
+    }
+
+    // MARK: JSON API
+
+    /// `POST /api/forms/{id}/submissions`: a values-file object (JSON), or a form body. 201 with `Location` once
+    /// stored; 422 `application/problem+json` (RFC 9457) with every problem's pointer.
+    public func apiSubmit(
+        formID: String, body: [UInt8], contentType: String?, idempotencyKey: String?, requestID: String
+    ) async -> ServerResponse {
+        guard let served = catalog.form(formID) else {
+            return problem(
+                404, "no-such-form", "No such form", "There is no form '\(TerminalSafe.clip(formID))' here; GET / lists the forms.")
+        }
+        if let key = idempotencyKey,
+            key.isEmpty || key.utf8.count > 255 || key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E })
+        {
+            return problem(400, "bad-idempotency-key", "Bad Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
+        }
+        let values: JSON
+        do {
+            switch try SubmissionBody.parse(body, contentType: contentType, limits: limits) {
+            case .json(let json): values = json
+            case .fields(let pairs): values = FormPost(form: served.form).values(pairs.filter { $0.name != Self.tokenName })
+            }
+        } catch {
+            count(served.id, "refused-body")
+            return problem(error.status, "unreadable-body", "The body could not be read", error.message)
+        }
+        switch await check(served, values: values) {
+        case .unavailable(let response): return response
+        case .refused(let problems):
+            count(served.id, "refused")
+            logger.info(
+                "API submission refused", metadata: ["request": "\(requestID)", "form": "\(served.id)", "problems": "\(problems.count)"])
+            return problemResponse(served, problems)
+        case .accepted(let accepted):
+            do {
+                let stored = try await store.insert(
+                    NewSubmission(
+                        formID: served.id, revision: served.revision, values: accepted, idempotencyKey: idempotencyKey.map { "api:" + $0 },
+                        receivedAt: WallClock.seconds))
+                count(served.id, stored.created ? "stored" : "repeated")
+                logger.info(
+                    "submission stored",
+                    metadata: ["request": "\(requestID)", "form": "\(served.id)", "submission": "\(stored.id)", "new": "\(stored.created)"])
+                let location = "/api/forms/\(Self.pathSegment(served.id))/submissions/\(stored.id)"
+                let json = JSON.object([
+                    ("id", .string(stored.id)), ("form", .string(served.id)), ("revision", .string(stored.revision)),
+                    ("receivedAt", .string(DateFormat.iso8601(stored.receivedAt.rounded(.down)))),
+                ])
+                return ServerResponse(
+                    status: stored.created ? 201 : 200, contentType: "application/json", text: json.serialized() + "\n",
+                    headers: [("Location", location)])
+            } catch {
+                count(served.id, "store-failed")
+                logger.error("submission not stored", metadata: ["request": "\(requestID)", "form": "\(served.id)", "error": "\(error)"])
+                return problem(503, "not-stored", "Not stored", "The submission could not be stored; nothing was kept. Send it again.")
+            }
+        }
+    }
+
+    /// `GET /api/forms/{id}/submissions/{submission}`: that a submission exists, and when (its answers are not served).
+    public func apiSubmission(formID: String, submissionID: String) async -> ServerResponse {
+        guard let served = catalog.form(formID), submissionID.utf8.count == 32,
+            let stored = try? await store.submission(formID: served.id, id: submissionID)
+        else { return problem(404, "no-such-submission", "No such submission", "There is no such submission of this form.") }
+        let json = JSON.object([
+            ("id", .string(stored.id)), ("form", .string(stored.formID)), ("revision", .string(stored.revision)),
+            ("receivedAt", .string(DateFormat.iso8601(stored.receivedAt.rounded(.down)))),
+        ])
+        return ServerResponse(status: 200, contentType: "application/json", text: json.serialized() + "\n")
+    }
+
+    /// `GET /api/forms/{id}/schema`: the JSON Schema of the values the form accepts (`formwork schema --values`).
+    public func schema(formID: String) -> ServerResponse {
+        guard let served = catalog.form(formID) else {
+            return problem(
+                404, "no-such-form", "No such form", "There is no form '\(TerminalSafe.clip(formID))' here; GET / lists the forms.")
+        }
+        return ServerResponse(
+            status: 200, contentType: "application/schema+json", text: ValuesSchema.generate(served.form).serialized() + "\n")
+    }
+
+    /// `GET /openapi.json`: OpenAPI 3.1 of the JSON API, with each form's values schema.
+    public func openAPI() -> ServerResponse {
+        ServerResponse(status: 200, contentType: "application/json", text: OpenAPIDocument.generate(catalog.forms).serialized() + "\n")
+    }
+
+    /// `GET /healthz`: 200 while the forms and the store answer.
+    public func health() async -> ServerResponse {
+        let formCount = catalog.forms.count
+        do {
+            _ = try await store.list(formID: "", after: 0, limit: 1)
+            return ServerResponse(status: 200, contentType: "application/json", text: "{\"status\": \"ok\", \"forms\": \(formCount)}\n")
+        } catch {
+            return ServerResponse(status: 503, contentType: "application/json", text: "{\"status\": \"store unavailable\"}\n")
+        }
+    }
+
+    // MARK: The verdict
+
+    enum Verdict: Sendable {
+        /// The values as a values file writes them (JSON text).
+        case accepted(String)
+        case refused([Diagnostic])
+        case unavailable(ServerResponse)
+    }
+
+    /// What `formwork validate` says of `values`, in a cell lane.
+    func check(_ served: ServedForm, values: JSON) async -> Verdict {
+        let form = served.form
+        let result: Result<(problems: [Diagnostic], values: String), RuntimeError>
+        do {
+            result = try await lanes.run { driver in
+                var form = form
+                do throws(RuntimeError) {
+                    let problems = try ValuesCheck.problems(values: values, file: nil, form: &form, driver: driver)
+                    return .success((problems, problems.isEmpty ? form.valuesJSON.serialized(pretty: false) : ""))
+                } catch { return .failure(error) }
+            }
+        } catch {
+            return .unavailable(busy(served))
+        }
+        switch result {
+        case .success(let outcome): return outcome.problems.isEmpty ? .accepted(outcome.values) : .refused(outcome.problems)
+        case .failure(let error):
+            logger.error("a cell failed while checking a submission", metadata: ["form": "\(served.id)", "error": "\(error)"])
+            count(served.id, "cell-failed")
+            return .unavailable(
+                problemPage(
+                    served, status: 503, "Part of this form (cell '\(error.cellID)') is not working just now. Try again in a moment."))
+        }
+    }
+
+    // MARK: Rendering
+
+    /// The page of `served` with `values` (nil: blank) and the problems of a refused submission.
+    func render(_ served: ServedForm, values: JSON?, problems: [Diagnostic], token: String, status: Int = 200) async -> ServerResponse {
+        await render(served, values: values, summary: nil, problems: problems, token: token, status: status)
+    }
+
+    func render(_ served: ServedForm, values: JSON?, problems: [WebPage.Problem], token: String, status: Int) async -> ServerResponse {
+        await render(served, values: values, summary: problems, problems: [], token: token, status: status)
+    }
+
+    private func render(
+        _ served: ServedForm, values: JSON?, summary: [WebPage.Problem]?, problems: [Diagnostic], token: String, status: Int
+    ) async -> ServerResponse {
+        let form = served.form
+        let action = "/forms/" + Self.pathSegment(served.id)
+        let result: Result<String, RuntimeError>
+        do {
+            result = try await lanes.run { driver in
+                var form = form
+                if let values {
+                    _ = ValuesFile.collect(Self.withoutSecureValues(values, of: form), into: &form, file: nil, requireComplete: false)
+                }
+                let runtime = FormRuntime(driver: driver)
+                do throws(RuntimeError) {
+                    var tree = try runtime.render(form)
+                    let links = (summary ?? []) + Self.attach(problems, to: &tree)
+                    var page = WebPage(action: action, hiddenInputs: [.init(name: Self.tokenName, value: token)], problems: links)
+                    if !Renderer.hasSubmitButton(tree) { page.buttons = [.init(label: "Submit")] }
+                    return .success(Renderer.html(tree, page: page))
+                } catch { return .failure(error) }
+            }
+        } catch {
+            return busy(served)
+        }
+        switch result {
+        case .success(let html): return htmlResponse(status, html)
+        case .failure(let error):
+            logger.error("a cell failed while rendering a page", metadata: ["form": "\(served.id)", "error": "\(error)"])
+            count(served.id, "cell-failed")
+            return problemPage(
+                served, status: 503, "Part of this form (cell '\(error.cellID)') is not working just now. Try again in a moment.")
+        }
+    }
+
+    /// `values` without the values of secure fields: a refused page never sends a password back.
+    static func withoutSecureValues(_ values: JSON, of form: Form) -> JSON {
+        guard case .object(let members) = values else { return values }
+        return .object(members.filter { form.field($0.0)?.textInput.secureEntry != true })
+    }
+
+    /// Puts each problem under its field (unless the field shows that message already) and returns the summary's
+    /// links, in the order of the form.
+    static func attach(_ problems: [Diagnostic], to tree: inout ViewTree) -> [WebPage.Problem] {
+        var byField: [String: [String]] = [:]
+        var unplaced: [String] = []
+        for problem in problems {
+            let id = Self.fieldID(of: problem.pointer)
+            if !id.isEmpty { byField[id, default: []].append(problem.message) } else { unplaced.append(problem.message) }
+        }
+        var links: [WebPage.Problem] = []
+        var placed: Set<String> = []
+        for s in tree.sections.indices {
+            if let messages = byField[tree.sections[s].id], tree.sections[s].repeatGroup != nil {
+                placed.insert(tree.sections[s].id)
+                for message in messages { links.append(.init(message: message, target: "section-" + tree.sections[s].id)) }
+            }
+            for f in tree.sections[s].fields.indices {
+                let id = tree.sections[s].fields[f].id
+                guard let messages = byField[id] else { continue }
+                placed.insert(id)
+                for message in messages {
+                    let shown = tree.sections[s].fields[f].nodes.contains {
+                        if case .message(.error, let text) = $0 { text == message } else { false }
+                    }
+                    if !shown { tree.sections[s].fields[f].nodes.append(.message(kind: .error, text: message)) }
+                    links.append(.init(message: message, target: tree.sections[s].fields[f].accessibilityId))
+                }
+            }
+        }
+        for (id, messages) in byField.sorted(by: { $0.key < $1.key }) where !placed.contains(id) {
+            for message in messages { links.append(.init(message: message, target: nil)) }
+        }
+        return links + unplaced.map { .init(message: $0, target: nil) }
+    }
+
+    /// `/tasks/0/title` → `tasks/0/title` (the id of the item's field), `/a~1b` → `a/b`.
+    static func fieldID(of pointer: String) -> String {
+        guard pointer.hasPrefix("/") else { return "" }
+        return String(pointer.dropFirst()).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+
+    // MARK: Responses
+
+    func htmlResponse(_ status: Int, _ html: String) -> ServerResponse {
+        ServerResponse(status: status, contentType: "text/html; charset=utf-8", text: html, headers: [("Cache-Control", "no-store")])
+    }
+
+    func htmlPage(status: Int, title: String, body: String) -> ServerResponse {
+        htmlResponse(
+            status,
+            """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTMLText.escape(title))</title>
+            <style>\(Renderer.inlineStyles[0])</style>
+            </head>
+            <body>
+            <main>
+            \(body)</main>
+            </body>
+            </html>
+
+            """)
+    }
+
+    func notFound(_ formID: String) -> ServerResponse {
+        htmlPage(
+            status: 404, title: "Form not found",
+            body:
+                "<h1>Form not found</h1>\n<p>There is no form “\(HTMLText.escape(TerminalSafe.clip(formID)))” here. <a href=\"/\">See the forms</a>.</p>\n"
+        )
+    }
+
+    func problemPage(_ served: ServedForm, status: Int, _ message: String) -> ServerResponse {
+        htmlPage(
+            status: status, title: "\(served.title): not sent",
+            body:
+                "<h1>\(HTMLText.escape(served.title))</h1>\n<p role=\"alert\">\(HTMLText.escape(message))</p>\n<p><a href=\"/forms/\(Self.pathSegment(served.id))\">Back to the form</a></p>\n"
+        )
+    }
+
+    func busy(_ served: ServedForm) -> ServerResponse {
+        var response = problemPage(served, status: 503, "The server is busy. Try again in a moment.")
+        response.headers.append(("Retry-After", "1"))
+        return response
+    }
+
+    /// RFC 9457 problem details.
+    func problem(_ status: Int, _ type: String, _ title: String, _ detail: String, extra: [(String, JSON)] = []) -> ServerResponse {
+        let json = JSON.object(
+            [
+                ("type", .string("https://formwork.dev/problems/\(type)")), ("title", .string(title)), ("status", .integer(Int64(status))),
+                ("detail", .string(detail)),
+            ]
+                + extra)
+        return ServerResponse(status: status, contentType: "application/problem+json", text: json.serialized() + "\n")
+    }
+
+    func problemResponse(_ served: ServedForm, _ problems: [Diagnostic]) -> ServerResponse {
+        let errors = problems.map { p in
+            JSON.object([("pointer", .string(p.pointer)), ("message", .string(p.message)), ("code", .string(Self.code(of: p)))])
+        }
+        return problem(
+            422, "invalid-values", "The values were refused",
+            problems.count == 1
+                ? "1 problem with the values of form '\(served.id)'."
+                : "\(problems.count) problems with the values of form '\(served.id)'.",
+            extra: [("form", .string(served.id)), ("revision", .string(served.revision)), ("errors", .array(errors))])
+    }
+
+    /// A stable, coarse code for a problem, for clients that branch on it.
+    static func code(of problem: Diagnostic) -> String {
+        let m = problem.message
+        if m.contains("has no value") || m.hasPrefix("required") { return "required" }
+        if m.hasPrefix("no field") { return "unknown-field" }
+        if m.contains("would never be submitted") { return "not-submitted" }
+        if m.contains(" must be ") || m.contains("is not a") { return "type" }
+        return "invalid"
+    }
+
+    func count(_ formID: String, _ outcome: String) {
+        Counter(label: "formwork_submissions_total", dimensions: [("form", formID), ("outcome", outcome)]).increment()
+    }
+
+    // MARK: Helpers
+
+    /// A form id as one URL path segment (percent-encoded beyond unreserved characters).
+    public static func pathSegment(_ id: String) -> String {
+        var out = ""
+        for b in id.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%" + FormTokens.hex([b]).uppercased()
+            }
+        }
+        return out
+    }
+
+    static func isCookieValue(_ value: String) -> Bool { value.utf8.count == 32 && value.utf8.allSatisfy(FormPost.isHexDigit) }
+
+    static func cookieHeader(_ value: String) -> String { "\(cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict" }
+
+    /// The Content-Security-Policy of every page: no script or style but the renderer's own (by hash).
+    public static let contentSecurityPolicy: String = {
+        func hash(_ text: String) -> String {
+            "'sha256-" + FormTokens.base64Standard(Array(SHA256.hash(data: Array(text.utf8)))) + "'"
+        }
+        let scripts = Renderer.inlineScripts.map(hash).joined(separator: " ")
+        let styles = Renderer.inlineStyles.map(hash).joined(separator: " ")
+        return "default-src 'none'; script-src \(scripts); style-src \(styles); style-src-attr 'unsafe-inline'; img-src 'self' data:; "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }()
+}
+
+extension FormPost {
+    static func isHexDigit(_ b: UInt8) -> Bool { SubmissionBody.hexValue(b) != nil && !(UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b) }
+}
+
+/// HTML escaping for the server's own small pages.
+enum HTMLText {
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                if c.value < 0x20 && c != "\n" && c != "\t" { out += "\u{FFFD}" } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out
+    }
+}

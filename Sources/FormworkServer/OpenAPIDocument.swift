@@ -1,0 +1,204 @@
+import FormworkCore
+
+/// The OpenAPI 3.1 description of the JSON API: one submissions path per form, its request body the form's values
+/// schema (JSON Schema 2020-12, which OpenAPI 3.1 takes as it is), refusals as RFC 9457 problem details.
+enum OpenAPIDocument {
+    static func generate(_ forms: [ServedForm]) -> JSON {
+        var paths: [(String, JSON)] = []
+        var schemas: [(String, JSON)] = [("Problem", problemSchema), ("Stored", storedSchema)]
+        for served in forms {
+            let name = "Values_" + schemaName(served.id)
+            var values = ValuesSchema.generate(served.form)
+            if case .object(let members) = values { values = .object(members.filter { $0.0 != "$schema" }) }
+            schemas.append((name, values))
+            let segment = FormService.pathSegment(served.id)
+            paths.append(
+                (
+                    "/api/forms/\(segment)/submissions",
+                    .object([
+                        (
+                            "post",
+                            .object([
+                                ("operationId", .string("submit_" + schemaName(served.id))),
+                                ("summary", .string("Submit the values of \(served.title)")),
+                                (
+                                    "parameters",
+                                    .array([
+                                        .object([
+                                            ("name", .string("Idempotency-Key")), ("in", .string("header")), ("required", .bool(false)),
+                                            (
+                                                "description",
+                                                .string("A key of the client's: a retry with the same key stores nothing more.")
+                                            ),
+                                            (
+                                                "schema",
+                                                .object([
+                                                    ("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(255)),
+                                                ])
+                                            ),
+                                        ])
+                                    ])
+                                ),
+                                (
+                                    "requestBody",
+                                    .object([
+                                        ("required", .bool(true)),
+                                        ("content", .object([("application/json", .object([("schema", ref(name))]))])),
+                                    ])
+                                ),
+                                (
+                                    "responses",
+                                    .object([
+                                        (
+                                            "201",
+                                            response(
+                                                "Stored (durably) for the first time", "application/json", ref("Stored"), location: true)
+                                        ),
+                                        (
+                                            "200",
+                                            response(
+                                                "Stored before under the same Idempotency-Key", "application/json", ref("Stored"),
+                                                location: true)
+                                        ),
+                                        (
+                                            "422",
+                                            response(
+                                                "The values were refused; `errors` says where and why", "application/problem+json",
+                                                ref("Problem"))
+                                        ),
+                                        ("400", response("The body could not be read", "application/problem+json", ref("Problem"))),
+                                        ("404", response("No such form", "application/problem+json", ref("Problem"))),
+                                        ("413", response("The body is too large", "application/problem+json", ref("Problem"))),
+                                        ("415", response("The content type is not accepted", "application/problem+json", ref("Problem"))),
+                                        (
+                                            "503",
+                                            response(
+                                                "A cell or the store is unavailable; nothing was stored", "application/problem+json",
+                                                ref("Problem"))
+                                        ),
+                                    ])
+                                ),
+                            ])
+                        )
+                    ])
+                ))
+            paths.append(
+                (
+                    "/api/forms/\(segment)/schema",
+                    .object([
+                        (
+                            "get",
+                            .object([
+                                ("operationId", .string("schema_" + schemaName(served.id))),
+                                ("summary", .string("The JSON Schema of the values of \(served.title)")),
+                                (
+                                    "responses",
+                                    .object([
+                                        ("200", response("The schema", "application/schema+json", .object([("type", .string("object"))])))
+                                    ])
+                                ),
+                            ])
+                        )
+                    ])
+                ))
+        }
+        return .object([
+            ("openapi", .string("3.1.0")),
+            ("info", .object([("title", .string("Formwork forms")), ("version", .string(FormworkVersion.string))])),
+            ("paths", .object(paths)),
+            ("components", .object([("schemas", .object(schemas))])),
+        ])
+    }
+
+    static func ref(_ name: String) -> JSON { .object([("$ref", .string("#/components/schemas/\(name)"))]) }
+
+    static func response(_ description: String, _ type: String, _ schema: JSON, location: Bool = false) -> JSON {
+        var members: [(String, JSON)] = [
+            ("description", .string(description)), ("content", .object([(type, .object([("schema", schema)]))])),
+        ]
+        if location {
+            members.append(
+                (
+                    "headers",
+                    .object([
+                        (
+                            "Location",
+                            .object([("description", .string("The submission's URL")), ("schema", .object([("type", .string("string"))]))])
+                        )
+                    ])
+                ))
+        }
+        return .object(members)
+    }
+
+    /// A component name from a form id (OpenAPI allows `^[a-zA-Z0-9._-]+$`).
+    static func schemaName(_ id: String) -> String {
+        String(
+            id.unicodeScalars.map { c in
+                c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "." || c == "-" || c == "_") ? Character(c) : "_"
+            })
+    }
+
+    static let problemSchema: JSON = .object([
+        ("type", .string("object")),
+        ("required", .array([.string("type"), .string("title"), .string("status")])),
+        (
+            "properties",
+            .object([
+                ("type", .object([("type", .string("string"))])), ("title", .object([("type", .string("string"))])),
+                ("status", .object([("type", .string("integer"))])), ("detail", .object([("type", .string("string"))])),
+                ("form", .object([("type", .string("string"))])), ("revision", .object([("type", .string("string"))])),
+                (
+                    "errors",
+                    .object([
+                        ("type", .string("array")),
+                        (
+                            "items",
+                            .object([
+                                ("type", .string("object")),
+                                ("required", .array([.string("pointer"), .string("message"), .string("code")])),
+                                (
+                                    "properties",
+                                    .object([
+                                        (
+                                            "pointer",
+                                            .object([
+                                                ("type", .string("string")),
+                                                ("description", .string("JSON pointer into the submitted values")),
+                                            ])
+                                        ),
+                                        ("message", .object([("type", .string("string"))])),
+                                        (
+                                            "code",
+                                            .object([
+                                                ("type", .string("string")),
+                                                (
+                                                    "enum",
+                                                    .array(
+                                                        ["required", "unknown-field", "not-submitted", "type", "invalid"].map(JSON.string))
+                                                ),
+                                            ])
+                                        ),
+                                    ])
+                                ),
+                            ])
+                        ),
+                    ])
+                ),
+            ])
+        ),
+    ])
+
+    static let storedSchema: JSON = .object([
+        ("type", .string("object")),
+        ("required", .array([.string("id"), .string("form"), .string("revision"), .string("receivedAt")])),
+        (
+            "properties",
+            .object([
+                ("id", .object([("type", .string("string"))])), ("form", .object([("type", .string("string"))])),
+                ("revision", .object([("type", .string("string"))])),
+                ("receivedAt", .object([("type", .string("string")), ("format", .string("date-time"))])),
+            ])
+        ),
+    ])
+}

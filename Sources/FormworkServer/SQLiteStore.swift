@@ -1,0 +1,308 @@
+import CSQLite
+import FormworkCore
+import Glibc
+
+/// Submissions in one SQLite file (WAL, `synchronous=FULL`: a commit is on disk when it returns).
+///
+/// Group commit: inserts are handed to one writer thread, which takes every insert waiting, stores them in one
+/// transaction and syncs once, then answers them all. Under load a sync covers many submissions; alone, an insert
+/// waits for its own sync only. Reads go through a second connection (WAL lets them run beside the writer).
+public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
+    /// The schema version this code writes (`PRAGMA user_version`); older files are upgraded by `migrations`.
+    static let schemaVersion: Int32 = 1
+    /// Each migration takes the file from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE submissions (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            form_id TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            idempotency_key TEXT,
+            received_at REAL NOT NULL,
+            stored_at REAL NOT NULL,
+            submission_values TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX submissions_idempotency ON submissions(form_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE INDEX submissions_form ON submissions(form_id, sequence);
+        """
+    ]
+
+    private struct Pending {
+        let submission: NewSubmission
+        let answer: @Sendable (Result<StoredSubmission, StoreError>) -> Void
+    }
+
+    public let path: String
+    private let writer: OpaquePointer
+    private let reader: OpaquePointer
+    private let readLock = Condition()
+    private let queue = Condition()
+    private var pending: [Pending] = []
+    private var closed = false
+    private var thread: Thread?
+    /// How many transactions and submissions the writer committed (for the metrics and the group-commit test).
+    public private(set) var commits = 0
+    public private(set) var committedSubmissions = 0
+    /// At most this many submissions in one transaction.
+    let batchLimit = 512
+
+    /// Opens (creating it if needed) the store at `path`; the file and its WAL are readable by the owner only.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let old = umask(0o077)
+        defer { umask(old) }
+        writer = try Self.open(path)
+        reader = try Self.open(path)
+        try Self.execute(writer, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;")
+        try Self.execute(reader, "PRAGMA busy_timeout=10000; PRAGMA query_only=1;")
+        try migrate()
+        thread = Thread { [unowned self] in self.writeLoop() }
+    }
+
+    deinit {
+        sqlite3_close_v2(writer)
+        sqlite3_close_v2(reader)
+    }
+
+    static func open(_ path: String) throws(StoreError) -> OpaquePointer {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(db)
+            throw StoreError("\(path): cannot open the submissions store: \(message)")
+        }
+        return db
+    }
+
+    static func execute(_ db: OpaquePointer, _ sql: String) throws(StoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &error) != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw StoreError("SQLite: \(message)")
+        }
+    }
+
+    /// Brings the file to `schemaVersion`, one migration per transaction; a file from a newer Formwork is refused.
+    func migrate() throws(StoreError) {
+        let version = try Self.userVersion(writer)
+        if version > Self.schemaVersion {
+            throw StoreError(
+                "\(path): the store has schema version \(version), newer than this Formwork's \(Self.schemaVersion); use a newer formwork")
+        }
+        for v in Int(version)..<Int(Self.schemaVersion) {
+            try Self.execute(writer, "BEGIN IMMEDIATE;")
+            do throws(StoreError) {
+                try Self.execute(writer, Self.migrations[v])
+                try Self.execute(writer, "PRAGMA user_version=\(v + 1);")
+                try Self.execute(writer, "COMMIT;")
+            } catch {
+                try? Self.execute(writer, "ROLLBACK;")
+                throw error
+            }
+        }
+    }
+
+    static func userVersion(_ db: OpaquePointer) throws(StoreError) -> Int32 {
+        let statement = try Statement(db, "PRAGMA user_version;")
+        guard statement.step() == SQLITE_ROW else { return 0 }
+        return sqlite3_column_int(statement.handle, 0)
+    }
+
+    public func insert(_ submission: NewSubmission) async throws(StoreError) -> StoredSubmission {
+        let result: Result<StoredSubmission, StoreError> = await withCheckedContinuation { continuation in
+            queue.lock()
+            if closed {
+                queue.unlock()
+                continuation.resume(returning: .failure(StoreError("the submissions store is closed")))
+                return
+            }
+            pending.append(Pending(submission: submission) { continuation.resume(returning: $0) })
+            queue.signal()
+            queue.unlock()
+        }
+        return try result.get()
+    }
+
+    /// The writer: a batch of waiting inserts per transaction, answered after the commit.
+    private func writeLoop() {
+        while true {
+            queue.lock()
+            while pending.isEmpty && !closed { queue.wait() }
+            if pending.isEmpty && closed {
+                queue.unlock()
+                return
+            }
+            let batch = Array(pending.prefix(batchLimit))
+            pending.removeFirst(batch.count)
+            queue.unlock()
+            let results = commit(batch.map(\.submission))
+            for (item, result) in zip(batch, results) { item.answer(result) }
+        }
+    }
+
+    /// Stores `batch` in one transaction; every submission gets its answer (all fail together if the commit fails).
+    func commit(_ batch: [NewSubmission]) -> [Result<StoredSubmission, StoreError>] {
+        do throws(StoreError) {
+            try Self.execute(writer, "BEGIN IMMEDIATE;")
+            var stored: [StoredSubmission] = []
+            do {
+                let insert = try Statement(
+                    writer,
+                    """
+                    INSERT INTO submissions (id, form_id, revision, idempotency_key, received_at, stored_at, submission_values)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING;
+                    """)
+                let existing = try Statement(
+                    writer,
+                    "SELECT id, revision, submission_values, received_at FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2;")
+                let now = WallClock.seconds
+                for s in batch {
+                    let id = FormTokens.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
+                    insert.reset()
+                    insert.bind(1, id)
+                    insert.bind(2, s.formID)
+                    insert.bind(3, s.revision)
+                    insert.bind(4, s.idempotencyKey)
+                    insert.bind(5, s.receivedAt)
+                    insert.bind(6, now)
+                    insert.bind(7, s.values)
+                    guard insert.step() == SQLITE_DONE else { throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(writer)))") }
+                    if sqlite3_changes(writer) == 1 {
+                        stored.append(
+                            StoredSubmission(
+                                id: id, formID: s.formID, revision: s.revision, values: s.values, idempotencyKey: s.idempotencyKey,
+                                receivedAt: s.receivedAt, created: true))
+                        continue
+                    }
+                    existing.reset()
+                    existing.bind(1, s.formID)
+                    existing.bind(2, s.idempotencyKey)
+                    guard existing.step() == SQLITE_ROW else { throw StoreError("SQLite: a conflicting submission could not be read") }
+                    stored.append(
+                        StoredSubmission(
+                            id: existing.text(0), formID: s.formID, revision: existing.text(1), values: existing.text(2),
+                            idempotencyKey: s.idempotencyKey, receivedAt: sqlite3_column_double(existing.handle, 3), created: false))
+                }
+            }
+            try Self.execute(writer, "COMMIT;")
+            commits += 1
+            committedSubmissions += stored.filter(\.created).count
+            return stored.map { .success($0) }
+        } catch {
+            try? Self.execute(writer, "ROLLBACK;")
+            return batch.map { _ in .failure(error) }
+        }
+    }
+
+    public func submission(formID: String, id: String) async throws(StoreError) -> StoredSubmission? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let s = try Statement(
+            reader,
+            "SELECT id, form_id, revision, submission_values, idempotency_key, received_at FROM submissions WHERE form_id = ?1 AND id = ?2;"
+        )
+        s.bind(1, formID)
+        s.bind(2, id)
+        guard s.step() == SQLITE_ROW else { return nil }
+        return Self.row(s)
+    }
+
+    public func list(formID: String, after: Int64, limit: Int) async throws(StoreError) -> [(sequence: Int64, submission: StoredSubmission)]
+    {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let s = try Statement(
+            reader,
+            """
+            SELECT id, form_id, revision, submission_values, idempotency_key, received_at, sequence FROM submissions
+            WHERE form_id = ?1 AND sequence > ?2 ORDER BY sequence LIMIT ?3;
+            """)
+        s.bind(1, formID)
+        sqlite3_bind_int64(s.handle, 2, after)
+        sqlite3_bind_int64(s.handle, 3, Int64(limit))
+        var out: [(Int64, StoredSubmission)] = []
+        while true {
+            let status = s.step()
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(reader)))") }
+            out.append((sqlite3_column_int64(s.handle, 6), Self.row(s)))
+        }
+        return out
+    }
+
+    static func row(_ s: Statement) -> StoredSubmission {
+        StoredSubmission(
+            id: s.text(0), formID: s.text(1), revision: s.text(2), values: s.text(3),
+            idempotencyKey: sqlite3_column_type(s.handle, 4) == SQLITE_NULL ? nil : s.text(4),
+            receivedAt: sqlite3_column_double(s.handle, 5), created: false)
+    }
+
+    /// The form ids that have submissions.
+    public func formIDs() throws(StoreError) -> [String] {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let s = try Statement(reader, "SELECT DISTINCT form_id FROM submissions ORDER BY form_id;")
+        var out: [String] = []
+        while s.step() == SQLITE_ROW { out.append(s.text(0)) }
+        return out
+    }
+
+    public func close() async {
+        queue.lock()
+        let writer = closed ? nil : thread
+        closed = true
+        thread = nil
+        queue.signal()
+        queue.unlock()
+        writer?.join()
+    }
+}
+
+/// A prepared statement, finalized when released.
+final class Statement {
+    let handle: OpaquePointer
+
+    init(_ db: OpaquePointer, _ sql: String) throws(StoreError) {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        handle = statement
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func step() -> Int32 { sqlite3_step(handle) }
+
+    func bind(_ index: Int32, _ text: String?) {
+        guard let text else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        sqlite3_bind_text(handle, index, text, -1, fw_sqlite_transient())
+    }
+
+    func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: bytes)
+    }
+}
+
+enum WallClock {
+    static var seconds: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

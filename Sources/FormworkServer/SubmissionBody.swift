@@ -1,0 +1,276 @@
+import FormworkCore
+
+/// What a request body may hold.
+public struct SubmissionLimits: Sendable {
+    /// Bytes of body (413 beyond).
+    public var maxBytes: Int
+    /// Name and value pairs (413 beyond): a form of `n` fields posts about `n` of them.
+    public var maxFields: Int
+
+    public init(maxBytes: Int = 1 << 20, maxFields: Int = 10_000) {
+        self.maxBytes = maxBytes
+        self.maxFields = maxFields
+    }
+}
+
+/// A request body as a browser or a client sends a form: `application/x-www-form-urlencoded` and
+/// `multipart/form-data` (name and value pairs, in order), or `application/json` (a values-file object).
+/// Every refusal names what is wrong and is answered with its status; nothing here traps on any input, and each
+/// parser reads its input once (no input takes more than linear time).
+package enum SubmissionBody {
+    package enum Parsed {
+        case fields([(name: String, value: String)])
+        case json(JSON)
+    }
+
+    /// Why a body was refused, and with which status.
+    public struct Refusal: Error, Sendable, Equatable {
+        public var status: Int
+        public var message: String
+    }
+
+    package static func parse(_ bytes: [UInt8], contentType: String?, limits: SubmissionLimits) throws(Refusal) -> Parsed {
+        guard bytes.count <= limits.maxBytes else {
+            throw Refusal(status: 413, message: "the body is \(bytes.count) bytes; this server takes at most \(limits.maxBytes)")
+        }
+        let type = MediaType(contentType ?? "")
+        switch type.essence {
+        case "application/x-www-form-urlencoded": return .fields(try urlEncoded(bytes, limits: limits))
+        case "multipart/form-data":
+            guard let boundary = type.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 70 else {
+                throw Refusal(status: 400, message: "multipart/form-data needs a boundary parameter of 1 to 70 characters")
+            }
+            return .fields(try multipart(bytes, boundary: Array(boundary.utf8), limits: limits))
+        case "application/json":
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw Refusal(status: 400, message: "the JSON body is not valid UTF-8")
+            }
+            switch JSON.parseOrExplain(text) {
+            case .success(let json):
+                guard case .object = json else { throw Refusal(status: 422, message: "the JSON body must be an object keyed by field id") }
+                return .json(json)
+            case .failure(let error): throw Refusal(status: 400, message: "the JSON body is not JSON: \(error.description)")
+            }
+        case "":
+            throw Refusal(
+                status: 415,
+                message: "the request has no Content-Type; send application/x-www-form-urlencoded, multipart/form-data or application/json")
+        default:
+            throw Refusal(
+                status: 415,
+                message:
+                    "Content-Type '\(TerminalSafe.clip(type.essence))' is not accepted; send application/x-www-form-urlencoded, multipart/form-data or application/json"
+            )
+        }
+    }
+
+    // MARK: application/x-www-form-urlencoded
+
+    static func urlEncoded(_ bytes: [UInt8], limits: SubmissionLimits) throws(Refusal) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        var start = 0
+        let count = bytes.count
+        while start <= count {
+            var end = start
+            while end < count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                var equals = start
+                while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let name = try percentDecoded(bytes[start..<equals])
+                let value = equals < end ? try percentDecoded(bytes[(equals + 1)..<end]) : ""
+                pairs.append((name, value))
+                if pairs.count > limits.maxFields {
+                    throw Refusal(status: 413, message: "the body has more than \(limits.maxFields) fields")
+                }
+            }
+            start = end + 1
+        }
+        return pairs
+    }
+
+    static func percentDecoded(_ bytes: ArraySlice<UInt8>) throws(Refusal) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "+") {
+                out.append(0x20)
+            } else if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex,
+                    let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
+                else { throw Refusal(status: 400, message: "the body has a '%' that is not followed by two hexadecimal digits") }
+                out.append(high << 4 | low)
+                i += 2
+            } else {
+                out.append(b)
+            }
+            i += 1
+        }
+        guard let text = String(validating: out, as: UTF8.self) else {
+            throw Refusal(status: 400, message: "the body is not UTF-8 text (a form must be sent with accept-charset UTF-8)")
+        }
+        return text
+    }
+
+    static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // MARK: multipart/form-data (RFC 7578)
+
+    static func multipart(_ bytes: [UInt8], boundary: [UInt8], limits: SubmissionLimits) throws(Refusal) -> [(name: String, value: String)]
+    {
+        let malformed = Refusal(status: 400, message: "the multipart/form-data body is malformed (see RFC 7578)")
+        // Every delimiter is CRLF "--" boundary; the first may start the body.
+        let delimiter = Array("\r\n--".utf8) + boundary
+        var body = Array("\r\n".utf8)
+        body.append(contentsOf: bytes)
+        guard var position = find(delimiter, in: body, from: 0) else { throw malformed }
+        var pairs: [(name: String, value: String)] = []
+        while true {
+            position += delimiter.count
+            // "--" after a delimiter closes the body.
+            if position + 1 < body.count && body[position] == UInt8(ascii: "-") && body[position + 1] == UInt8(ascii: "-") { return pairs }
+            // Transport padding, then CRLF.
+            while position < body.count && (body[position] == 0x20 || body[position] == 0x09) { position += 1 }
+            guard position + 1 < body.count, body[position] == 0x0D, body[position + 1] == 0x0A else { throw malformed }
+            position += 2
+            guard let headersEnd = find(Array("\r\n\r\n".utf8), in: body, from: position - 2) else { throw malformed }
+            let headers = headersEnd > position ? Array(body[position..<headersEnd]) : []
+            let contentStart = headersEnd + 4
+            guard let next = find(delimiter, in: body, from: contentStart - 2) else { throw malformed }
+            guard next >= contentStart - 2 else { throw malformed }
+            let content = next > contentStart ? Array(body[contentStart..<next]) : []
+            let disposition = try formDataDisposition(headers, malformed: malformed)
+            if disposition.filename != nil {
+                throw Refusal(status: 415, message: "part '\(TerminalSafe.clip(disposition.name))' is a file; this form takes no uploads")
+            }
+            guard let value = String(validating: content, as: UTF8.self) else {
+                throw Refusal(status: 400, message: "part '\(TerminalSafe.clip(disposition.name))' is not UTF-8 text")
+            }
+            pairs.append((disposition.name, value))
+            if pairs.count > limits.maxFields { throw Refusal(status: 413, message: "the body has more than \(limits.maxFields) fields") }
+            position = next
+        }
+    }
+
+    /// The `name` (and `filename`) of a part's `Content-Disposition: form-data` header.
+    static func formDataDisposition(_ headers: [UInt8], malformed: Refusal) throws(Refusal) -> (name: String, filename: String?) {
+        guard let text = String(validating: headers, as: UTF8.self) else { throw malformed }
+        for line in text.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { throw malformed }
+            guard line[..<colon].lowercased() == "content-disposition" else { continue }
+            let type = MediaType(String(line[line.index(after: colon)...]))
+            guard type.essence == "form-data", let name = type.parameters["name"] else { throw malformed }
+            return (name, type.parameters["filename"])
+        }
+        throw malformed
+    }
+
+    /// The first index of `needle` in `haystack` at or after `from` (the needle is at most 74 bytes: linear time).
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var i = max(0, from)
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first {
+                var j = 1
+                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+/// A media type: its lowercase `type/subtype` and its parameters (quoted strings unquoted).
+struct MediaType {
+    var essence: String
+    var parameters: [String: String] = [:]
+
+    init(_ text: String) {
+        let parts = Self.splitOutsideQuotes(text)
+        essence = (parts.first ?? "").trimmingSpaces.lowercased()
+        for part in parts.dropFirst() {
+            guard let equals = part.firstIndex(of: "=") else { continue }
+            let key = part[..<equals].trimmingSpaces.lowercased()
+            var value = part[part.index(after: equals)...].trimmingSpaces
+            if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast()).replacingBackslashEscapes
+            }
+            if parameters[key] == nil { parameters[key] = value }
+        }
+    }
+
+    /// `text` split at the semicolons that are not inside a quoted string.
+    static func splitOutsideQuotes(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for c in text {
+            if escaped {
+                escaped = false
+            } else if quoted && c == "\\" {
+                escaped = true
+            } else if c == "\"" {
+                quoted.toggle()
+            } else if c == ";" && !quoted {
+                parts.append(current)
+                current = ""
+                continue
+            }
+            current.append(c)
+        }
+        parts.append(current)
+        return parts
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+
+    var replacingBackslashEscapes: String {
+        var out = ""
+        var escaped = false
+        for c in self {
+            if !escaped && c == "\\" {
+                escaped = true
+                continue
+            }
+            escaped = false
+            out.append(c)
+        }
+        return out
+    }
+}
+
+/// Text from a request, made safe to put in a message a terminal or a log may show: control characters replaced,
+/// at most 80 characters.
+enum TerminalSafe {
+    static func clip(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(80) {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value)
+            {
+                out.unicodeScalars.append("\u{FFFD}")
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > 80 ? out + "…" : out
+    }
+}

@@ -1,0 +1,241 @@
+import ArgumentParser
+import FormworkCore
+import FormworkHost
+import FormworkHummingbird
+import FormworkServer
+import Glibc
+import Logging
+import Metrics
+import Prometheus
+
+/// `formwork serve` and `formwork submissions`: `formwork` starts this executable for them (it links SwiftNIO and
+/// Foundation, which the other commands never load). The cell hosts and the pack scanner are this executable too
+/// (`__child`), as they are `formwork` for the other commands.
+@main
+struct FormworkServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "formwork",
+        abstract: "Serve forms on the web, and read the submissions they received.",
+        version: FormworkVersion.string,
+        subcommands: [Serve.self, Submissions.self])
+
+    /// A line on standard output, written at once.
+    static func say(_ text: String) { _ = text.withCString { write(1, $0, strlen($0)) } }
+
+    static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count == 2 && arguments[0] == "__child" { Glibc.exit(ChildMode.run(arguments[1])) }
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand { try await command.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Where the submissions are kept: `sqlite:PATH` (the default: a file beside the forms).
+struct StoreLocation: ExpressibleByArgument {
+    let path: String
+
+    init?(argument: String) {
+        guard argument.hasPrefix("sqlite:"), argument.count > 7 else { return nil }
+        path = String(argument.dropFirst(7))
+    }
+
+    init(path: String) { self.path = path }
+
+    static var defaultValueDescription: String { "sqlite:FORMS/formwork-submissions.sqlite" }
+
+    /// The default: beside the first folder's forms, or beside the first form.
+    static func beside(_ paths: [String]) -> StoreLocation {
+        let first = paths.first ?? "."
+        var info = stat()
+        let folder =
+            stat(first, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            ? first : (first.contains("/") ? String(first[..<first.lastIndex(of: "/")!]) : ".")
+        return StoreLocation(path: (folder.hasSuffix("/") ? folder : folder + "/") + "formwork-submissions.sqlite")
+    }
+
+    /// `FORMWORK_STORE` when set, so a location with a password need not be in argv.
+    static func fromEnvironment() -> StoreLocation? { getenv("FORMWORK_STORE").flatMap { StoreLocation(argument: String(cString: $0)) } }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the forms of folders or files on the web: pages, submissions checked as `validate` checks values, and a JSON API.",
+        discussion: """
+            Listens on 127.0.0.1:8080 by default. GET / lists the forms; /forms/ID serves one (and takes its POST); \
+            /api/forms/ID/submissions takes JSON; /openapi.json, /healthz and /metrics describe the server. \
+            Documents edited on disk are served in their new version without a restart. See docs/server.md.
+
+            Environment: FORMWORK_STORE (as --store), FORMWORK_SECRET_FILE (as --secret-file), FORMWORK_PACK_PATH.
+            """)
+
+    @Argument(help: ArgumentHelp("Form documents, or folders of them (.json, .yaml, .yml).", valueName: "dir-or-file"))
+    var paths: [String] = ["."]
+    @Option(help: "The address to listen on (127.0.0.1: this machine only).") var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0: any free port, printed when listening).") var port = 8080
+    @Option(help: ArgumentHelp("Where submissions are kept.", valueName: "sqlite:path")) var store: StoreLocation?
+    @Option(
+        name: .customLong("secret-file"),
+        help: ArgumentHelp(
+            "A file of at least 32 bytes that signs form tokens; instances that share it accept each other's tokens.", valueName: "path"))
+    var secretFile: String?
+    @Option(name: .customLong("pack-path"), help: ArgumentHelp("A pack (.so) or a directory of packs; repeatable.", valueName: "path"))
+    var packPaths: [String] = []
+    @Option(help: ArgumentHelp("Cell hosts driving cells for requests (each a child process).", valueName: "count")) var cells = 2
+    @Option(help: ArgumentHelp("Seconds one call into a pack may take before it is stopped.", valueName: "seconds")) var timeout: Double = 5
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("Largest request body, in bytes.", valueName: "bytes")) var maxBody = 1 << 20
+    @Option(name: .customLong("max-fields"), help: ArgumentHelp("Most name and value pairs in one body.", valueName: "count"))
+    var maxFields = 10_000
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay silent.", valueName: "seconds"))
+    var idleTimeout: Double = 15
+    @Option(
+        name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard (1...64).contains(cells) else { throw ValidationError("--cells must be between 1 and 64, not \(cells)") }
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
+        guard maxBody >= 1024 else { throw ValidationError("--max-body must be at least 1024 bytes, not \(maxBody)") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = SafeLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "formwork.serve")
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw ServeError("\(path): no such file or folder; name form documents or folders of them")
+            }
+        }
+        let secret = try Self.secret(secretFile ?? getenv("FORMWORK_SECRET_FILE").map { String(cString: $0) })
+        let environment = Self.environment(["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"])
+        let locations = Discovery.locations(
+            packPaths: packPaths, environment: environment, executableDirectory: Discovery.executableDirectory)
+        // Never a copy of this process (`forksItself`): a server holds other people's answers, which a pack must not see.
+        let launcher = IsolationLauncher(
+            executable: CheckRunner.currentExecutable, timeout: timeout, forksItself: false, packLocations: locations.map(\.path))
+        let registry = Registry.discover(
+            packPaths: packPaths, environment: environment,
+            scan: ScanOptions(launcher: launcher, cacheFile: RegistryCache.file(environment: environment)))
+        for warning in registry.warnings { logger.warning("\(warning)") }
+
+        let location = store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside(paths)
+        let submissions: SQLiteStore
+        do { submissions = try SQLiteStore(path: location.path) } catch { throw ServeError(error.message) }
+        let catalog = FormCatalog(paths: paths, registry: registry, logger: logger)
+        let lanes = CellLanes(
+            count: cells,
+            makeDriver: {
+                let cells = IsolatedCells(launcher: launcher, mode: .shared)
+                cells.start()
+                return cells
+            },
+            finish: { driver in (driver as? IsolatedCells)?.finish() })
+        let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields)
+        let service = FormService(
+            catalog: catalog, store: submissions, lanes: lanes, tokens: FormTokens(secret: secret), limits: limits, logger: logger)
+        let forms = catalog.forms.count
+        let storePath = location.path
+        let app = FormworkApplication.make(
+            service: service, lanes: lanes, listen: ListenConfiguration(host: host, port: port, idleTimeout: idleTimeout, limits: limits),
+            metrics: metrics, logger: logger
+        ) { [host] port in
+            // The one line on standard output: scripts and tests read the address from it.
+            FormworkServerCommand.say(
+                "formwork: serving \(forms) form\(forms == 1 ? "" : "s") on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (submissions in \(storePath))\n"
+            )
+        }
+        try await app.runService()
+    }
+
+    static func environment(_ keys: [String]) -> [String: String] {
+        var out: [String: String] = [:]
+        for key in keys { if let value = getenv(key) { out[key] = String(cString: value) } }
+        return out
+    }
+
+    /// The token secret: the file's bytes (at least 32), or random for this process alone.
+    static func secret(_ path: String?) throws -> [UInt8] {
+        guard let path else { return FormTokens.randomSecret() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ServeError("\(path): cannot read the secret file: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 {
+            throw ServeError(
+                "\(path): the secret file can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+        }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &bytes, 4096)
+        guard n >= 32 else {
+            throw ServeError("\(path): the secret file must hold at least 32 bytes (try: head -c 32 /dev/urandom > \(path))")
+        }
+        return Array(bytes[0..<n])
+    }
+}
+
+struct ServeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// swift-log's lines on standard error, with every control character of a message or a value replaced: a path or a
+/// form id from disk never reaches a terminal raw.
+struct SafeLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var line = "\(Self.timestamp()) \(event.level) \(label): \(Self.safe(event.message.description))"
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        for key in merged.keys.sorted() { line += " \(Self.safe(key))=\(Self.safe(merged[key]!.description))" }
+        line += "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func safe(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value)
+            {
+                out.unicodeScalars.append("\u{FFFD}")
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func timestamp() -> String {
+        var t = time(nil)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        strftime(&buffer, 32, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(cString: buffer)
+    }
+}

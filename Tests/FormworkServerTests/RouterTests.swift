@@ -1,0 +1,284 @@
+import Foundation
+import FormworkServer
+import FormworkTestSupport
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// The web runtime through its Hummingbird routes (HummingbirdTesting's router client), over the real example
+/// forms, cells in a real cell host, and a real SQLite store.
+@Suite("Server routes")
+struct RouterTests {
+    @Test("GET / lists every form, each linked to its page")
+    func index() async throws {
+        let fixture = try ServerFixture(name: "index")
+        try await fixture.test { client throws in
+            let response = try await client.execute(uri: "/", method: .get)
+            #expect(response.status == .ok)
+            for id in ["signup", "login", "tasks", "kitchen-sink"] { #expect(response.text.contains("href=\"/forms/\(id)\"")) }
+            #expect(response.headers[.contentSecurityPolicy]?.contains("unsafe-inline") == true)  // style attributes only
+            #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'sha256-") == true)
+            #expect(response.headers[.xContentTypeOptions] == "nosniff")
+        }
+    }
+
+    @Test("GET /forms/{id}: the page posts to itself with a token bound to a new SameSite=Strict cookie; each page its own token")
+    func page() async throws {
+        let fixture = try ServerFixture(name: "page")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            let response = try await browser.open(client, "signup")
+            #expect(response.status == .ok)
+            #expect(response.text.contains("action=\"/forms/signup\""))
+            #expect(response.headers[.setCookie]?.contains("SameSite=Strict") == true)
+            #expect(response.headers[.setCookie]?.contains("HttpOnly") == true)
+            #expect(response.headers[.cacheControl] == "no-store")
+            // signup has no submit button of its own: the server adds one.
+            #expect(response.text.contains("<button type=\"submit\""))
+            let first = try #require(browser.token)
+            let again = try await browser.open(client, "signup")
+            #expect(again.headers[.setCookie] == nil)
+            #expect(browser.token != first)
+            let missing = try await client.execute(uri: "/forms/nope", method: .get)
+            #expect(missing.status == .notFound)
+        }
+    }
+
+    @Test("A refused post: 422, the answers kept, an error summary linking each field, inline errors with aria-invalid")
+    func refused() async throws {
+        let fixture = try ServerFixture(name: "refused")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "signup")
+            let response = try await browser.post(client, "signup", [("name", "A"), ("email", "x"), ("age", "12")])
+            #expect(response.status == .unprocessableContent)
+            let html = response.text
+            #expect(html.contains("<title>Error: "))
+            #expect(html.contains("class=\"fw-error-summary\""))
+            #expect(html.contains("autofocus"))
+            #expect(html.contains("<a href=\"#name\">Your name needs at least 2 letters.</a>"))
+            #expect(html.contains("<a href=\"#age\">You must be 18 or older to sign up.</a>"))
+            #expect(html.contains("value=\"A\""))
+            #expect(html.contains("id=\"age\" name=\"age\" required aria-required=\"true\" aria-invalid=\"true\""))
+            // The refused page carries a fresh token, and nothing was stored.
+            #expect(Browser.token(in: html) != nil)
+            #expect(try await fixture.stored("signup").isEmpty)
+        }
+    }
+
+    @Test("A required field left empty is named in the summary and under the field")
+    func requiredMissing() async throws {
+        let fixture = try ServerFixture(name: "required")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "signup")
+            let response = try await browser.post(client, "signup", [("name", "Ada"), ("email", ""), ("age", "40")])
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("<li><a href=\"#email\">"))
+            #expect(response.text.contains("id=\"email-message-1\""))
+        }
+    }
+
+    @Test("A secure value is never sent back on a refused page")
+    func secureNotEchoed() async throws {
+        let fixture = try ServerFixture(name: "secure")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "register")
+            let response = try await browser.post(
+                client, "register", [("email", "not-an-email"), ("password", "hunter2-secret-PW"), ("confirm", "hunter2-secret-PW")])
+            #expect(response.status == .unprocessableContent)
+            #expect(!response.text.contains("hunter2-secret-PW"))
+        }
+    }
+
+    @Test("An accepted post is stored, then 303 to its confirmation; the same page sent twice stores one row")
+    func accepted() async throws {
+        let fixture = try ServerFixture(name: "accepted")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "signup")
+            let answers = [
+                ("name", "Ada Lovelace"), ("email", "ada@example.com"), ("age", "36"), ("interests", "Music"), ("interests", "Travel"),
+            ]
+            let response = try await browser.post(client, "signup", answers)
+            #expect(response.status == .seeOther)
+            let location = try #require(response.headers[.location])
+            #expect(location.hasPrefix("/forms/signup/submitted/"))
+            let again = try await browser.post(client, "signup", answers)
+            #expect(again.status == .seeOther)
+            #expect(again.headers[.location] == location)
+            let stored = try await fixture.stored("signup")
+            #expect(stored.count == 1)
+            let values = try #require(JSONSerialization.jsonObject(with: Data(stored[0].values.utf8)) as? [String: Any])
+            #expect(values["name"] as? String == "Ada Lovelace")
+            #expect(values["age"] as? Int == 36)
+            #expect(values["interests"] as? [String] == ["Music", "Travel"])
+            let confirmation = try await client.execute(uri: location, method: .get)
+            #expect(confirmation.status == .ok)
+            #expect(confirmation.text.contains("Thank you"))
+            #expect(!confirmation.text.contains("Ada Lovelace"))
+        }
+    }
+
+    @Test("A forged, foreign or missing token, or no cookie, is refused with 403 and nothing is stored")
+    func forgedTokens() async throws {
+        let fixture = try ServerFixture(name: "forged")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "login")
+            let answers = [("username", "ada@example.com"), ("password", "secret")]
+            let token = try #require(browser.token)
+            var tampered = token
+            tampered.removeLast()
+            tampered += token.hasSuffix("A") ? "B" : "A"
+            #expect(try await browser.post(client, "login", answers, token: tampered).status == .forbidden)
+            #expect(try await browser.post(client, "login", answers, token: "").status == .forbidden)
+            // Another form's token.
+            var other = browser
+            _ = try await other.open(client, "signup")
+            #expect(try await browser.post(client, "login", answers, token: other.token).status == .forbidden)
+            // Another browser (another cookie) replaying this one's token.
+            var stranger = Browser()
+            _ = try await stranger.open(client, "login")
+            stranger.token = browser.token
+            #expect(try await stranger.post(client, "login", answers).status == .forbidden)
+            var cookieless = browser
+            cookieless.cookie = nil
+            #expect(try await cookieless.post(client, "login", answers).status == .forbidden)
+            #expect(try await fixture.stored("login").isEmpty)
+            #expect(try await browser.post(client, "login", answers).status == .seeOther)
+        }
+    }
+
+    @Test("An expired page keeps the answers and asks to send again (422, fresh token)")
+    func expired() async throws {
+        let fixture = try ServerFixture(name: "expired", lifetime: -1)
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "signup")
+            let response = try await browser.post(
+                client, "signup", [("name", "Ada Lovelace"), ("email", "ada@example.com"), ("age", "36")])
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("open too long"))
+            #expect(response.text.contains("value=\"Ada Lovelace\""))
+            #expect(try await fixture.stored("signup").isEmpty)
+        }
+    }
+
+    @Test("JSON API: 201 with Location once stored; the same Idempotency-Key stores once; 422 problem details with pointers")
+    func api() async throws {
+        let fixture = try ServerFixture(name: "api")
+        try await fixture.test { client throws in
+            let valid = #"{"name": "Ada", "email": "ada@example.com", "age": 36}"#
+            let created = try await client.submit("signup", json: valid, idempotencyKey: "key-1")
+            #expect(created.status == .created)
+            let location = try #require(created.headers[.location])
+            #expect(location.hasPrefix("/api/forms/signup/submissions/"))
+            let repeated = try await client.submit("signup", json: valid, idempotencyKey: "key-1")
+            #expect(repeated.status == .ok)
+            #expect(repeated.headers[.location] == location)
+            #expect(try await fixture.stored("signup").count == 1)
+            let read = try await client.execute(uri: location, method: .get)
+            #expect(read.status == .ok)
+            #expect(!read.text.contains("ada@example.com"))
+
+            let refused = try await client.submit("signup", json: #"{"name": "A", "age": "old", "colour": "red"}"#)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.headers[.contentType] == "application/problem+json")
+            let problem = try #require(refused.json as? [String: Any])
+            #expect(problem["status"] as? Int == 422)
+            let errors = try #require(problem["errors"] as? [[String: Any]])
+            let pointers = Set(errors.compactMap { $0["pointer"] as? String })
+            #expect(pointers == ["/name", "/age", "/colour", "/email"])
+            #expect(errors.allSatisfy { $0["message"] is String && $0["code"] is String })
+            #expect(errors.first { $0["pointer"] as? String == "/email" }?["code"] as? String == "required")
+            #expect(errors.first { $0["pointer"] as? String == "/colour" }?["code"] as? String == "unknown-field")
+        }
+    }
+
+    @Test("Hostile bodies: too large (413), too many fields (413), bad encodings (400), wrong type (415), no such form (404)")
+    func hostileBodies() async throws {
+        let fixture = try ServerFixture(name: "hostile", limits: SubmissionLimits(maxBytes: 4096, maxFields: 50))
+        try await fixture.test { client throws in
+            let big = String(repeating: "x", count: 5000)
+            #expect(try await client.submit("signup", json: #"{"name": "\#(big)"}"#).status == .contentTooLarge)
+            let many = (0..<60).map { "f\($0)=1" }.joined(separator: "&")
+            #expect(
+                try await client.submit("signup", json: many, contentType: "application/x-www-form-urlencoded").status == .contentTooLarge)
+            #expect(
+                try await client.submit("signup", json: "name=%ZZ", contentType: "application/x-www-form-urlencoded").status == .badRequest)
+            #expect(
+                try await client.submit("signup", json: "name=%C3%28", contentType: "application/x-www-form-urlencoded").status
+                    == .badRequest)
+            #expect(try await client.submit("signup", json: "{\"name\": ", contentType: "application/json").status == .badRequest)
+            #expect(try await client.submit("signup", json: "[1]", contentType: "application/json").status == .unprocessableContent)
+            #expect(
+                try await client.submit("signup", json: "--x\r\nbroken", contentType: "multipart/form-data; boundary=x").status
+                    == .badRequest)
+            #expect(try await client.submit("signup", json: "a", contentType: "multipart/form-data").status == .badRequest)
+            #expect(try await client.submit("signup", json: "<a/>", contentType: "text/xml").status == .unsupportedMediaType)
+            #expect(try await client.submit("nope", json: "{}").status == .notFound)
+            #expect(try await client.submit("signup", json: "{}", idempotencyKey: "bad key\u{7F}").status == .badRequest)
+            #expect(try await fixture.stored("signup").isEmpty)
+        }
+    }
+
+    @Test("multipart/form-data is read as a browser sends it; a file part is refused")
+    func multipart() async throws {
+        let fixture = try ServerFixture(name: "multipart")
+        try await fixture.test { client throws in
+            let boundary = "----formwork7MA4YWxkTrZu0gW"
+            func part(_ name: String, _ value: String, filename: String? = nil) -> String {
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(filename.map { "; filename=\"\($0)\"" } ?? "")\r\n\r\n\(value)\r\n"
+            }
+            let body = part("name", "Ada Lovelace") + part("email", "ada@example.com") + part("age", "36") + "--\(boundary)--\r\n"
+            let response = try await client.submit("signup", json: body, contentType: "multipart/form-data; boundary=\"\(boundary)\"")
+            #expect(response.status == .created)
+            let file = part("name", "x", filename: "a.txt") + "--\(boundary)--\r\n"
+            #expect(
+                try await client.submit("signup", json: file, contentType: "multipart/form-data; boundary=\(boundary)").status
+                    == .unsupportedMediaType)
+        }
+    }
+
+    @Test("GET /api/forms/{id}/schema is `formwork schema --values`; /openapi.json names every form's submissions path")
+    func schemas() async throws {
+        let fixture = try ServerFixture(name: "schemas")
+        try await fixture.test { client throws in
+            let schema = try await client.execute(uri: "/api/forms/signup/schema", method: .get)
+            #expect(schema.status == .ok)
+            let cli = try run(Build.formwork, ["schema", "--values", "\(fixture.folder)/signup.yaml", "--pack-path", Build.directory])
+            #expect(schema.text == cli.stdout)
+            let openapi = try await client.execute(uri: "/openapi.json", method: .get)
+            let document = try #require(openapi.json as? [String: Any])
+            #expect(document["openapi"] as? String == "3.1.0")
+            let paths = try #require(document["paths"] as? [String: Any])
+            for id in ["signup", "login", "tasks"] { #expect(paths["/api/forms/\(id)/submissions"] != nil) }
+        }
+    }
+
+    @Test("A repeated group posts as group/index/name; the spare item left empty is no item; toggles not sent are false")
+    func repeatedGroups() async throws {
+        let fixture = try ServerFixture(name: "repeat")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "tasks")
+            let response = try await browser.post(
+                client, "tasks",
+                [
+                    ("owner", "Ada"), ("tasks/0/title", "Write the report"), ("tasks/0/due", "2026-12-01"), ("tasks/0/done", "true"),
+                    ("tasks/1/title", "Send it"), ("tasks/1/due", ""), ("tasks/2/title", ""), ("tasks/2/due", ""),
+                ])
+            #expect(response.status == .seeOther, "\(response.text)")
+            let stored = try #require(try await fixture.stored("tasks").first)
+            let values = try #require(JSONSerialization.jsonObject(with: Data(stored.values.utf8)) as? [String: Any])
+            let tasks = try #require(values["tasks"] as? [[String: Any]])
+            #expect(tasks.count == 2)
+            #expect(tasks[0]["title"] as? String == "Write the report")
+            #expect(tasks[0]["done"] as? Bool == true)
+            #expect(tasks[1]["done"] as? Bool == false)
+        }
+    }
+}
