@@ -1,0 +1,191 @@
+import Foundation
+import FormworkServer
+import FormworkTestSupport
+import Testing
+
+/// `formwork serve` as a user runs it: a real process on a free port of 127.0.0.1, driven over HTTP.
+@Suite("formwork serve, the process", .serialized)
+struct ProcessTests {
+    @Test("serves, stores, and stops on SIGTERM after the requests in flight are answered and committed")
+    func serveAndDrain() async throws {
+        let folder = try formsFolder("drain", forms: ["signup.yaml", "login.yaml"])
+        let server = try ServeProcess([folder])
+        let index = try await server.request(.GET, "/")
+        #expect(index.status == 200)
+        #expect(index.body.contains("/forms/signup"))
+        #expect(try await server.request(.GET, "/healthz").status == 200)
+        let metrics = try await server.request(.GET, "/metrics")
+        #expect(metrics.status == 200)
+        // A burst of submissions, and SIGTERM while they are in flight: every one answered 201 is stored.
+        let acknowledged = try await withThrowingTaskGroup(of: String?.self) { group in
+            for i in 0..<40 {
+                group.addTask {
+                    let response = try? await server.request(
+                        .POST, "/api/forms/signup/submissions", body: #"{"name": "Ada \#(i)", "email": "ada@example.com", "age": 36}"#,
+                        headers: [("Content-Type", "application/json")])
+                    return response?.status == 201 ? response?.headers.first(name: "Location") : nil
+                }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            kill(server.process.processIdentifier, SIGTERM)
+            var out: [String] = []
+            for try await location in group { if let location { out.append(location) } }
+            return out
+        }
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        let store = try SQLiteStore(path: "\(folder)/formwork-submissions.sqlite")
+        let stored = Set(try await store.list(formID: "signup", after: 0, limit: 1000).map(\.submission.id))
+        for location in acknowledged { #expect(stored.contains(String(location.split(separator: "/").last!))) }
+        await store.close()
+    }
+
+    @Test("kill -9 in the middle of a load: every submission answered 201 is in the store afterwards, none twice")
+    func durableAcrossKill() async throws {
+        let folder = try formsFolder("kill", forms: ["signup.yaml"])
+        let server = try ServeProcess([folder])
+        let start = Date()
+        let acknowledged = try await withThrowingTaskGroup(of: [(String, String)].self) { group in
+            for client in 0..<16 {
+                group.addTask {
+                    var mine: [(String, String)] = []
+                    var n = 0
+                    while Date().timeIntervalSince(start) < 3 {
+                        n += 1
+                        let key = "c\(client)-\(n)"
+                        guard
+                            let response = try? await server.request(
+                                .POST, "/api/forms/signup/submissions", body: #"{"name": "Ada", "email": "ada@example.com", "age": 36}"#,
+                                headers: [("Content-Type", "application/json"), ("Idempotency-Key", key)])
+                        else { break }
+                        if response.status == 201, let location = response.headers.first(name: "Location") {
+                            mine.append((key, String(location.split(separator: "/").last!)))
+                        }
+                    }
+                    return mine
+                }
+            }
+            try await Task.sleep(for: .milliseconds(1500))
+            kill(server.process.processIdentifier, SIGKILL)
+            var all: [(String, String)] = []
+            for try await part in group { all += part }
+            return all
+        }
+        server.process.waitUntilExit()
+        #expect(acknowledged.count > 20, "the load acknowledged too few submissions to mean anything")
+        let store = try SQLiteStore(path: "\(folder)/formwork-submissions.sqlite")
+        let rows = try await store.list(formID: "signup", after: 0, limit: 1_000_000).map(\.submission)
+        let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for (key, id) in acknowledged { #expect(byID[id]?.idempotencyKey == "api:" + key) }
+        let keys = rows.compactMap(\.idempotencyKey)
+        #expect(Set(keys).count == keys.count)
+        await store.close()
+    }
+
+    @Test("a document edited on disk is served in its new version; an edit that does not decode keeps the last good one")
+    func reload() async throws {
+        let folder = try formsFolder("reload", forms: ["login.yaml"])
+        let server = try ServeProcess([folder])
+        defer { _ = server.stop() }
+        let path = "\(folder)/login.yaml"
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try await server.request(.GET, "/forms/login").body.contains("<h1>Sign in</h1>"))
+        try original.replacingOccurrences(of: "title: Sign in", with: "title: Welcome back").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(1200))
+        let edited = try await server.request(.GET, "/forms/login")
+        #expect(edited.body.contains("<h1>Welcome back</h1>"))
+        try (original + "\n  - this is: [not a form").write(toFile: path, atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(1200))
+        let broken = try await server.request(.GET, "/forms/login")
+        #expect(broken.status == 200)
+        #expect(broken.body.contains("<h1>Welcome back</h1>"))
+        try
+            "formwork: 1\nid: added\ntitle: Added later\nsections: [{id: s, fields: [{id: a, cell: org.formwork.text-field, model: {title: A}}]}]\n"
+            .write(toFile: "\(folder)/added.yaml", atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(try await server.request(.GET, "/forms/added").status == 200)
+    }
+
+    @Test("a client that sends half a request is disconnected after the idle timeout; the server goes on serving")
+    func slowClient() async throws {
+        let folder = try formsFolder("slow", forms: ["login.yaml"])
+        let server = try ServeProcess([folder, "--idle-timeout", "1"])
+        defer { _ = server.stop() }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let partial = "POST /forms/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nusername=a"
+        _ = partial.withCString { send(fd, $0, strlen($0), 0) }
+        let began = Date()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        while recv(fd, &buffer, buffer.count, 0) > 0 {}
+        #expect(Date().timeIntervalSince(began) < 5)
+        #expect(try await server.request(.GET, "/healthz").status == 200)
+    }
+
+    @Test("a cell that crashes or hangs fails that request with 503 and a clear page; the server goes on serving")
+    func failingCells() async throws {
+        for how in ["CRASH", "HANG"] {
+            let pack = try CCompiler.pack(
+                "serve_hostile_\(how.lowercased())", source: Source.fixture("hostile_pack.c"),
+                defines: ["HOSTILE_AT_VALUE_CHANGED", "HOSTILE_\(how)"], include: Source.include)
+            let form = """
+                formwork: 1
+                id: risky
+                title: Risky
+                sections: [{id: s, fields: [{id: name, cell: org.formwork.text-field, model: {title: Name}},
+                                            {id: evil, cell: com.hostile.cell, model: {title: Evil}}]}]
+                """
+            let folder = try formsFolder("hostile-\(how)", forms: ["login.yaml"], extra: ["risky.yaml": form])
+            let server = try ServeProcess([folder, "--pack-path", (pack as NSString).deletingLastPathComponent, "--timeout", "1"])
+            defer { _ = server.stop() }
+            #expect(try await server.request(.GET, "/forms/risky").status == 200)
+            let failed = try await server.request(
+                .POST, "/api/forms/risky/submissions", body: #"{"name": "a", "evil": "b"}"#, headers: [("Content-Type", "application/json")]
+            )
+            #expect(failed.status == 503, "\(how): \(failed.body)")
+            #expect(failed.body.contains("com.hostile.cell"))
+            let fine = try await server.request(
+                .POST, "/api/forms/login/submissions", body: #"{"username": "ada@example.com", "password": "pw"}"#,
+                headers: [("Content-Type", "application/json")])
+            #expect(fine.status == 201, "\(how): \(fine.body)")
+        }
+    }
+
+    @Test("formwork submissions list and export read what was stored (JSON lines, and RFC 4180 CSV)")
+    func export() async throws {
+        let folder = try formsFolder("export", forms: ["signup.yaml"])
+        let server = try ServeProcess([folder])
+        for (i, name) in ["Ada, \"the first\"", "Grace Hopper"].enumerated() {
+            let values: [String: Any] = ["name": name, "email": "e\(i)@example.com", "age": 40, "interests": ["Music"]]
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: values), as: UTF8.self)
+            let response = try await server.request(
+                .POST, "/api/forms/signup/submissions", body: body, headers: [("Content-Type", "application/json")])
+            #expect(response.status == 201, "\(response.body)")
+        }
+        #expect(server.stop() == 0)
+        let list = try run(Build.formwork, ["submissions", "list", "signup", "--forms", folder])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.split(separator: "\n").count == 2)
+        let jsonl = try run(Build.formwork, ["submissions", "export", "signup", "--forms", folder, "--format", "jsonl"])
+        let lines = jsonl.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect((first["values"] as? [String: Any])?["name"] as? String == "Ada, \"the first\"")
+        let csv = try run(Build.formwork, ["submissions", "export", "signup", "--forms", folder, "--format", "csv"])
+        #expect(csv.stdout.hasPrefix("id,receivedAt,revision,name,email,age,interests"))
+        #expect(csv.stdout.contains("\"Ada, \"\"the first\"\"\""))
+        #expect(csv.stdout.contains(",Grace Hopper,"))
+        #expect(csv.stdout.contains("\"[\"\"Music\"\"]\""))
+    }
+}
