@@ -17,8 +17,7 @@ public enum FormworkRoutes {
         router.get("/") { _, _ in response(service.index()) }
         router.get("/forms/:form") { request, context in
             let id = try context.parameters.require("form")
-            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
-            return response(await service.page(formID: id, cookie: request.cookies[FormService.cookieName]?.value, query: query))
+            return response(await service.page(formID: id, cookie: request.cookies[FormService.cookieName]?.value, query: request.uri.query ?? ""))
         }
         router.post("/forms/:form") { request, context in
             let id = try context.parameters.require("form")

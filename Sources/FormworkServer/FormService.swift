@@ -71,8 +71,13 @@ public final class FormService: Sendable {
 
     /// `GET /forms/{id}`: the blank page (or prefilled from `query`, the page's own names), with a fresh token bound
     /// to `cookie`. `setCookie` is set when the browser had none.
-    public func page(formID: String, cookie: String?, query: [(name: String, value: String)] = []) async -> ServerResponse {
+    public func page(formID: String, cookie: String?, query rawQuery: String = "") async -> ServerResponse {
         guard let served = catalog.form(formID) else { return notFound(formID) }
+        // The query is read as the page's own form would send it (`+` is a space).
+        let query: [(name: String, value: String)]
+        do throws(SubmissionBody.Refusal) { query = try SubmissionBody.urlEncoded(Array(rawQuery.utf8), limits: limits) } catch {
+            return problemPage(served, status: error.status, "The address could not be read: \(error.message).")
+        }
         let (cookie, setCookie) = cookie.flatMap { Self.isCookieValue($0) ? $0 : nil }.map { ($0, false) } ?? (FormTokens.newCookie(), true)
         let token = tokens.issue(formID: served.id, cookie: cookie)
         var response: ServerResponse

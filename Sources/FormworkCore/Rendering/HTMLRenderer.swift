@@ -6,6 +6,14 @@ struct HTMLRenderer {
     private var invalid = false
     /// Whether the form has conditions (fields then say which control holds their value).
     private var live = false
+    /// Whether the section being rendered has a condition: its fields' `required` is then the script's to set (see
+    /// `conditional`).
+    private var sectionConditional = false
+    /// Whether the field being rendered can be hidden or disabled by a condition (its own or its section's). Its
+    /// required controls then say `data-required`, not `required`: without JavaScript every field shows, and the
+    /// browser would refuse to send a form whose hidden field is empty; the script sets `required` while the field
+    /// is shown and enabled, and the server checks either way.
+    private var conditional = false
     /// What a server adds to the page (where it posts, its token, the problems of a refused submission).
     var page: WebPage? = nil
 
@@ -79,6 +87,7 @@ struct HTMLRenderer {
             var r = renderer
             let piece = pieces[index]
             let section = tree.sections[piece.section]
+            r.sectionConditional = section.conditions.visibleIf != nil || section.conditions.enabledIf != nil
             // Sized once (a field is about 260 bytes of HTML), and each field borrowed through the buffer, not copied.
             var body = HTMLBytes(capacity: piece.fields.count * 320 + 256)
             if let group = section.repeatGroup {
@@ -224,6 +233,7 @@ struct HTMLRenderer {
               div.hidden = !visible;
               Array.prototype.forEach.call(div.querySelectorAll("input, select, textarea, button"), function (c) {
                 c.disabled = !visible || !enabled;
+                if (c.hasAttribute("data-required")) c.required = visible && enabled;
               });
               if (r) {
                 var required = visible && enabled && holds(r, get);
@@ -408,6 +418,7 @@ struct HTMLRenderer {
             }
         }
         if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
+        conditional = sectionConditional || field.conditions.visibleIf != nil || field.conditions.enabledIf != nil
         out.raw(">\n")
         var messages = 0
         invalid = false
@@ -772,7 +783,7 @@ struct HTMLRenderer {
         out.raw("\"")
         if checked { out.raw(" checked") }
         if c.disabled { out.raw(" disabled") }
-        if required { out.raw(" required") }
+        if required { out.raw(conditional ? " data-required" : " required") }
         out.raw(between)
         writeItemID(c, i, to: &out)
         out.raw("\">")
@@ -802,7 +813,7 @@ struct HTMLRenderer {
         out.raw("\" name=\"")
         writeName(c, field, to: &out)
         out.raw("\"")
-        if c.required { out.raw(" required aria-required=\"true\"") }
+        if c.required { out.raw(conditional ? " data-required aria-required=\"true\"" : " required aria-required=\"true\"") }
         if c.disabled { out.raw(" disabled") }
         if invalid { out.raw(" aria-invalid=\"true\"") }
         writeDescribed(field, messages: messages, to: &out)
@@ -872,12 +883,13 @@ struct HTMLRenderer {
 
     /// A served page's extra rules: the error summary (a bordered box, as GOV.UK's) and the buttons a server adds.
     static let pageStylesheet = """
-        .fw-error-summary { border: 4px solid var(--fw-danger); padding: .75rem 1rem; margin: 0 0 1.5rem; }
+        .fw-error-summary { border: 4px solid var(--fw-danger); padding: .75rem 1rem; margin: 0 0 1.5rem; background: var(--fw-bg); }
         .fw-error-summary:focus { outline: 3px solid var(--fw-accent); outline-offset: 2px; }
         .fw-error-summary h2 { margin: 0 0 .5rem; font-size: 1.25rem; }
         .fw-error-summary ul { margin: 0; padding-left: 1.2rem; }
         .fw-error-summary a { color: var(--fw-danger); font-weight: 600; }
         .fw-actions { display: flex; gap: .75rem; flex-wrap: wrap; margin-top: 1.5rem; }
+        .fw-form [aria-invalid="true"] { border: 2px solid var(--fw-danger); }
         """
 
     static let stylesheet = """

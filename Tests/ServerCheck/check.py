@@ -1,0 +1,306 @@
+"""The web runtime in headless Chromium (docs/server.md, "Tests").
+
+1. Round trip, for every example form with values cases (Tests/Fixtures/values): each case that `formwork validate`
+   accepts is put in the page (GET /forms/ID with the values as the page's own names), the browser submits the page
+   as it is — its own constraint validation included — with JavaScript on and off, and the values the server stores
+   must be exactly those the JSON API stores for the same case.
+2. A refused submission, JavaScript on and off: 422, the error summary focused, each link's target on the page,
+   aria-invalid on the fields; a screenshot in artifacts/server; axe-core clean on the refused page.
+3. /openapi.json valid by the OpenAPI 3.1 schema (Tests/ServerCheck/openapi-3.1.schema.json, the OpenAPI
+   Initiative's), each component schema valid JSON Schema 2020-12, by python jsonschema.
+"""
+import glob, json, os, re, shutil, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+
+browser, work, axe_path = sys.argv[1:4]
+root = os.getcwd()
+formwork = os.path.join(root, ".build/debug/formwork")
+packs = os.path.join(root, ".build/debug")
+os.makedirs("artifacts/server", exist_ok=True)
+failures = []
+passed = 0
+
+
+def ok(what):
+    global passed
+    passed += 1
+    print("ok    " + what)
+
+
+def fail(what):
+    failures.append(what)
+    print("FAIL  " + what)
+
+
+# --- the server ------------------------------------------------------------------------------------------------
+forms = os.path.join(work, "forms")
+shutil.copytree("Examples/Forms", forms)
+env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"))
+server = subprocess.Popen([formwork, "serve", forms, "--port", "0", "--pack-path", packs, "--log-level", "warning"],
+                          stdout=subprocess.PIPE, stderr=open(os.path.join(work, "server.log"), "w"), env=env)
+line = server.stdout.readline().decode()
+m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+if not m:
+    print("server-check: formwork serve did not start: " + line + open(os.path.join(work, "server.log")).read())
+    sys.exit(1)
+base = "http://127.0.0.1:" + m.group(1)
+
+
+def http(method, path, body=None, headers=None):
+    request = urllib.request.Request(base + path, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request) as r:
+            return r.status, dict(r.headers), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read().decode()
+
+
+def stored(form):
+    out = subprocess.run([formwork, "submissions", "export", form, "--forms", forms, "--format", "jsonl"],
+                         capture_output=True, text=True, env=env)
+    return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+
+
+# --- Chromium through the DevTools protocol on a pipe (fd 3 in, fd 4 out) ----------------------------------------
+class Browser:
+    def __init__(self):
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def fds():
+            # Moved out of the way first: either may be 3 or 4 already.
+            a, b = os.dup(to_chrome_r), os.dup(from_chrome_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+            os.set_inheritable(3, True)
+            os.set_inheritable(4, True)
+
+        self.process = subprocess.Popen(
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--remote-debugging-pipe",
+             "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=900,1400", "about:blank"],
+            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "chromium.log"), "w"))
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ["Page", "Runtime", "Network"]:
+            self.call(domain + ".enable", session=True)
+
+    def read(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, session=False):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self.to_chrome, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self.read()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"]))
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, True)
+        if "exceptionDetails" in result:
+            raise RuntimeError("script failed: %s" % result["exceptionDetails"])
+        return result["result"].get("value")
+
+    def wait_for_load(self, timeout=15):
+        deadline = time.time() + timeout
+        seen = 0
+        while time.time() < deadline:
+            for event in self.events[seen:]:
+                if event.get("method") == "Page.loadEventFired":
+                    event["method"] = "Page.loadEventFired (seen)"
+                    return True
+            seen = len(self.events)
+            self.events.append(self.read())
+        return False
+
+    def navigate(self, url):
+        self.events.clear()
+        self.call("Page.navigate", {"url": url}, True)
+        return self.wait_for_load()
+
+    def last_status(self, path_part):
+        for event in reversed(self.events):
+            if event.get("method") == "Network.responseReceived":
+                response = event["params"]["response"]
+                if path_part in response["url"]:
+                    return response["status"]
+        return None
+
+    def submit(self, validate=True):
+        """Submits the page's form as a click on its submit button would; returns once the next page has loaded."""
+        self.events.clear()
+        started = self.evaluate(
+            "(function(){var f=document.querySelector('form.fw-form'); if(!f) return 'no form';"
+            + ("" if validate else "f.noValidate=true;")
+            + "if(!f.checkValidity() && !f.noValidate){var bad=f.querySelector(':invalid');"
+            "return 'the browser refuses: '+(bad?bad.name+': '+bad.validationMessage:'?');}"
+            "f.requestSubmit(); return 'sent';})()")
+        if started != "sent":
+            return started
+        self.wait_for_load()
+        return "sent"
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except Exception:
+            pass
+        self.process.wait(timeout=10)
+
+
+def page_names(values):
+    """A values-file object as the names and values of the page the HTML renderer writes."""
+    pairs = []
+    for key, value in values.items():
+        if value is None or value is False:
+            continue
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            for i, item in enumerate(value):
+                for name, v in item.items():
+                    if v is not None and v is not False:
+                        pairs.append(("%s/%d/%s" % (key, i, name), "true" if v is True else str(v)))
+        elif isinstance(value, list):
+            pairs += [(key, str(v).lower() if isinstance(v, bool) else str(v)) for v in value]
+        else:
+            pairs.append((key, "true" if value is True else str(value)))
+    return pairs
+
+
+def normalized(values):
+    """Values as compared: no nulls, no false toggles (a page does not send an unticked box; the server reads it as false)."""
+    if isinstance(values, dict):
+        return {k: normalized(v) for k, v in values.items() if v is not None and v is not False}
+    if isinstance(values, list):
+        return [normalized(v) for v in values]
+    return values
+
+
+chrome = Browser()
+try:
+    # --- 1. round trip ---------------------------------------------------------------------------------------
+    for cases_path in sorted(glob.glob("Tests/Fixtures/values/*.cases.json")):
+        form = os.path.basename(cases_path)[: -len(".cases.json")]
+        document = os.path.join(forms, form + ".yaml")
+        for case in json.load(open(cases_path)):
+            values_file = os.path.join(work, "case.json")
+            json.dump(case["values"], open(values_file, "w"))
+            verdict = subprocess.run([formwork, "validate", document, "--values", values_file, "--pack-path", packs],
+                                     capture_output=True, text=True, env=env)
+            if verdict.returncode != 0 or not isinstance(case["values"], dict):
+                continue
+            status, headers, _ = http("POST", "/api/forms/%s/submissions" % form, json.dumps(case["values"]).encode(),
+                                      {"Content-Type": "application/json"})
+            if status != 201:
+                fail("%s / %s: the JSON API answered %d to values validate accepts" % (form, case["name"], status))
+                continue
+            expected = normalized(stored(form)[-1]["values"])
+            secure = {k: v for k, v in case["values"].items() if k in ("password", "confirm", "pin")}
+            for scripts in (True, False):
+                chrome.call("Emulation.setScriptExecutionDisabled", {"value": not scripts}, True)
+                query = urllib.parse.urlencode([(k, v) for k, v in page_names(case["values"]) if k not in secure])
+                chrome.navigate(base + "/forms/%s?%s" % (form, query))
+                # Secure values are never written into a page: typed, as a user does.
+                for name, value in secure.items():
+                    chrome.evaluate("document.querySelector('[name=%s]').value=%s" % (json.dumps(name), json.dumps(value)))
+                before = len(stored(form))
+                outcome = chrome.submit()
+                where = chrome.evaluate("location.pathname")
+                label = "%s / %s, JavaScript %s" % (form, case["name"], "on" if scripts else "off")
+                if outcome != "sent":
+                    fail("%s: %s" % (label, outcome))
+                    continue
+                rows = stored(form)
+                if "/submitted/" not in where or len(rows) != before + 1:
+                    summary = chrome.evaluate("(document.querySelector('.fw-error-summary')||{}).innerText||document.title")
+                    fail("%s: not stored (page %s: %s)" % (label, where, " ".join(str(summary).split())))
+                    continue
+                got = normalized(rows[-1]["values"])
+                if got != expected:
+                    fail("%s: the server stored %s, the JSON API %s" % (label, json.dumps(got), json.dumps(expected)))
+                else:
+                    ok("%s: the browser's post stores exactly the values" % label)
+
+    # --- 2. a refused submission --------------------------------------------------------------------------------
+    axe = open(axe_path).read()
+    for scripts in (True, False):
+        label = "refused signup, JavaScript %s" % ("on" if scripts else "off")
+        chrome.call("Emulation.setScriptExecutionDisabled", {"value": not scripts}, True)
+        chrome.navigate(base + "/forms/signup?" + urllib.parse.urlencode([("name", "A"), ("email", "ada.example.com"), ("age", "16")]))
+        chrome.submit(validate=False)
+        status = chrome.last_status("/forms/signup")
+        report = chrome.evaluate(
+            "(function(){var s=document.querySelector('.fw-error-summary'); if(!s) return {summary:false};"
+            "var links=Array.prototype.map.call(s.querySelectorAll('a'), function(a){return a.getAttribute('href');});"
+            "return {summary:true, focused: document.activeElement===s, links: links,"
+            "targets: links.every(function(h){return !!document.getElementById(h.slice(1));}),"
+            "invalid: document.querySelectorAll('[aria-invalid=true]').length,"
+            "kept: document.getElementById('name').value};})()")
+        checks = [
+            (status == 422, "status %s" % status),
+            (report.get("summary"), "no error summary"),
+            (report.get("focused"), "the summary does not have the focus"),
+            (len(report.get("links", [])) == 3 and report.get("targets"), "links %s" % report.get("links")),
+            (report.get("invalid", 0) >= 3, "aria-invalid on %s controls" % report.get("invalid")),
+            (report.get("kept") == "A", "the answer was not kept"),
+        ]
+        bad = [why for good, why in checks if not good]
+        if bad:
+            fail("%s: %s" % (label, "; ".join(bad)))
+        else:
+            ok("%s: 422, focused summary linking 3 fields, aria-invalid, answers kept" % label)
+        shot = chrome.call("Page.captureScreenshot", {"format": "png"}, True)
+        import base64
+        open("artifacts/server/refused-js-%s.png" % ("on" if scripts else "off"), "wb").write(base64.b64decode(shot["data"]))
+        if scripts:
+            chrome.evaluate(axe)
+            violations = chrome.evaluate(
+                "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a','wcag2aa','wcag21a','wcag21aa','best-practice']}})"
+                ".then(function(r){return r.violations.map(function(v){return v.id+': '+v.nodes.map(function(n){return n.target.join(' ');}).join(', ');});})")
+            if violations:
+                fail("axe-core on the refused page: " + "; ".join(violations))
+            else:
+                ok("axe-core: no violation on the refused page")
+finally:
+    chrome.close()
+
+# --- 3. /openapi.json ------------------------------------------------------------------------------------------
+import jsonschema
+status, _, text = http("GET", "/openapi.json")
+document = json.loads(text)
+schema = json.load(open("Tests/ServerCheck/openapi-3.1.schema.json"))
+errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
+if errors:
+    fail("/openapi.json is not valid OpenAPI 3.1: " + "; ".join(e.message[:200] for e in errors[:3]))
+else:
+    ok("/openapi.json is valid OpenAPI 3.1 (%d paths)" % len(document["paths"]))
+bad = []
+for name, component in document["components"]["schemas"].items():
+    try:
+        jsonschema.Draft202012Validator.check_schema(component)
+    except jsonschema.SchemaError as e:
+        bad.append("%s: %s" % (name, e.message[:120]))
+if bad:
+    fail("component schemas that are not JSON Schema 2020-12: " + "; ".join(bad))
+else:
+    ok("every component schema is valid JSON Schema 2020-12")
+
+server.terminate()
+server.wait(timeout=30)
+print("server-check: %d passed, %d failed" % (passed, len(failures)))
+sys.exit(1 if failures else 0)
