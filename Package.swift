@@ -142,7 +142,18 @@ let package = Package(
                 "FormworkServer", "FormworkHummingbird", "FormworkHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CSV", package: "CSV.swift"),
-            ]),
+            ],
+            // Linked as the command is (release): installed beside it, it needs no Swift runtime library.
+            linkerSettings: isRootPackage
+                ? [
+                    .unsafeFlags(
+                        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"] + staticLibStdCxx,
+                        .when(platforms: [.linux], configuration: .release))
+                ] : []),
+        //    Examples/Server: an app of its own that mounts two forms (docs/server.md); built with everything else.
+        .executableTarget(
+            name: "formwork-example-server", dependencies: ["FormworkServer", "FormworkHummingbird", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Examples/Server"),
         // 7. First-party packs.
         .target(
             name: "StandardCells", dependencies: ["FormworkPluginKit"], path: "Plugins/StandardCells",

@@ -125,32 +125,15 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let secret = try Self.secret(secretFile ?? getenv("FORMWORK_SECRET_FILE").map { String(cString: $0) })
-        let environment = Self.environment(["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"])
-        let locations = Discovery.locations(
-            packPaths: packPaths, environment: environment, executableDirectory: Discovery.executableDirectory)
-        // Never a copy of this process (`forksItself`): a server holds other people's answers, which a pack must not see.
-        let launcher = IsolationLauncher(
-            executable: CheckRunner.currentExecutable, timeout: timeout, forksItself: false, packLocations: locations.map(\.path))
-        let registry = Registry.discover(
-            packPaths: packPaths, environment: environment,
-            scan: ScanOptions(launcher: launcher, cacheFile: RegistryCache.file(environment: environment)))
-        for warning in registry.warnings { logger.warning("\(warning)") }
-
         let location = store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside(paths)
-        let submissions: SQLiteStore
-        do { submissions = try SQLiteStore(path: location.path) } catch { throw ServeError(error.message) }
-        let catalog = FormCatalog(paths: paths, registry: registry, logger: logger)
-        let lanes = CellLanes(
-            count: cells,
-            makeDriver: {
-                let cells = IsolatedCells(launcher: launcher, mode: .shared)
-                cells.start()
-                return cells
-            },
-            finish: { driver in (driver as? IsolatedCells)?.finish() })
         let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields)
-        let service = FormService(
-            catalog: catalog, store: submissions, lanes: lanes, tokens: FormTokens(secret: secret), limits: limits, logger: logger)
+        let site: FormSite
+        do {
+            site = try FormSite(
+                forms: paths, storePath: location.path, cellHost: CheckRunner.currentExecutable, packPaths: packPaths, cells: cells,
+                timeout: timeout, secret: secret, limits: limits, logger: logger)
+        } catch { throw ServeError(error.message) }
+        let service = site.service, lanes = site.lanes, catalog = service.catalog
         let forms = catalog.forms.count
         let storePath = location.path
         let app = FormworkApplication.make(
@@ -163,12 +146,6 @@ struct Serve: AsyncParsableCommand {
             )
         }
         try await app.runService()
-    }
-
-    static func environment(_ keys: [String]) -> [String: String] {
-        var out: [String: String] = [:]
-        for key in keys { if let value = getenv(key) { out[key] = String(cString: value) } }
-        return out
     }
 
     /// The token secret: the file's bytes (at least 32), or random for this process alone.

@@ -1,0 +1,57 @@
+import FormworkCore
+import FormworkHost
+import Glibc
+import Logging
+
+/// The usual way to assemble the web runtime: forms read from folders or files, packs found where `formwork` finds
+/// them, cells run in cell hosts started from a `formwork` executable (its `__child` mode, docs/isolation.md),
+/// submissions in SQLite. `formwork serve` is this and a Hummingbird application; an app embeds it the same way
+/// (Examples/Server).
+public struct FormSite: Sendable {
+    public let service: FormService
+    /// The threads that drive cells; stop them (after the server stopped) with `stop()`.
+    public let lanes: CellLanes
+
+    /// - Parameters:
+    ///   - forms: documents, or folders of them.
+    ///   - storePath: the SQLite file of submissions (created, mode 0600).
+    ///   - cellHost: the executable the cell hosts run: an installed `formwork`, or this process's own executable
+    ///     when it handles `__child` (as `formwork-server` does) — never a copy of this process, which holds answers.
+    ///   - packPaths: packs or folders searched before `FORMWORK_PACK_PATH` and the standard locations.
+    ///   - cells: cell hosts, each a child process serving one request at a time.
+    ///   - timeout: seconds one call into a pack may take.
+    ///   - secret: signs form tokens; instances that share it accept each other's (random when nil).
+    public init(
+        forms: [String], storePath: String, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
+        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), logger: Logger
+    ) throws(StoreError) {
+        var environment: [String: String] = [:]
+        for key in ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        let locations = Discovery.locations(packPaths: packPaths, environment: environment, executableDirectory: Discovery.executableDirectory)
+        let launcher = IsolationLauncher(executable: cellHost, timeout: timeout, forksItself: false, packLocations: locations.map(\.path))
+        let registry = Registry.discover(
+            packPaths: packPaths, environment: environment,
+            scan: ScanOptions(launcher: launcher, cacheFile: RegistryCache.file(environment: environment)))
+        for warning in registry.warnings { logger.warning("\(warning)") }
+        let store = try SQLiteStore(path: storePath)
+        lanes = CellLanes(
+            count: cells,
+            makeDriver: {
+                let driver = IsolatedCells(launcher: launcher, mode: .shared)
+                driver.start()
+                return driver
+            },
+            finish: { ($0 as? IsolatedCells)?.finish() })
+        service = FormService(
+            catalog: FormCatalog(paths: forms, registry: registry, logger: logger), store: store, lanes: lanes,
+            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger)
+    }
+
+    /// Commits what the store holds and stops the cell hosts.
+    public func stop() async {
+        await service.store.close()
+        lanes.stop()
+    }
+}
