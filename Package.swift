@@ -176,6 +176,10 @@ let package = Package(
         .executableTarget(name: "formwork-bench", dependencies: ["Formwork"], path: "Benchmarks/RenderBenchmark"),
         // The performance suite against C baselines (docs/performance.md): `.build/release/formwork-perf`.
         .executableTarget(name: "formwork-perf", dependencies: ["Formwork"], path: "Benchmarks/PerformanceSuite"),
+        // The server benchmark's baseline: Hummingbird's fixed-string route (Benchmarks/server-bench).
+        .executableTarget(
+            name: "formwork-server-baseline", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/ServerBaseline"),
         // The document fuzzer (Fuzz/): libFuzzer in the sanitizer build (trait Fuzzing), a corpus replayer otherwise.
         .target(name: "CFuzzing", path: "Fuzz/CFuzzing"),
         .executableTarget(

@@ -17,7 +17,8 @@ public enum FormworkRoutes {
         router.get("/") { _, _ in response(service.index()) }
         router.get("/forms/:form") { request, context in
             let id = try context.parameters.require("form")
-            return response(await service.page(formID: id, cookie: request.cookies[FormService.cookieName]?.value, query: request.uri.query ?? ""))
+            return response(
+                await service.page(formID: id, cookie: request.cookies[FormService.cookieName]?.value, query: request.uri.query ?? ""))
         }
         router.post("/forms/:form") { request, context in
             let id = try context.parameters.require("form")

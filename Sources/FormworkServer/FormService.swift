@@ -63,7 +63,7 @@ public final class FormService: Sendable {
     public func index() -> ServerResponse {
         var items = ""
         for served in catalog.forms {
-            items += "<li><a href=\"/forms/\(Self.pathSegment(served.id))\">\(HTMLText.escape(served.title))</a></li>\n"
+            items += "<li><a href=\"/forms/\(Self.pathSegment(served.id))\">\(HTML.escape(served.title))</a></li>\n"
         }
         if items.isEmpty { items = "<li>No forms are served from this folder yet.</li>\n" }
         return htmlPage(status: 200, title: "Forms", body: "<h1>Forms</h1>\n<ul class=\"fw-form-list\">\n\(items)</ul>\n")
@@ -179,7 +179,7 @@ public final class FormService: Sendable {
             status: 200, title: "Thank you",
             body: """
                 <h1>Thank you</h1>
-                <p>Your answers to <strong>\(HTMLText.escape(served.title))</strong> were received.</p>
+                <p>Your answers to <strong>\(HTML.escape(served.title))</strong> were received.</p>
                 <p>Reference: <code>\(submissionID.prefix(12))</code></p>
                 <p><a href="/forms/\(Self.pathSegment(served.id))">Fill in the form again</a></p>
 
@@ -425,7 +425,7 @@ public final class FormService: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTMLText.escape(title))</title>
+            <title>\(HTML.escape(title))</title>
             <style>\(Renderer.inlineStyles[0])</style>
             </head>
             <body>
@@ -441,7 +441,7 @@ public final class FormService: Sendable {
         htmlPage(
             status: 404, title: "Form not found",
             body:
-                "<h1>Form not found</h1>\n<p>There is no form “\(HTMLText.escape(TerminalSafe.clip(formID)))” here. <a href=\"/\">See the forms</a>.</p>\n"
+                "<h1>Form not found</h1>\n<p>There is no form “\(HTML.escape(TerminalSafe.clip(formID)))” here. <a href=\"/\">See the forms</a>.</p>\n"
         )
     }
 
@@ -449,7 +449,7 @@ public final class FormService: Sendable {
         htmlPage(
             status: status, title: "\(served.title): not sent",
             body:
-                "<h1>\(HTMLText.escape(served.title))</h1>\n<p role=\"alert\">\(HTMLText.escape(message))</p>\n<p><a href=\"/forms/\(Self.pathSegment(served.id))\">Back to the form</a></p>\n"
+                "<h1>\(HTML.escape(served.title))</h1>\n<p role=\"alert\">\(HTML.escape(message))</p>\n<p><a href=\"/forms/\(Self.pathSegment(served.id))\">Back to the form</a></p>\n"
         )
     }
 
@@ -531,24 +531,4 @@ public final class FormService: Sendable {
 
 extension FormPost {
     static func isHexDigit(_ b: UInt8) -> Bool { SubmissionBody.hexValue(b) != nil && !(UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b) }
-}
-
-/// HTML escaping for the server's own small pages.
-enum HTMLText {
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default:
-                if c.value < 0x20 && c != "\n" && c != "\t" { out += "\u{FFFD}" } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out
-    }
 }

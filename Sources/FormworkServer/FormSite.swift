@@ -29,7 +29,8 @@ public struct FormSite: Sendable {
         for key in ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
-        let locations = Discovery.locations(packPaths: packPaths, environment: environment, executableDirectory: Discovery.executableDirectory)
+        let locations = Discovery.locations(
+            packPaths: packPaths, environment: environment, executableDirectory: Discovery.executableDirectory)
         let launcher = IsolationLauncher(executable: cellHost, timeout: timeout, forksItself: false, packLocations: locations.map(\.path))
         let registry = Registry.discover(
             packPaths: packPaths, environment: environment,

@@ -257,20 +257,11 @@ extension StringProtocol {
     }
 }
 
-/// Text from a request, made safe to put in a message a terminal or a log may show: control characters replaced,
-/// at most 80 characters.
+/// Text from a request, made safe to put in a message a terminal or a log may show: control characters replaced
+/// (`TerminalText.safe`), at most 80 characters.
 enum TerminalSafe {
     static func clip(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars.prefix(80) {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value)
-            {
-                out.unicodeScalars.append("\u{FFFD}")
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return text.unicodeScalars.count > 80 ? out + "…" : out
+        let clipped = text.unicodeScalars.count > 80 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(80))) + "…" : text
+        return TerminalText.safe(clipped)
     }
 }

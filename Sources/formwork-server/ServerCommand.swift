@@ -193,19 +193,7 @@ struct SafeLogHandler: LogHandler {
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 
-    static func safe(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value)
-            {
-                out.unicodeScalars.append("\u{FFFD}")
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func safe(_ text: String) -> String { TerminalText.safe(text) }
 
     static func timestamp() -> String {
         var t = time(nil)

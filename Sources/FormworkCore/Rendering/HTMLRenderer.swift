@@ -960,11 +960,11 @@ struct HTMLRenderer {
         """
 }
 
-enum HTML {
+package enum HTML {
     /// Escapes text and attribute values (&, <, >, ", ') and neutralises control characters as
     /// `TerminalText.safe` does (an HTML page printed to a terminal must not carry an escape sequence
     /// to it, and HTML forbids them anyway): tabs, line feeds and carriage returns are kept.
-    static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         UTF8Bytes.with(s) { bytes in
             // Most text has nothing to escape: returned as it is (the same bytes `appendEscaped` would write).
             guard UTF8Bytes.mayNeedHTMLEscape(bytes) else { return s }
