@@ -33,6 +33,8 @@ public enum FormworkApplication {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: RequestLogging())
+        // Requests, errors and durations per route (swift-metrics, read by /metrics).
+        router.add(middleware: MetricsMiddleware())
         FormworkRoutes.add(to: router, service: service, limits: listen.limits)
         if let metrics {
             router.get("/metrics") { _, _ in
