@@ -21,6 +21,8 @@ public struct FormSite: Sendable {
     ///   - cells: cell hosts, each a child process serving one request at a time.
     ///   - timeout: seconds one call into a pack may take.
     ///   - secret: signs form tokens; instances that share it accept each other's (random when nil).
+    ///   - limits: what a request body may hold.
+    ///   - logger: where the forms' reloads, the packs' warnings and each request's outcome are logged.
     public init(
         forms: [String], storePath: String, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
         secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), logger: Logger
