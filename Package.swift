@@ -73,6 +73,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The PostgreSQL store, for several `formwork serve` instances sharing one database.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // 1. The contract.
@@ -123,6 +125,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         //    The Hummingbird 2 adapter: routes, middleware, the application `formwork serve` runs.
         .target(
@@ -147,7 +150,7 @@ let package = Package(
             linkerSettings: isRootPackage
                 ? [
                     .unsafeFlags(
-                        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"] + staticLibStdCxx,
+                        ["-static-stdlib", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization", "-lFoundationEssentials", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lstdc++"] + staticLibStdCxx,
                         .when(platforms: [.linux], configuration: .release))
                 ] : []),
         //    Examples/Server: an app of its own that mounts two forms (docs/server.md); built with everything else.

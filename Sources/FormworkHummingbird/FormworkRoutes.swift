@@ -11,7 +11,7 @@ public enum FormworkRoutes {
     /// Adds the web runtime's routes to `router`:
     /// `GET /`, `GET|POST /forms/{id}`, `GET /forms/{id}/submitted/{submission}`,
     /// `POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`, `GET /api/forms/{id}/schema`,
-    /// `GET /openapi.json`, `GET /healthz`.
+    /// `GET /openapi.json`, `GET /healthz`, `GET /readyz`.
     public static func add<Context: RequestContext>(to router: Router<Context>, service: FormService, limits: SubmissionLimits) {
         router.add(middleware: SecurityHeaders())
         router.get("/") { _, _ in response(service.index()) }
@@ -49,7 +49,8 @@ public enum FormworkRoutes {
         }
         router.get("/api/forms/:form/schema") { _, context in response(service.schema(formID: try context.parameters.require("form"))) }
         router.get("/openapi.json") { _, _ in response(service.openAPI()) }
-        router.get("/healthz") { _, _ in response(await service.health()) }
+        router.get("/healthz") { _, _ in response(service.health()) }
+        router.get("/readyz") { _, _ in response(await service.readiness()) }
     }
 
     /// The body, at most `limits.maxBytes` (413 beyond, without reading the rest).

@@ -44,7 +44,7 @@ public final class FormService: Sendable {
     let limits: SubmissionLimits
     let logger: Logger
     /// Blank pages, rendered once per form revision, split where the token goes.
-    private let blankPages = Mutex<[String: (revision: String, before: String, after: String)]>([:])
+    private let blankPages = Mutex<[String: (revision: String, before: [UInt8], after: [UInt8])]>([:])
 
     public init(
         catalog: FormCatalog, store: any SubmissionStore, lanes: CellLanes, tokens: FormTokens, limits: SubmissionLimits, logger: Logger
@@ -82,16 +82,16 @@ public final class FormService: Sendable {
         let token = tokens.issue(formID: served.id, cookie: cookie)
         var response: ServerResponse
         if query.isEmpty, let cached = blankPages.withLock({ $0[served.id] }), cached.revision == served.revision {
-            response = htmlResponse(200, cached.before + token + cached.after)
+            response = htmlResponse(200, cached.before + Array(token.utf8) + cached.after)
         } else {
             let values = query.isEmpty ? nil : FormPost(form: served.form).values(query)
             response = await render(served, values: values, problems: [], token: query.isEmpty ? Self.tokenPlaceholder : token)
             if query.isEmpty, response.status == 200 {
                 let html = String(decoding: response.body, as: UTF8.self)
                 if let range = html.range(of: Self.tokenPlaceholder) {
-                    let before = String(html[..<range.lowerBound]), after = String(html[range.upperBound...])
+                    let before = Array(html[..<range.lowerBound].utf8), after = Array(html[range.upperBound...].utf8)
                     blankPages.withLock { $0[served.id] = (served.revision, before, after) }
-                    response = htmlResponse(200, before + token + after)
+                    response = htmlResponse(200, before + Array(token.utf8) + after)
                 }
             }
         }
@@ -272,12 +272,16 @@ public final class FormService: Sendable {
         ServerResponse(status: 200, contentType: "application/json", text: OpenAPIDocument.generate(catalog.forms).serialized() + "\n")
     }
 
-    /// `GET /healthz`: 200 while the forms and the store answer.
-    public func health() async -> ServerResponse {
-        let formCount = catalog.forms.count
+    /// `GET /healthz`: 200 while the process serves (liveness).
+    public func health() -> ServerResponse {
+        ServerResponse(status: 200, contentType: "application/json", text: "{\"status\": \"ok\", \"forms\": \(catalog.forms.count)}\n")
+    }
+
+    /// `GET /readyz`: 200 while the store answers, 503 while it does not (a proxy then sends requests elsewhere).
+    public func readiness() async -> ServerResponse {
         do {
             _ = try await store.list(formID: "", after: 0, limit: 1)
-            return ServerResponse(status: 200, contentType: "application/json", text: "{\"status\": \"ok\", \"forms\": \(formCount)}\n")
+            return ServerResponse(status: 200, contentType: "application/json", text: "{\"status\": \"ready\"}\n")
         } catch {
             return ServerResponse(status: 503, contentType: "application/json", text: "{\"status\": \"store unavailable\"}\n")
         }
@@ -412,8 +416,10 @@ public final class FormService: Sendable {
 
     // MARK: Responses
 
-    func htmlResponse(_ status: Int, _ html: String) -> ServerResponse {
-        ServerResponse(status: status, contentType: "text/html; charset=utf-8", text: html, headers: [("Cache-Control", "no-store")])
+    func htmlResponse(_ status: Int, _ html: String) -> ServerResponse { htmlResponse(status, Array(html.utf8)) }
+
+    func htmlResponse(_ status: Int, _ bytes: [UInt8]) -> ServerResponse {
+        ServerResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: bytes)
     }
 
     func htmlPage(status: Int, title: String, body: String) -> ServerResponse {

@@ -27,6 +27,16 @@ public struct FormSite: Sendable {
         forms: [String], storePath: String, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
         secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), logger: Logger
     ) throws(StoreError) {
+        self.init(
+            forms: forms, store: try SQLiteStore(path: storePath), cellHost: cellHost, packPaths: packPaths, cells: cells, timeout: timeout,
+            secret: secret, limits: limits, logger: logger)
+    }
+
+    /// The same, with a store of the caller's (a `PostgresStore` shared by several instances).
+    public init(
+        forms: [String], store: any SubmissionStore, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
+        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), logger: Logger
+    ) {
         var environment: [String: String] = [:]
         for key in ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
@@ -38,7 +48,6 @@ public struct FormSite: Sendable {
             packPaths: packPaths, environment: environment,
             scan: ScanOptions(launcher: launcher, cacheFile: RegistryCache.file(environment: environment)))
         for warning in registry.warnings { logger.warning("\(warning)") }
-        let store = try SQLiteStore(path: storePath)
         lanes = CellLanes(
             count: cells,
             makeDriver: {

@@ -161,7 +161,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
                     "SELECT id, revision, submission_values, received_at FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2;")
                 let now = WallClock.seconds
                 for s in batch {
-                    let id = FormTokens.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
+                    let id = FormTokens.hex(FormTokens.randomBytes(16))
                     insert.reset()
                     insert.bind(1, id)
                     insert.bind(2, s.formID)

@@ -35,18 +35,33 @@ struct FormworkServerCommand: AsyncParsableCommand {
     }
 }
 
-/// Where the submissions are kept: `sqlite:PATH` (the default: a file beside the forms).
+/// Where the submissions are kept: `sqlite:PATH` (the default: a file beside the forms), or a PostgreSQL URL
+/// (`postgres://user:password@host:port/database`, best given in `FORMWORK_STORE` so that no password is in argv).
 struct StoreLocation: ExpressibleByArgument {
-    let path: String
+    enum Kind { case sqlite(String), postgres(String) }
+    let kind: Kind
 
     init?(argument: String) {
-        guard argument.hasPrefix("sqlite:"), argument.count > 7 else { return nil }
-        path = String(argument.dropFirst(7))
+        if argument.hasPrefix("sqlite:"), argument.count > 7 {
+            kind = .sqlite(String(argument.dropFirst(7)))
+        } else if argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://") {
+            kind = .postgres(argument)
+        } else {
+            return nil
+        }
     }
 
-    init(path: String) { self.path = path }
+    init(path: String) { kind = .sqlite(path) }
 
     static var defaultValueDescription: String { "sqlite:FORMS/formwork-submissions.sqlite" }
+
+    /// What logs and messages may show (no password).
+    var description: String {
+        switch kind {
+        case .sqlite(let path): path
+        case .postgres(let url): PostgresStore.redacted(url)
+        }
+    }
 
     /// The default: beside the first folder's forms, or beside the first form.
     static func beside(_ paths: [String]) -> StoreLocation {
@@ -58,8 +73,24 @@ struct StoreLocation: ExpressibleByArgument {
         return StoreLocation(path: (folder.hasSuffix("/") ? folder : folder + "/") + "formwork-submissions.sqlite")
     }
 
-    /// `FORMWORK_STORE` when set, so a location with a password need not be in argv.
-    static func fromEnvironment() -> StoreLocation? { getenv("FORMWORK_STORE").flatMap { StoreLocation(argument: String(cString: $0)) } }
+    /// `FORMWORK_STORE` when set.
+    static func fromEnvironment() throws -> StoreLocation? {
+        guard let value = getenv("FORMWORK_STORE").map({ String(cString: $0) }) else { return nil }
+        guard let location = StoreLocation(argument: value) else {
+            throw ServeError("FORMWORK_STORE must be sqlite:PATH or postgres://user:password@host:port/database")
+        }
+        return location
+    }
+
+    /// The store this names, opened (and migrated).
+    func open(logger: Logger) async throws -> any SubmissionStore {
+        do {
+            switch kind {
+            case .sqlite(let path): return try SQLiteStore(path: path)
+            case .postgres(let url): return try await PostgresStore(url: url, logger: logger)
+            }
+        } catch { throw ServeError(error.message) }
+    }
 }
 
 struct Serve: AsyncParsableCommand {
@@ -78,7 +109,11 @@ struct Serve: AsyncParsableCommand {
     var paths: [String] = ["."]
     @Option(help: "The address to listen on (127.0.0.1: this machine only).") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port, printed when listening).") var port = 8080
-    @Option(help: ArgumentHelp("Where submissions are kept.", valueName: "sqlite:path")) var store: StoreLocation?
+    @Option(
+        help: ArgumentHelp(
+            "Where submissions are kept: sqlite:PATH, or postgres://user:password@host:port/database (better in FORMWORK_STORE: no password in argv).",
+            valueName: "store"))
+    var store: StoreLocation?
     @Option(
         name: .customLong("secret-file"),
         help: ArgumentHelp(
@@ -125,17 +160,14 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let secret = try Self.secret(secretFile ?? getenv("FORMWORK_SECRET_FILE").map { String(cString: $0) })
-        let location = store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside(paths)
+        let location = try store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside(paths)
         let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields)
-        let site: FormSite
-        do {
-            site = try FormSite(
-                forms: paths, storePath: location.path, cellHost: CheckRunner.currentExecutable, packPaths: packPaths, cells: cells,
-                timeout: timeout, secret: secret, limits: limits, logger: logger)
-        } catch { throw ServeError(error.message) }
+        let site = FormSite(
+            forms: paths, store: try await location.open(logger: logger), cellHost: CheckRunner.currentExecutable, packPaths: packPaths,
+            cells: cells, timeout: timeout, secret: secret, limits: limits, logger: logger)
         let service = site.service, lanes = site.lanes, catalog = service.catalog
         let forms = catalog.forms.count
-        let storePath = location.path
+        let storePath = location.description
         let app = FormworkApplication.make(
             service: service, lanes: lanes, listen: ListenConfiguration(host: host, port: port, idleTimeout: idleTimeout, limits: limits),
             metrics: metrics, logger: logger

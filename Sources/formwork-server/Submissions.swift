@@ -3,6 +3,7 @@ import CSV
 import FormworkCore
 import FormworkServer
 import Foundation
+import Logging
 
 /// `formwork submissions list|export`: what a form received, read from the store.
 struct Submissions: AsyncParsableCommand {
@@ -12,16 +13,18 @@ struct Submissions: AsyncParsableCommand {
 }
 
 struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where submissions are kept (as for serve).", valueName: "sqlite:path")) var store: StoreLocation?
+    @Option(help: ArgumentHelp("Where submissions are kept (as for serve; FORMWORK_STORE too).", valueName: "store")) var store:
+        StoreLocation?
     @Option(help: ArgumentHelp("The folder (or a form) served, whose store is the default.", valueName: "dir-or-file")) var forms = "."
 
-    func open() throws -> SQLiteStore {
-        let location = store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside([forms])
-        guard access(location.path, F_OK) == 0 else {
-            throw ServeError(
-                "\(location.path): no submissions store here; name it with --store sqlite:PATH, or --forms DIR for the folder served")
+    func open() async throws -> any SubmissionStore {
+        let location = try store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside([forms])
+        if case .sqlite(let path) = location.kind, access(path, F_OK) != 0 {
+            throw ServeError("\(path): no submissions store here; name it with --store sqlite:PATH, or --forms DIR for the folder served")
         }
-        do { return try SQLiteStore(path: location.path) } catch { throw ServeError(error.message) }
+        var logger = Logger(label: "formwork.submissions")
+        logger.logLevel = .error
+        return try await location.open(logger: logger)
     }
 }
 
@@ -31,7 +34,7 @@ struct ListSubmissions: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        let store = try options.open()
+        let store = try await options.open()
         var after: Int64 = 0
         var total = 0
         while true {
@@ -57,7 +60,7 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        let store = try options.open()
+        let store = try await options.open()
         var rows: [StoredSubmission] = []
         var after: Int64 = 0
         while true {

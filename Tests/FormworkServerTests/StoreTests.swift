@@ -1,59 +1,98 @@
 import CSQLite
 import Foundation
-import FormworkServer
 import FormworkTestSupport
+import Logging
 import Testing
 
-@Suite("SQLite store")
+@testable import FormworkServer
+
+/// Where the store suite runs: SQLite always; PostgreSQL when `scripts/with-postgres` started one
+/// (`FORMWORK_TEST_POSTGRES`; `scripts/test` runs the suite that way).
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+
+    static var postgresURL: String? { ProcessInfo.processInfo.environment["FORMWORK_TEST_POSTGRES"] }
+    static var available: [StoreKind] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    func make(_ name: String) async throws -> any SubmissionStore {
+        switch self {
+        case .sqlite:
+            let path = "\(Scratch.directory)/store-\(name).sqlite"
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+            return try SQLiteStore(path: path)
+        case .postgres:
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            return try await PostgresStore(url: Self.postgresURL!, logger: logger)
+        }
+    }
+
+    /// Transactions and submissions the store committed.
+    static func commits(_ store: any SubmissionStore) async -> (transactions: Int, submissions: Int) {
+        if let s = store as? SQLiteStore { return (s.commits, s.committedSubmissions) }
+        if let s = store as? PostgresStore { return (await s.commits, await s.committedSubmissions) }
+        return (0, 0)
+    }
+}
+
+@Suite("Submission stores")
 struct StoreTests {
-    func store(_ name: String) throws -> (SQLiteStore, String) {
-        let path = "\(Scratch.directory)/store-\(name).sqlite"
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-        return (try SQLiteStore(path: path), path)
+    /// A form id of the test's own (the PostgreSQL database is shared by the tests of a run).
+    func form(_ name: String) -> String { "\(name)-\(UInt64.random(in: 0...UInt64.max))" }
+
+    func submission(_ form: String, _ i: Int, key: String? = nil) -> NewSubmission {
+        NewSubmission(formID: form, revision: "r1", values: #"{"n": \#(i)}"#, idempotencyKey: key, receivedAt: 1_700_000_000 + Double(i))
     }
 
-    func submission(_ i: Int, key: String? = nil) -> NewSubmission {
-        NewSubmission(formID: "f", revision: "r1", values: #"{"n": \#(i)}"#, idempotencyKey: key, receivedAt: 1_700_000_000 + Double(i))
-    }
-
-    @Test("concurrent inserts are committed in batches (fewer commits than inserts), every one stored once")
-    func groupCommit() async throws {
-        let (store, _) = try store("group")
+    @Test("concurrent inserts are committed in batches (fewer commits than inserts), every one stored once", arguments: StoreKind.available)
+    func groupCommit(kind: StoreKind) async throws {
+        let store = try await kind.make("group")
+        let form = form("group")
         let ids = try await withThrowingTaskGroup(of: String.self) { group in
-            for i in 0..<400 { group.addTask { try await store.insert(self.submission(i, key: "k\(i)")).id } }
+            for i in 0..<400 { group.addTask { try await store.insert(self.submission(form, i, key: "k\(i)")).id } }
             var out: [String] = []
             for try await id in group { out.append(id) }
             return out
         }
         #expect(Set(ids).count == 400)
-        #expect(store.committedSubmissions == 400)
-        #expect(store.commits < 400, "every insert synced on its own: no group commit")
-        let listed = try await store.list(formID: "f", after: 0, limit: 1000)
+        let commits = await StoreKind.commits(store)
+        #expect(commits.submissions == 400)
+        #expect(commits.transactions < 400, "every insert committed on its own: no group commit")
+        let listed = try await store.list(formID: form, after: 0, limit: 1000)
         #expect(listed.count == 400)
+        #expect(listed.map(\.sequence) == listed.map(\.sequence).sorted())
         await store.close()
     }
 
-    @Test("an idempotency key stores once, even when both inserts are in the same batch; another form's same key is its own")
-    func idempotency() async throws {
-        let (store, _) = try store("idempotent")
-        async let a = store.insert(submission(1, key: "same"))
-        async let b = store.insert(submission(2, key: "same"))
+    @Test(
+        "an idempotency key stores once, even when both inserts are in the same batch; another form's same key is its own",
+        arguments: StoreKind.available)
+    func idempotency(kind: StoreKind) async throws {
+        let store = try await kind.make("idempotent")
+        let form = form("idempotent"), other = form + "-other"
+        async let a = store.insert(submission(form, 1, key: "same"))
+        async let b = store.insert(submission(form, 2, key: "same"))
         let (first, second) = try await (a, b)
         #expect(first.id == second.id)
         #expect([first.created, second.created].filter { $0 }.count == 1)
-        var other = submission(3, key: "same")
-        other.formID = "g"
-        #expect(try await store.insert(other).created)
-        #expect(try await store.insert(submission(4)).created)
-        #expect(try await store.insert(submission(5)).created)
-        #expect(try await store.list(formID: "f", after: 0, limit: 10).count == 3)
+        #expect(try await store.insert(submission(other, 3, key: "same")).created)
+        #expect(try await store.insert(submission(form, 4)).created)
+        #expect(try await store.insert(submission(form, 5)).created)
+        #expect(try await store.list(formID: form, after: 0, limit: 10).count == 3)
+        let read = try await store.submission(formID: form, id: first.id)
+        #expect(read?.values == first.values)
+        #expect(read?.idempotencyKey == "same")
+        #expect(try await store.submission(formID: other, id: first.id) == nil)
         await store.close()
     }
 
-    @Test("the file is the owner's alone, in WAL mode, and a file from a newer schema is refused with a clear message")
-    func fileAndSchema() async throws {
-        let (store, path) = try store("schema")
-        _ = try await store.insert(submission(1))
+    @Test("SQLite: the file is the owner's alone, and a file from a newer schema is refused with a clear message")
+    func sqliteFileAndSchema() async throws {
+        let path = "\(Scratch.directory)/store-schema.sqlite"
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        let store = try SQLiteStore(path: path)
+        _ = try await store.insert(submission("f", 1))
         await store.close()
         var info = stat()
         stat(path, &info)
@@ -69,12 +108,83 @@ struct StoreTests {
         }
     }
 
-    @Test("a store that cannot be opened says which file and why")
-    func unopenable() {
+    @Test("SQLite: a store that cannot be opened says which file and why")
+    func sqliteUnopenable() {
         #expect {
             _ = try SQLiteStore(path: "/nonexistent-folder/x.sqlite")
         } throws: { error in
             "\(error)".contains("/nonexistent-folder/x.sqlite") && "\(error)".contains("cannot open")
         }
+    }
+
+    @Test("PostgreSQL: a bad URL, or a server that does not answer, is one clear line without the password")
+    func postgresUnreachable() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        await #expect {
+            _ = try await PostgresStore(url: "mysql://x", logger: logger)
+        } throws: { error in
+            "\(error)".contains("not a postgres:// URL")
+        }
+        await #expect {
+            _ = try await PostgresStore(url: "postgres://ada:s3cret-pw@127.0.0.1:1/formwork", logger: logger)
+        } throws: { error in
+            !"\(error)".contains("s3cret-pw") && "\(error)".contains("PostgreSQL")
+        }
+        #expect(PostgresStore.redacted("postgres://ada:s3cret@db:5432/f") == "postgres://ada:***@db:5432/f")
+    }
+
+    @Test(
+        "PostgreSQL: instances starting together migrate once; a database of a newer schema is refused",
+        .enabled(if: StoreKind.postgresURL != nil))
+    func postgresMigrations() async throws {
+        let stores = try await withThrowingTaskGroup(of: (any SubmissionStore).self) { group in
+            for _ in 0..<4 { group.addTask { try await StoreKind.postgres.make("migrate") } }
+            var out: [any SubmissionStore] = []
+            for try await store in group { out.append(store) }
+            return out
+        }
+        for store in stores { await store.close() }
+        let psql = try run("/usr/bin/psql", [StoreKind.postgresURL!, "-tAc", "SELECT version FROM formwork_schema"])
+        #expect(psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        _ = try run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 99"])
+        defer { _ = try? run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 1"]) }
+        await #expect {
+            _ = try await StoreKind.postgres.make("newer")
+        } throws: { error in
+            "\(error)".contains("schema version 99")
+        }
+    }
+}
+
+@Suite("Form tokens")
+struct TokenTests {
+    @Test("base64url round-trips every length and agrees with Foundation's base64 (RFC 4648 §5, no padding)")
+    func base64url() {
+        for count in 0..<70 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255) }
+            let text = FormTokens.base64url(bytes)
+            let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(text == foundation)
+            #expect(FormTokens.unbase64url(text) == bytes)
+        }
+        #expect(FormTokens.unbase64url("ab!c") == nil)
+        #expect(FormTokens.unbase64url("a") == nil)
+    }
+
+    @Test("a token verifies for its form and cookie only, and expires")
+    func verify() {
+        let tokens = FormTokens(secret: Array(repeating: 1, count: 32), lifetime: 60)
+        let token = tokens.issue(formID: "a.b", cookie: "c1", now: 1000)
+        guard case .valid = tokens.verify(token, formID: "a.b", cookie: "c1", now: 1010) else {
+            Issue.record("a fresh token was refused")
+            return
+        }
+        #expect(tokens.verify(token, formID: "a.b", cookie: "c2", now: 1010) == .forged)
+        #expect(tokens.verify(token, formID: "a", cookie: "c1", now: 1010) == .forged)
+        #expect(tokens.verify(token, formID: "a.b", cookie: "c1", now: 1100) == .expired)
+        #expect(FormTokens(secret: Array(repeating: 2, count: 32)).verify(token, formID: "a.b", cookie: "c1", now: 1010) == .forged)
+        #expect(tokens.verify(String(repeating: "x", count: 600), formID: "a.b", cookie: "c1") == .forged)
     }
 }
