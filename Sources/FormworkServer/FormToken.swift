@@ -120,7 +120,8 @@ public struct FormTokens: Sendable {
                 out.append(UInt8(truncatingIfNeeded: n >> UInt32(bits)))
             }
         }
-        return bits >= 6 ? nil : out
+        // Leftover bits must be zero: one text per byte string (a token whose last character differs is not the same).
+        return bits >= 6 || n & ((1 << UInt32(bits)) - 1) != 0 ? nil : out
     }
 }
 

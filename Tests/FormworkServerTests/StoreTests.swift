@@ -170,6 +170,19 @@ struct TokenTests {
             #expect(FormTokens.unbase64url(text) == bytes)
         }
         #expect(FormTokens.unbase64url("ab!c") == nil)
+        // Leftover bits are zero in the one canonical text: "AB" and "AC" would decode to the same byte otherwise.
+        #expect(FormTokens.unbase64url("AA") == [0])
+        #expect(FormTokens.unbase64url("AB") == nil)
+        // Every character of a token's signature matters.
+        let tokens = FormTokens(secret: Array(repeating: 3, count: 32), lifetime: 60)
+        let token = tokens.issue(formID: "f", cookie: "c", now: 1000)
+        for i in token.indices.suffix(43) {
+            for replacement in ["A", "B", "Q", "g", "w", "-"] where String(token[i]) != replacement {
+                var changed = token
+                changed.replaceSubrange(i...i, with: replacement)
+                #expect(tokens.verify(changed, formID: "f", cookie: "c", now: 1001) == .forged, "\(changed)")
+            }
+        }
         #expect(FormTokens.unbase64url("a") == nil)
     }
 
