@@ -43,6 +43,9 @@ if not m:
     print("server-check: formwork serve did not start: " + line + open(os.path.join(work, "server.log")).read())
     sys.exit(1)
 base = "http://127.0.0.1:" + m.group(1)
+# The server never outlives the check, whatever ends it.
+import atexit
+atexit.register(lambda: server.poll() is None and server.kill())
 
 
 def http(method, path, body=None, headers=None):
