@@ -12,14 +12,21 @@ public struct ListenConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
     /// Seconds a connection may stay silent (between requests, or sending a request's head or body) before it is
-    /// closed: a slow client cannot hold the server's connections.
+    /// closed.
     public var idleTimeout: Double = 15
+    /// Seconds a request may take to arrive in full, head and body, counted from when the server is ready for it:
+    /// a client that trickles bytes (and so is never silent) cannot hold a connection longer than this.
+    public var requestTimeout: Double = 30
     public var limits = SubmissionLimits()
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Double = 15, limits: SubmissionLimits = SubmissionLimits()) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Double = 15, requestTimeout: Double = 30,
+        limits: SubmissionLimits = SubmissionLimits()
+    ) {
         self.host = host
         self.port = port
         self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
         self.limits = limits
     }
 }
@@ -43,7 +50,8 @@ public enum FormworkApplication {
                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
             }
         }
-        var http = HTTP1Channel.Configuration()
+        let deadline = TimeAmount.milliseconds(Int64(listen.requestTimeout * 1000))
+        var http = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestDeadlineHandler(deadline: deadline)])
         http.idleTimeout = .milliseconds(Int64(listen.idleTimeout * 1000))
         return Application(
             router: router, server: .http1(configuration: http),

@@ -129,6 +129,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay silent.", valueName: "seconds"))
     var idleTimeout: Double = 15
     @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp("Seconds a request may take to arrive in full (head and body), even trickling.", valueName: "seconds"))
+    var requestTimeout: Double = 30
+    @Option(
         name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -136,6 +140,12 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard (1...64).contains(cells) else { throw ValidationError("--cells must be between 1 and 64, not \(cells)") }
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
+        guard idleTimeout > 0 && idleTimeout <= 3600 else {
+            throw ValidationError("--idle-timeout must be between 0 and 3600 seconds, not \(idleTimeout)")
+        }
+        guard requestTimeout > 0 && requestTimeout <= 3600 else {
+            throw ValidationError("--request-timeout must be between 0 and 3600 seconds, not \(requestTimeout)")
+        }
         guard maxBody >= 1024 else { throw ValidationError("--max-body must be at least 1024 bytes, not \(maxBody)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
@@ -169,7 +179,9 @@ struct Serve: AsyncParsableCommand {
         let forms = catalog.forms.count
         let storePath = location.description
         let app = FormworkApplication.make(
-            service: service, lanes: lanes, listen: ListenConfiguration(host: host, port: port, idleTimeout: idleTimeout, limits: limits),
+            service: service, lanes: lanes,
+            listen: ListenConfiguration(
+                host: host, port: port, idleTimeout: idleTimeout, requestTimeout: requestTimeout, limits: limits),
             metrics: metrics, logger: logger
         ) { [host] port in
             // The one line on standard output: scripts and tests read the address from it.

@@ -112,16 +112,8 @@ struct ProcessTests {
         let folder = try formsFolder("slow", forms: ["login.yaml"])
         let server = try ServeProcess([folder, "--idle-timeout", "1"])
         defer { _ = server.stop() }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try Self.openConnection(port: server.port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected == 0)
         let partial = "POST /forms/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nusername=a"
         _ = partial.withCString { send(fd, $0, strlen($0), 0) }
         let began = Date()
@@ -131,6 +123,75 @@ struct ProcessTests {
         while recv(fd, &buffer, buffer.count, 0) > 0 {}
         #expect(Date().timeIntervalSince(began) < 5)
         #expect(try await server.request(.GET, "/healthz").status == 200)
+    }
+
+    @Test("a client that trickles a request, never silent, is cut off at the request deadline, in the head and in the body")
+    func tricklingClient() async throws {
+        let folder = try formsFolder("trickle", forms: ["login.yaml"])
+        // The idle timeout (5 s) is longer than the request deadline (2 s): only the deadline can cut these clients off.
+        // (Hummingbird's idle timer sees request parts, not bytes, so a head trickled for longer than it is cut off
+        // by it too; a body sent a byte at a time is a stream of parts, which only the deadline stops.)
+        let server = try ServeProcess([folder, "--idle-timeout", "5", "--request-timeout", "2"])
+        defer { _ = server.stop() }
+        let body = "username=ada&password=secret-enough"
+        let head = "POST /forms/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        for (what, prefix, trickled) in [("head", "", head), ("body", head, body + String(repeating: "x", count: 100))] {
+            let fd = try Self.openConnection(port: server.port)
+            defer { close(fd) }
+            if !prefix.isEmpty { _ = prefix.withCString { send(fd, $0, strlen($0), 0) } }
+            let began = Date()
+            var cutOff = false
+            for byte in trickled.utf8 {
+                var one = byte
+                if send(fd, &one, 1, Int32(MSG_NOSIGNAL)) < 0 { cutOff = true; break }
+                // The server closes its end: a read then sees the end of the stream (or a reset).
+                var probe = UInt8(0)
+                let got = recv(fd, &probe, 1, Int32(MSG_DONTWAIT))
+                if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { cutOff = true; break }
+                if Date().timeIntervalSince(began) > 8 { break }
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            let elapsed = Date().timeIntervalSince(began)
+            #expect(cutOff, "a request trickled in its \(what) was not cut off")
+            #expect(elapsed > 1.5 && elapsed < 5, "cut off after \(elapsed) s, the deadline being 2 s (\(what))")
+        }
+        // Keep-alive: requests sent 0.8 s apart on one connection are all answered though together they outlast the
+        // deadline: the clock restarts per request.
+        let fd = try Self.openConnection(port: server.port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        for _ in 0..<4 {
+            let get = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            _ = get.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            // The head and the body may come in separate reads: read until the body's end.
+            var answer = ""
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !answer.hasSuffix("}\n") {
+                let got = recv(fd, &buffer, buffer.count, 0)
+                guard got > 0 else { break }
+                answer += String(decoding: buffer[0..<got], as: UTF8.self)
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("}\n"), "\(answer.debugDescription.prefix(300))")
+            try await Task.sleep(for: .milliseconds(800))
+        }
+        #expect(try await server.request(.GET, "/healthz").status == 200)
+    }
+
+    static func openConnection(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
     }
 
     @Test("a cell that crashes or hangs fails that request with 503 and a clear page; the server goes on serving")
