@@ -11,7 +11,8 @@ public enum FormworkRoutes {
     /// Adds the web runtime's routes to `router`:
     /// `GET /`, `GET|POST /forms/{id}`, `GET /forms/{id}/submitted/{submission}`,
     /// `POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`, `GET /api/forms/{id}/schema`,
-    /// `GET /openapi.json`, `GET /healthz`, `GET /readyz`.
+    /// `GET /forms/{id}/drafts/{token}`, `POST /api/forms/{id}/drafts`, `GET|PUT /api/forms/{id}/drafts/{token}`,
+    /// `POST /api/forms/{id}/drafts/{token}/submission`, `GET /openapi.json`, `GET /healthz`, `GET /readyz`.
     public static func add<Context: RequestContext>(to router: Router<Context>, service: FormService, limits: SubmissionLimits) {
         router.add(middleware: SecurityHeaders())
         router.get("/") { _, _ in response(service.index()) }
@@ -46,6 +47,36 @@ public enum FormworkRoutes {
             response(
                 await service.apiSubmission(
                     formID: try context.parameters.require("form"), submissionID: try context.parameters.require("submission")))
+        }
+        router.get("/forms/:form/drafts/:token") { request, context in
+            response(
+                await service.draftPage(
+                    formID: try context.parameters.require("form"), token: try context.parameters.require("token"),
+                    cookie: request.cookies[FormService.cookieName]?.value, saved: request.uri.queryParameters["saved"] == "1"))
+        }
+        router.post("/api/forms/:form/drafts") { request, context in
+            let body = try await collect(request, limits: limits)
+            return response(
+                await service.apiSaveDraft(
+                    formID: try context.parameters.require("form"), token: nil, body: body, contentType: request.headers[.contentType],
+                    requestID: context.id))
+        }
+        router.put("/api/forms/:form/drafts/:token") { request, context in
+            let body = try await collect(request, limits: limits)
+            return response(
+                await service.apiSaveDraft(
+                    formID: try context.parameters.require("form"), token: try context.parameters.require("token"), body: body,
+                    contentType: request.headers[.contentType], requestID: context.id))
+        }
+        router.get("/api/forms/:form/drafts/:token") { _, context in
+            response(await service.apiDraft(formID: try context.parameters.require("form"), token: try context.parameters.require("token")))
+        }
+        router.post("/api/forms/:form/drafts/:token/submission") { request, context in
+            let body = try await collect(request, limits: limits)
+            return response(
+                await service.apiSubmitDraft(
+                    formID: try context.parameters.require("form"), token: try context.parameters.require("token"), body: body,
+                    contentType: request.headers[.contentType], requestID: context.id))
         }
         router.get("/api/forms/:form/schema") { _, context in response(service.schema(formID: try context.parameters.require("form"))) }
         router.get("/openapi.json") { _, _ in response(service.openAPI()) }

@@ -11,6 +11,8 @@ public struct ServedForm: Sendable {
     public let path: String
     /// The document's revision: the SHA-256 of its bytes (hex, first 16 digits). Every stored submission records it.
     public let revision: String
+    /// The document's text at that revision (the store keeps it: answers stored under it are read through it later).
+    public let document: String
     public var id: String { form.id }
     public var title: String { form.title ?? form.id }
 }
@@ -135,7 +137,7 @@ public final class FormCatalog: Sendable {
             if let previous, previous.revision != revision {
                 logger.notice("form document changed", metadata: ["path": "\(path)", "id": "\(form.id)", "revision": "\(revision)"])
             }
-            return ServedForm(form: form, path: path, revision: revision)
+            return ServedForm(form: form, path: path, revision: revision, document: String(decoding: bytes, as: UTF8.self))
         } catch {
             if let previous {
                 logger.error(

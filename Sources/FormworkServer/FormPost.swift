@@ -10,7 +10,7 @@ import FormworkCore
 package struct FormPost {
     package let form: Form
     /// The names the page itself adds, which are not values (the token, the button pressed).
-    package static let reservedNames: Set<String> = ["action", FormService.tokenName, FormService.intentName]
+    package static let reservedNames: Set<String> = ["action", FormService.tokenName, FormService.intentName, FormService.draftName]
 
     package init(form: Form) { self.form = form }
 

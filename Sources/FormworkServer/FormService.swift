@@ -34,6 +34,8 @@ public final class FormService: Sendable {
     public static let tokenName = "_formwork_token"
     /// The button name a page may add for other intents than submitting (drafts).
     public static let intentName = "_formwork_intent"
+    /// The hidden input of a page resumed from a draft: the draft's token (the page's submission finishes it).
+    public static let draftName = "_formwork_draft"
     /// The cookie the token is bound to.
     public static let cookieName = "formwork_csrf"
 
@@ -43,12 +45,20 @@ public final class FormService: Sendable {
     let tokens: FormTokens
     let limits: SubmissionLimits
     let logger: Logger
+    /// Seconds a saved draft can be resumed.
+    public let draftLifetime: Double
+    /// The (form, revision) pairs this process recorded in the store already.
+    let recordedRevisions = Mutex<Set<String>>([])
+    /// When this process last deleted expired drafts (seconds since 1970).
+    let lastPurge = Mutex<Double>(0)
     /// Blank pages, rendered once per form revision, split where the token goes.
     private let blankPages = Mutex<[String: (revision: String, before: [UInt8], after: [UInt8])]>([:])
 
     public init(
-        catalog: FormCatalog, store: any SubmissionStore, lanes: CellLanes, tokens: FormTokens, limits: SubmissionLimits, logger: Logger
+        catalog: FormCatalog, store: any SubmissionStore, lanes: CellLanes, tokens: FormTokens, limits: SubmissionLimits, logger: Logger,
+        draftLifetime: Double = 30 * 86400
     ) {
+        self.draftLifetime = draftLifetime
         self.catalog = catalog
         self.store = store
         self.lanes = lanes
@@ -134,7 +144,11 @@ public final class FormService: Sendable {
                 problems: [
                     WebPage.Problem(message: "This page was open too long to be sent. Check your answers and send it again.", target: nil)
                 ],
-                token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422)
+                token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422, draftToken: Self.draftToken(in: pairs))
+        }
+        let draftToken = Self.draftToken(in: pairs)
+        if pairs.last(where: { $0.name == Self.intentName })?.value == "draft" {
+            return await saveDraftFromPage(served, pairs: pairs, cookie: cookie, draftToken: draftToken, requestID: requestID)
         }
         let values = FormPost(form: served.form).values(pairs)
         let verdict = await check(served, values: values)
@@ -145,13 +159,17 @@ public final class FormService: Sendable {
             logger.info(
                 "form post refused", metadata: ["request": "\(requestID)", "form": "\(served.id)", "problems": "\(problems.count)"])
             return await render(
-                served, values: values, problems: problems, token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422)
+                served, values: values, problems: problems, token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422,
+                draftToken: draftToken)
         case .accepted(let accepted):
             do {
-                let stored = try await store.insert(
+                // A page resumed from a draft is stored once per draft (two tabs, or a resend, store one row).
+                let draftKey = draftToken.map(FormTokens.draftKey)
+                let stored = try await storeSubmission(
                     NewSubmission(
-                        formID: served.id, revision: served.revision, values: accepted, idempotencyKey: "page:" + nonce,
-                        receivedAt: WallClock.seconds))
+                        formID: served.id, revision: served.revision, values: accepted,
+                        idempotencyKey: draftKey.map { "draft:" + $0 } ?? "page:" + nonce, receivedAt: WallClock.seconds), of: served)
+                if let draftKey { try await finishDraft(served, key: draftKey, submissionID: stored.id) }
                 count(served.id, stored.created ? "stored" : "repeated")
                 logger.info(
                     "submission stored",
@@ -193,24 +211,16 @@ public final class FormService: Sendable {
     public func apiSubmit(
         formID: String, body: [UInt8], contentType: String?, idempotencyKey: String?, requestID: String
     ) async -> ServerResponse {
-        guard let served = catalog.form(formID) else {
-            return problem(
-                404, "no-such-form", "No such form", "There is no form '\(TerminalSafe.clip(formID))' here; GET / lists the forms.")
-        }
+        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
         if let key = idempotencyKey,
             key.isEmpty || key.utf8.count > 255 || key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E })
         {
             return problem(400, "bad-idempotency-key", "Bad Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
         }
         let values: JSON
-        do {
-            switch try SubmissionBody.parse(body, contentType: contentType, limits: limits) {
-            case .json(let json): values = json
-            case .fields(let pairs): values = FormPost(form: served.form).values(pairs.filter { $0.name != Self.tokenName })
-            }
-        } catch {
-            count(served.id, "refused-body")
-            return problem(error.status, "unreadable-body", "The body could not be read", error.message)
+        switch readValues(served, body: body, contentType: contentType) {
+        case .failure(let failure): return failure.response
+        case .success(let v): values = v
         }
         switch await check(served, values: values) {
         case .unavailable(let response): return response
@@ -221,22 +231,15 @@ public final class FormService: Sendable {
             return problemResponse(served, problems)
         case .accepted(let accepted):
             do {
-                let stored = try await store.insert(
+                let stored = try await storeSubmission(
                     NewSubmission(
                         formID: served.id, revision: served.revision, values: accepted, idempotencyKey: idempotencyKey.map { "api:" + $0 },
-                        receivedAt: WallClock.seconds))
+                        receivedAt: WallClock.seconds), of: served)
                 count(served.id, stored.created ? "stored" : "repeated")
                 logger.info(
                     "submission stored",
                     metadata: ["request": "\(requestID)", "form": "\(served.id)", "submission": "\(stored.id)", "new": "\(stored.created)"])
-                let location = "/api/forms/\(Self.pathSegment(served.id))/submissions/\(stored.id)"
-                let json = JSON.object([
-                    ("id", .string(stored.id)), ("form", .string(served.id)), ("revision", .string(stored.revision)),
-                    ("receivedAt", .string(DateFormat.iso8601(stored.receivedAt.rounded(.down)))),
-                ])
-                return ServerResponse(
-                    status: stored.created ? 201 : 200, contentType: "application/json", text: json.serialized() + "\n",
-                    headers: [("Location", location)])
+                return submissionCreated(served, stored)
             } catch {
                 count(served.id, "store-failed")
                 logger.error("submission not stored", metadata: ["request": "\(requestID)", "form": "\(served.id)", "error": "\(error)"])
@@ -325,16 +328,28 @@ public final class FormService: Sendable {
     // MARK: Rendering
 
     /// The page of `served` with `values` (nil: blank) and the problems of a refused submission.
-    func render(_ served: ServedForm, values: JSON?, problems: [Diagnostic], token: String, status: Int = 200) async -> ServerResponse {
-        await render(served, values: values, summary: nil, problems: problems, token: token, status: status)
+    func render(
+        _ served: ServedForm, values: JSON?, problems: [Diagnostic], token: String, status: Int = 200, draftToken: String? = nil,
+        notice: WebPage.Notice? = nil
+    ) async -> ServerResponse {
+        await render(
+            served, values: values, summary: nil, problems: problems, token: token, status: status, draftToken: draftToken, notice: notice)
     }
 
-    func render(_ served: ServedForm, values: JSON?, problems: [WebPage.Problem], token: String, status: Int) async -> ServerResponse {
-        await render(served, values: values, summary: problems, problems: [], token: token, status: status)
+    func render(
+        _ served: ServedForm, values: JSON?, problems: [WebPage.Problem], token: String, status: Int, draftToken: String? = nil
+    ) async -> ServerResponse {
+        await render(
+            served, values: values, summary: problems, problems: [], token: token, status: status, draftToken: draftToken, notice: nil)
     }
+
+    /// The button that saves a draft: it skips the browser's checks, as the server's draft check asks less.
+    static let draftButton = WebPage.Button(
+        label: "Save and continue later", name: intentName, value: "draft", primary: false, skipsValidation: true)
 
     private func render(
-        _ served: ServedForm, values: JSON?, summary: [WebPage.Problem]?, problems: [Diagnostic], token: String, status: Int
+        _ served: ServedForm, values: JSON?, summary: [WebPage.Problem]?, problems: [Diagnostic], token: String, status: Int,
+        draftToken: String?, notice: WebPage.Notice?
     ) async -> ServerResponse {
         let form = served.form
         let action = "/forms/" + Self.pathSegment(served.id)
@@ -349,8 +364,10 @@ public final class FormService: Sendable {
                 do throws(RuntimeError) {
                     var tree = try runtime.render(form)
                     let links = (summary ?? []) + Self.attach(problems, to: &tree)
-                    var page = WebPage(action: action, hiddenInputs: [.init(name: Self.tokenName, value: token)], problems: links)
-                    if !Renderer.hasSubmitButton(tree) { page.buttons = [.init(label: "Submit")] }
+                    var hidden = [WebPage.HiddenInput(name: Self.tokenName, value: token)]
+                    if let draftToken { hidden.append(.init(name: Self.draftName, value: draftToken)) }
+                    var page = WebPage(action: action, hiddenInputs: hidden, problems: links, notice: notice)
+                    page.buttons = (Renderer.hasSubmitButton(tree) ? [] : [.init(label: "Submit")]) + [Self.draftButton]
                     return .success(Renderer.html(tree, page: page))
                 } catch { return .failure(error) }
             }

@@ -22,20 +22,21 @@ public struct FormSite: Sendable {
     ///   - timeout: seconds one call into a pack may take.
     ///   - secret: signs form tokens; instances that share it accept each other's (random when nil).
     ///   - limits: what a request body may hold.
+    ///   - draftLifetime: seconds a saved draft can be resumed (30 days unless told).
     ///   - logger: where the forms' reloads, the packs' warnings and each request's outcome are logged.
     public init(
         forms: [String], storePath: String, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
-        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), logger: Logger
+        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400, logger: Logger
     ) throws(StoreError) {
         self.init(
             forms: forms, store: try SQLiteStore(path: storePath), cellHost: cellHost, packPaths: packPaths, cells: cells, timeout: timeout,
-            secret: secret, limits: limits, logger: logger)
+            secret: secret, limits: limits, draftLifetime: draftLifetime, logger: logger)
     }
 
     /// The same, with a store of the caller's (a `PostgresStore` shared by several instances).
     public init(
         forms: [String], store: any SubmissionStore, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
-        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), logger: Logger
+        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400, logger: Logger
     ) {
         var environment: [String: String] = [:]
         for key in ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"] {
@@ -58,7 +59,7 @@ public struct FormSite: Sendable {
             finish: { ($0 as? IsolatedCells)?.finish() })
         service = FormService(
             catalog: FormCatalog(paths: forms, registry: registry, logger: logger), store: store, lanes: lanes,
-            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger)
+            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger, draftLifetime: draftLifetime)
     }
 
     /// Commits what the store holds and stops the cell hosts.

@@ -5,7 +5,7 @@ import FormworkCore
 enum OpenAPIDocument {
     static func generate(_ forms: [ServedForm]) -> JSON {
         var paths: [(String, JSON)] = []
-        var schemas: [(String, JSON)] = [("Problem", problemSchema), ("Stored", storedSchema)]
+        var schemas: [(String, JSON)] = [("Problem", problemSchema), ("Stored", storedSchema), ("Draft", draftSchema)]
         for served in forms {
             let name = "Values_" + schemaName(served.id)
             var values = ValuesSchema.generate(served.form)
@@ -101,6 +101,7 @@ enum OpenAPIDocument {
                         )
                     ])
                 ))
+            paths += draftPaths(served, segment: segment)
         }
         return .object([
             ("openapi", .string("3.1.0")),
@@ -109,6 +110,145 @@ enum OpenAPIDocument {
             ("components", .object([("schemas", .object(schemas))])),
         ])
     }
+
+    /// The draft operations of one form ("Save and continue later" through the API).
+    static func draftPaths(_ served: ServedForm, segment: String) -> [(String, JSON)] {
+        let name = schemaName(served.id)
+        let problem = ref("Problem")
+        func refusal(_ description: String) -> JSON { response(description, "application/problem+json", problem) }
+        let token: JSON = .object([
+            ("name", .string("token")), ("in", .string("path")), ("required", .bool(true)),
+            ("description", .string("The draft's token: 43 base64url characters (32 random bytes).")),
+            ("schema", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z0-9_-]{43}$"))])),
+        ])
+        let answers: JSON = .object([
+            ("required", .bool(true)),
+            (
+                "content",
+                .object([
+                    (
+                        "application/json",
+                        .object([
+                            (
+                                "schema",
+                                .object([
+                                    ("type", .string("object")),
+                                    ("description", .string("Answers so far, keyed as in Values_\(name); none is required yet.")),
+                                ])
+                            )
+                        ])
+                    )
+                ])
+            ),
+        ])
+        func operation(_ id: String, _ summary: String, parameters: [JSON], body: JSON?, _ responses: [(String, JSON)]) -> JSON {
+            var members: [(String, JSON)] = [("operationId", .string(id + "_" + name)), ("summary", .string(summary))]
+            if !parameters.isEmpty { members.append(("parameters", .array(parameters))) }
+            if let body { members.append(("requestBody", body)) }
+            members.append(("responses", .object(responses)))
+            return .object(members)
+        }
+        let draft = ref("Draft")
+        return [
+            (
+                "/api/forms/\(segment)/drafts",
+                .object([
+                    (
+                        "post",
+                        operation(
+                            "draft", "Save partial answers to \(served.title) as a new draft", parameters: [], body: answers,
+                            [
+                                (
+                                    "201",
+                                    response("Saved; `resume` is the page that continues it", "application/json", draft, location: true)
+                                ),
+                                ("422", refusal("An answer given is wrong (nothing is required yet)")),
+                                ("404", refusal("No such form")), ("413", refusal("The body is too large")),
+                                ("503", refusal("The store is unavailable; nothing was saved")),
+                            ])
+                    )
+                ])
+            ),
+            (
+                "/api/forms/\(segment)/drafts/{token}",
+                .object([
+                    (
+                        "get",
+                        operation(
+                            "read_draft", "Read a draft of \(served.title)", parameters: [token], body: nil,
+                            [
+                                ("200", response("The draft", "application/json", draft)), ("404", refusal("No such draft")),
+                                ("410", refusal("The draft expired and was deleted")),
+                            ])
+                    ),
+                    (
+                        "put",
+                        operation(
+                            "save_draft", "Save a draft of \(served.title) under a token (made if new)", parameters: [token], body: answers,
+                            [
+                                ("200", response("Replaced", "application/json", draft, location: true)),
+                                ("201", response("Made", "application/json", draft, location: true)),
+                                ("400", refusal("A malformed token")), ("409", refusal("The draft was submitted already")),
+                                ("422", refusal("An answer given is wrong")), ("503", refusal("The store is unavailable")),
+                            ])
+                    ),
+                ])
+            ),
+            (
+                "/api/forms/\(segment)/drafts/{token}/submission",
+                .object([
+                    (
+                        "post",
+                        operation(
+                            "submit_draft", "Send a draft of \(served.title) as a submission (once)", parameters: [token],
+                            body: .object([
+                                ("required", .bool(false)),
+                                (
+                                    "content",
+                                    .object([
+                                        (
+                                            "application/json",
+                                            .object([
+                                                (
+                                                    "schema",
+                                                    .object([
+                                                        ("type", .string("object")),
+                                                        ("description", .string("Answers added to the draft's first (a password)")),
+                                                    ])
+                                                )
+                                            ])
+                                        )
+                                    ])
+                                ),
+                            ]),
+                            [
+                                ("201", response("Stored", "application/json", ref("Stored"), location: true)),
+                                ("200", response("Sent before: the same submission", "application/json", ref("Stored"), location: true)),
+                                ("422", refusal("The answers were refused")), ("404", refusal("No such draft")),
+                                ("410", refusal("The draft expired")), ("503", refusal("A cell or the store is unavailable")),
+                            ])
+                    )
+                ])
+            ),
+        ]
+    }
+
+    static let draftSchema: JSON = .object([
+        ("type", .string("object")),
+        ("required", .array(["token", "form", "revision", "resume", "savedAt", "expiresAt", "values"].map(JSON.string))),
+        (
+            "properties",
+            .object([
+                ("token", .object([("type", .string("string"))])), ("form", .object([("type", .string("string"))])),
+                ("revision", .object([("type", .string("string"))])),
+                ("resume", .object([("type", .string("string")), ("description", .string("The page that continues the draft"))])),
+                ("savedAt", .object([("type", .string("string")), ("format", .string("date-time"))])),
+                ("expiresAt", .object([("type", .string("string")), ("format", .string("date-time"))])),
+                ("values", .object([("type", .string("object"))])),
+                ("submission", .object([("type", .string("string")), ("description", .string("Set once the draft was sent"))])),
+            ])
+        ),
+    ])
 
     static func ref(_ name: String) -> JSON { .object([("$ref", .string("#/components/schemas/\(name)"))]) }
 

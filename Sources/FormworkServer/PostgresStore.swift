@@ -31,7 +31,31 @@ public actor PostgresStore: SubmissionStore {
                 ON formwork_submissions (form_id, idempotency_key) WHERE idempotency_key IS NOT NULL
             """,
             "CREATE INDEX IF NOT EXISTS formwork_submissions_form ON formwork_submissions (form_id, sequence)",
-        ]
+        ],
+        [
+            """
+            CREATE TABLE IF NOT EXISTS formwork_drafts (
+                form_id TEXT NOT NULL,
+                key TEXT NOT NULL,
+                revision TEXT NOT NULL,
+                saved_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                draft_values TEXT NOT NULL,
+                submission_id TEXT,
+                PRIMARY KEY (form_id, key)
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS formwork_drafts_expiry ON formwork_drafts (expires_at)",
+            """
+            CREATE TABLE IF NOT EXISTS formwork_revisions (
+                form_id TEXT NOT NULL,
+                revision TEXT NOT NULL,
+                document TEXT NOT NULL,
+                first_seen DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (form_id, revision)
+            )
+            """,
+        ],
     ]
 
     private struct Pending {
@@ -155,6 +179,8 @@ public actor PostgresStore: SubmissionStore {
                         "the database has formwork schema version \(version), newer than this Formwork's \(Self.migrations.count); use a newer formwork"
                     )
                 }
+                // Up to date: nothing is written (an instance starting writes nothing it need not).
+                guard version < Self.migrations.count else { return }
                 for v in version..<Self.migrations.count {
                     for statement in Self.migrations[v] { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 }
@@ -300,6 +326,102 @@ public actor PostgresStore: SubmissionStore {
 
     static func stored(_ row: (String, String, String, String, String?, Double)) -> StoredSubmission {
         StoredSubmission(id: row.0, formID: row.1, revision: row.2, values: row.3, idempotencyKey: row.4, receivedAt: row.5, created: false)
+    }
+
+    // MARK: Drafts and revisions (few: one statement each, through the pool, retried like submissions)
+
+    /// Runs `body`, retrying transient failures for `retryFor` (every statement here can be repeated safely).
+    private func retrying<T: Sendable>(_ what: String, _ body: @Sendable () async throws -> T) async throws(StoreError) -> T {
+        let deadline = ContinuousClock.now + retryFor
+        var delay = Duration.milliseconds(50)
+        while true {
+            do { return try await body() } catch {
+                let message = Self.describe(error)
+                if ContinuousClock.now + delay > deadline || closed { throw StoreError("PostgreSQL (\(what)): \(message)") }
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(1))
+            }
+        }
+    }
+
+    public func saveDraft(_ draft: Draft) async throws(StoreError) -> Draft {
+        let client = client, logger = logger
+        let stored = try await retrying("saving a draft") { () async throws -> Draft? in
+            try await client.query(
+                """
+                INSERT INTO formwork_drafts (form_id, key, revision, saved_at, expires_at, draft_values)
+                VALUES (\(draft.formID), \(draft.key), \(draft.revision), \(draft.savedAt), \(draft.expiresAt), \(draft.values))
+                ON CONFLICT (form_id, key) DO UPDATE SET revision = excluded.revision, saved_at = excluded.saved_at,
+                    expires_at = excluded.expires_at, draft_values = excluded.draft_values
+                WHERE formwork_drafts.submission_id IS NULL
+                """, logger: logger)
+            return try await Self.readDraft(client, logger, formID: draft.formID, key: draft.key)
+        }
+        guard let stored else { throw StoreError("PostgreSQL: a saved draft could not be read back") }
+        return stored
+    }
+
+    static func readDraft(_ client: PostgresClient, _ logger: Logger, formID: String, key: String) async throws -> Draft? {
+        let rows = try await client.query(
+            """
+            SELECT revision, draft_values, saved_at, expires_at, submission_id FROM formwork_drafts
+            WHERE form_id = \(formID) AND key = \(key)
+            """, logger: logger)
+        for try await (revision, values, saved, expires, submission) in rows.decode((String, String, Double, Double, String?).self) {
+            return Draft(
+                key: key, formID: formID, revision: revision, values: values, savedAt: saved, expiresAt: expires, submissionID: submission)
+        }
+        return nil
+    }
+
+    public func draft(formID: String, key: String) async throws(StoreError) -> Draft? {
+        let client = client, logger = logger
+        return try await retrying("reading a draft") { try await Self.readDraft(client, logger, formID: formID, key: key) }
+    }
+
+    public func finishDraft(formID: String, key: String, submissionID: String) async throws(StoreError) {
+        let client = client, logger = logger
+        try await retrying("finishing a draft") {
+            try await client.query(
+                """
+                UPDATE formwork_drafts SET submission_id = \(submissionID), draft_values = '{}' WHERE form_id = \(formID) AND key = \(key)
+                """, logger: logger)
+        }
+    }
+
+    public func purgeDrafts(expiredBefore time: Double) async throws(StoreError) -> Int {
+        let client = client, logger = logger
+        return try await retrying("deleting expired drafts") { () async throws -> Int in
+            var count = 0
+            let rows = try await client.query("DELETE FROM formwork_drafts WHERE expires_at < \(time) RETURNING key", logger: logger)
+            for try await _ in rows.decode(String.self) { count += 1 }
+            return count
+        }
+    }
+
+    public func recordRevision(_ revision: FormRevision) async throws(StoreError) {
+        let client = client, logger = logger
+        try await retrying("recording a revision") {
+            try await client.query(
+                """
+                INSERT INTO formwork_revisions (form_id, revision, document, first_seen)
+                VALUES (\(revision.formID), \(revision.revision), \(revision.document), \(revision.firstSeen)) ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+    }
+
+    public func revisions(formID: String) async throws(StoreError) -> [FormRevision] {
+        let client = client, logger = logger
+        return try await retrying("reading revisions") { () async throws -> [FormRevision] in
+            let rows = try await client.query(
+                "SELECT revision, document, first_seen FROM formwork_revisions WHERE form_id = \(formID) ORDER BY first_seen, revision",
+                logger: logger)
+            var out: [FormRevision] = []
+            for try await (revision, document, seen) in rows.decode((String, String, Double).self) {
+                out.append(FormRevision(formID: formID, revision: revision, document: document, firstSeen: seen))
+            }
+            return out
+        }
     }
 
     public func close() async {

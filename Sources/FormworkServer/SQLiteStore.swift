@@ -9,7 +9,7 @@ import Glibc
 /// waits for its own sync only. Reads go through a second connection (WAL lets them run beside the writer).
 public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     /// The schema version this code writes (`PRAGMA user_version`); older files are upgraded by `migrations`.
-    static let schemaVersion: Int32 = 1
+    static let schemaVersion: Int32 = 2
     /// Each migration takes the file from version `index` to `index + 1`.
     static let migrations: [String] = [
         """
@@ -25,7 +25,27 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
         );
         CREATE UNIQUE INDEX submissions_idempotency ON submissions(form_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
         CREATE INDEX submissions_form ON submissions(form_id, sequence);
+        """,
         """
+        CREATE TABLE drafts (
+            form_id TEXT NOT NULL,
+            key TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            saved_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            draft_values TEXT NOT NULL,
+            submission_id TEXT,
+            PRIMARY KEY (form_id, key)
+        );
+        CREATE INDEX drafts_expiry ON drafts(expires_at);
+        CREATE TABLE revisions (
+            form_id TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            document TEXT NOT NULL,
+            first_seen REAL NOT NULL,
+            PRIMARY KEY (form_id, revision)
+        );
+        """,
     ]
 
     private struct Pending {
@@ -37,6 +57,10 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     private let writer: OpaquePointer
     private let reader: OpaquePointer
     private let readLock = Condition()
+    /// Drafts and revisions are written through a connection of their own, one transaction at a time: they are
+    /// few, and SQLite serializes them with the submissions' writer (busy_timeout) without sharing its transaction.
+    private let draftWriter: OpaquePointer
+    private let draftLock = Condition()
     private let queue = Condition()
     private var pending: [Pending] = []
     private var closed = false
@@ -54,7 +78,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
         defer { umask(old) }
         writer = try Self.open(path)
         reader = try Self.open(path)
+        draftWriter = try Self.open(path)
         try Self.execute(writer, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;")
+        try Self.execute(draftWriter, "PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;")
         try Self.execute(reader, "PRAGMA busy_timeout=10000; PRAGMA query_only=1;")
         try migrate()
         thread = Thread { [unowned self] in self.writeLoop() }
@@ -63,6 +89,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     deinit {
         sqlite3_close_v2(writer)
         sqlite3_close_v2(reader)
+        sqlite3_close_v2(draftWriter)
     }
 
     static func open(_ path: String) throws(StoreError) -> OpaquePointer {
@@ -248,6 +275,117 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
         let s = try Statement(reader, "SELECT DISTINCT form_id FROM submissions ORDER BY form_id;")
         var out: [String] = []
         while s.step() == SQLITE_ROW { out.append(s.text(0)) }
+        return out
+    }
+
+    // MARK: Drafts and revisions
+
+    /// Runs `body` in one immediate transaction on the drafts' connection.
+    private func drafting<T>(_ body: (OpaquePointer) throws(StoreError) -> T) throws(StoreError) -> T {
+        draftLock.lock()
+        defer { draftLock.unlock() }
+        try Self.execute(draftWriter, "BEGIN IMMEDIATE;")
+        do throws(StoreError) {
+            let result = try body(draftWriter)
+            try Self.execute(draftWriter, "COMMIT;")
+            return result
+        } catch {
+            try? Self.execute(draftWriter, "ROLLBACK;")
+            throw error
+        }
+    }
+
+    private func check(_ status: Int32, _ db: OpaquePointer) throws(StoreError) {
+        guard status == SQLITE_DONE || status == SQLITE_ROW else { throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+
+    public func saveDraft(_ draft: Draft) async throws(StoreError) -> Draft {
+        try drafting { (db) throws(StoreError) -> Draft in
+            let upsert = try Statement(
+                db,
+                """
+                INSERT INTO drafts (form_id, key, revision, saved_at, expires_at, draft_values) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (form_id, key) DO UPDATE SET revision = excluded.revision, saved_at = excluded.saved_at,
+                    expires_at = excluded.expires_at, draft_values = excluded.draft_values
+                WHERE drafts.submission_id IS NULL;
+                """)
+            upsert.bind(1, draft.formID)
+            upsert.bind(2, draft.key)
+            upsert.bind(3, draft.revision)
+            upsert.bind(4, draft.savedAt)
+            upsert.bind(5, draft.expiresAt)
+            upsert.bind(6, draft.values)
+            try check(upsert.step(), db)
+            guard let stored = try Self.readDraft(db, formID: draft.formID, key: draft.key) else {
+                throw StoreError("SQLite: a saved draft could not be read back")
+            }
+            return stored
+        }
+    }
+
+    static func readDraft(_ db: OpaquePointer, formID: String, key: String) throws(StoreError) -> Draft? {
+        let s = try Statement(
+            db,
+            "SELECT revision, draft_values, saved_at, expires_at, submission_id FROM drafts WHERE form_id = ?1 AND key = ?2;")
+        s.bind(1, formID)
+        s.bind(2, key)
+        guard s.step() == SQLITE_ROW else { return nil }
+        return Draft(
+            key: key, formID: formID, revision: s.text(0), values: s.text(1), savedAt: sqlite3_column_double(s.handle, 2),
+            expiresAt: sqlite3_column_double(s.handle, 3), submissionID: sqlite3_column_type(s.handle, 4) == SQLITE_NULL ? nil : s.text(4))
+    }
+
+    public func draft(formID: String, key: String) async throws(StoreError) -> Draft? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        return try Self.readDraft(reader, formID: formID, key: key)
+    }
+
+    public func finishDraft(formID: String, key: String, submissionID: String) async throws(StoreError) {
+        try drafting { (db) throws(StoreError) in
+            let s = try Statement(db, "UPDATE drafts SET submission_id = ?3, draft_values = '{}' WHERE form_id = ?1 AND key = ?2;")
+            s.bind(1, formID)
+            s.bind(2, key)
+            s.bind(3, submissionID)
+            try check(s.step(), db)
+        }
+    }
+
+    public func purgeDrafts(expiredBefore time: Double) async throws(StoreError) -> Int {
+        try drafting { (db) throws(StoreError) -> Int in
+            let s = try Statement(db, "DELETE FROM drafts WHERE expires_at < ?1;")
+            s.bind(1, time)
+            try check(s.step(), db)
+            return Int(sqlite3_changes(db))
+        }
+    }
+
+    public func recordRevision(_ revision: FormRevision) async throws(StoreError) {
+        try drafting { (db) throws(StoreError) in
+            let s = try Statement(
+                db, "INSERT INTO revisions (form_id, revision, document, first_seen) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING;")
+            s.bind(1, revision.formID)
+            s.bind(2, revision.revision)
+            s.bind(3, revision.document)
+            s.bind(4, revision.firstSeen)
+            try check(s.step(), db)
+        }
+    }
+
+    public func revisions(formID: String) async throws(StoreError) -> [FormRevision] {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let s = try Statement(
+            reader, "SELECT revision, document, first_seen FROM revisions WHERE form_id = ?1 ORDER BY first_seen, rowid;")
+        s.bind(1, formID)
+        var out: [FormRevision] = []
+        while true {
+            let status = s.step()
+            if status == SQLITE_DONE { break }
+            try check(status, reader)
+            out.append(
+                FormRevision(formID: formID, revision: s.text(0), document: s.text(1), firstSeen: sqlite3_column_double(s.handle, 2)))
+        }
         return out
     }
 

@@ -45,6 +45,53 @@ public struct StoredSubmission: Sendable, Equatable {
     }
 }
 
+/// A draft: partial answers saved to be resumed, under a key derived from the resume link's token (the store never
+/// holds the token itself, so reading the database does not give a way in to someone's draft).
+public struct Draft: Sendable, Equatable {
+    /// `FormTokens.draftKey(token)`: the SHA-256 of the resume token, 32 hex digits.
+    public var key: String
+    public var formID: String
+    /// The document revision the answers were checked against when last saved.
+    public var revision: String
+    /// The answers as a values file writes them (JSON text), never a secure value.
+    public var values: String
+    /// Seconds since 1970.
+    public var savedAt: Double
+    public var expiresAt: Double
+    /// Set once the draft was sent as a submission (its answers are then cleared): a draft is submitted once.
+    public var submissionID: String?
+
+    public init(
+        key: String, formID: String, revision: String, values: String, savedAt: Double, expiresAt: Double, submissionID: String? = nil
+    ) {
+        self.key = key
+        self.formID = formID
+        self.revision = revision
+        self.values = values
+        self.savedAt = savedAt
+        self.expiresAt = expiresAt
+        self.submissionID = submissionID
+    }
+}
+
+/// A revision of a form document the server has served: its text, kept so answers stored under it can be read as
+/// the current revision asks (`formwork submissions export --as-current`).
+public struct FormRevision: Sendable, Equatable {
+    public var formID: String
+    public var revision: String
+    /// The document's text as it was read.
+    public var document: String
+    /// Seconds since 1970.
+    public var firstSeen: Double
+
+    public init(formID: String, revision: String, document: String, firstSeen: Double) {
+        self.formID = formID
+        self.revision = revision
+        self.document = document
+        self.firstSeen = firstSeen
+    }
+}
+
 /// Why a store could not do what it was asked.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var message: String
@@ -63,6 +110,19 @@ public protocol SubmissionStore: Sendable {
     /// The submissions of `formID` in the order they were stored, `limit` at a time after the one with sequence
     /// number `after` (0 for the first page); each with its sequence number.
     func list(formID: String, after: Int64, limit: Int) async throws(StoreError) -> [(sequence: Int64, submission: StoredSubmission)]
+    /// Stores `draft` durably (replacing the one under the same form and key), unless that draft was submitted
+    /// already; returns what is stored afterwards (its `submissionID` set when it had been submitted).
+    func saveDraft(_ draft: Draft) async throws(StoreError) -> Draft
+    /// The draft of `formID` under `key`, expired or not (the caller decides), or nil.
+    func draft(formID: String, key: String) async throws(StoreError) -> Draft?
+    /// Marks the draft submitted as `submissionID` and clears its answers.
+    func finishDraft(formID: String, key: String, submissionID: String) async throws(StoreError)
+    /// Deletes the drafts that expired before `time` (seconds since 1970); returns how many.
+    func purgeDrafts(expiredBefore time: Double) async throws(StoreError) -> Int
+    /// Records that `revision` of a form was served (kept once, with the document's text).
+    func recordRevision(_ revision: FormRevision) async throws(StoreError)
+    /// The revisions of `formID` the store has seen, oldest first.
+    func revisions(formID: String) async throws(StoreError) -> [FormRevision]
     /// Finishes what is in flight and closes the store.
     func close() async
 }

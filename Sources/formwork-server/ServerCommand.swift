@@ -133,6 +133,10 @@ struct Serve: AsyncParsableCommand {
         help: ArgumentHelp("Seconds a request may take to arrive in full (head and body), even trickling.", valueName: "seconds"))
     var requestTimeout: Double = 30
     @Option(
+        name: .customLong("draft-days"),
+        help: ArgumentHelp("Days a saved draft (\"Save and continue later\") can be resumed before it is deleted.", valueName: "days"))
+    var draftDays: Double = 30
+    @Option(
         name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -145,6 +149,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard requestTimeout > 0 && requestTimeout <= 3600 else {
             throw ValidationError("--request-timeout must be between 0 and 3600 seconds, not \(requestTimeout)")
+        }
+        guard draftDays > 0 && draftDays <= 3650 else {
+            throw ValidationError("--draft-days must be between 0 and 3650 days, not \(draftDays)")
         }
         guard maxBody >= 1024 else { throw ValidationError("--max-body must be at least 1024 bytes, not \(maxBody)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -174,7 +181,7 @@ struct Serve: AsyncParsableCommand {
         let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields)
         let site = FormSite(
             forms: paths, store: try await location.open(logger: logger), cellHost: CheckRunner.currentExecutable, packPaths: packPaths,
-            cells: cells, timeout: timeout, secret: secret, limits: limits, logger: logger)
+            cells: cells, timeout: timeout, secret: secret, limits: limits, draftLifetime: draftDays * 86400, logger: logger)
         let service = site.service, lanes = site.lanes, catalog = service.catalog
         let forms = catalog.forms.count
         let storePath = location.description

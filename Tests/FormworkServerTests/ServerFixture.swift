@@ -20,7 +20,8 @@ final class ServerFixture: @unchecked Sendable {
     let limits: SubmissionLimits
 
     init(
-        name: String, forms: [String] = ServerFixture.exampleForms, limits: SubmissionLimits = SubmissionLimits(), lifetime: Double = 3600
+        name: String, forms: [String] = ServerFixture.exampleForms, limits: SubmissionLimits = SubmissionLimits(), lifetime: Double = 3600,
+        draftLifetime: Double = 86400
     ) throws {
         folder = "\(Scratch.directory)/server-\(name)"
         try? FileManager.default.removeItem(atPath: folder)
@@ -38,7 +39,8 @@ final class ServerFixture: @unchecked Sendable {
         self.limits = limits
         service = FormService(
             catalog: FormCatalog(paths: [folder], registry: registry, logger: logger, interval: 0), store: store, lanes: lanes,
-            tokens: FormTokens(secret: Array(repeating: 7, count: 32), lifetime: lifetime), limits: limits, logger: logger)
+            tokens: FormTokens(secret: Array(repeating: 7, count: 32), lifetime: lifetime), limits: limits, logger: logger,
+            draftLifetime: draftLifetime)
     }
 
     static let exampleForms = [

@@ -87,6 +87,39 @@ struct StoreTests {
         await store.close()
     }
 
+    @Test(
+        "drafts: saved, replaced, read, finished once (a finished draft is not replaced), purged after expiry; revisions kept once",
+        arguments: StoreKind.available)
+    func draftsAndRevisions(kind: StoreKind) async throws {
+        let store = try await kind.make("drafts")
+        let form = form("drafts")
+        let draft = Draft(key: "k1", formID: form, revision: "r1", values: #"{"name":"Ada"}"#, savedAt: 100, expiresAt: 200)
+        #expect(try await store.saveDraft(draft) == draft)
+        var replaced = draft
+        replaced.values = #"{"name":"Ada King"}"#
+        replaced.revision = "r2"
+        #expect(try await store.saveDraft(replaced).values == replaced.values)
+        #expect(try await store.draft(formID: form, key: "k1")?.revision == "r2")
+        #expect(try await store.draft(formID: form + "-other", key: "k1") == nil)
+        try await store.finishDraft(formID: form, key: "k1", submissionID: "s1")
+        let finished = try #require(try await store.draft(formID: form, key: "k1"))
+        #expect(finished.submissionID == "s1" && finished.values == "{}")
+        // A finished draft stays as it is: saving it again returns it, finished.
+        #expect(try await store.saveDraft(replaced).submissionID == "s1")
+        _ = try await store.saveDraft(Draft(key: "k2", formID: form, revision: "r1", values: "{}", savedAt: 100, expiresAt: 150))
+        #expect(try await store.purgeDrafts(expiredBefore: 175) >= 1)
+        #expect(try await store.draft(formID: form, key: "k2") == nil)
+        #expect(try await store.draft(formID: form, key: "k1") != nil)
+        for revision in ["r1", "r2", "r1"] {
+            try await store.recordRevision(
+                FormRevision(formID: form, revision: revision, document: "doc \(revision)", firstSeen: revision == "r1" ? 1 : 2))
+        }
+        let revisions = try await store.revisions(formID: form)
+        #expect(revisions.map(\.revision) == ["r1", "r2"])
+        #expect(revisions.first?.document == "doc r1")
+        await store.close()
+    }
+
     @Test("SQLite: the file is the owner's alone, and a file from a newer schema is refused with a clear message")
     func sqliteFileAndSchema() async throws {
         let path = "\(Scratch.directory)/store-schema.sqlite"
@@ -146,9 +179,9 @@ struct StoreTests {
         }
         for store in stores { await store.close() }
         let psql = try run("/usr/bin/psql", [StoreKind.postgresURL!, "-tAc", "SELECT version FROM formwork_schema"])
-        #expect(psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
         _ = try run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 99"])
-        defer { _ = try? run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 1"]) }
+        defer { _ = try? run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 2"]) }
         await #expect {
             _ = try await StoreKind.postgres.make("newer")
         } throws: { error in

@@ -247,6 +247,10 @@ try:
         chrome.navigate(base + "/forms/signup?" + urllib.parse.urlencode([("name", "A"), ("email", "ada.example.com"), ("age", "16")]))
         chrome.submit(validate=False)
         status = chrome.last_status("/forms/signup")
+        # Chromium applies `autofocus` in a rendering step after the load event: wait for it (at most 2 s).
+        chrome.evaluate(
+            "new Promise(function(done){var t0=Date.now();(function poll(){var s=document.querySelector('.fw-error-summary');"
+            "if(!s||document.activeElement===s||Date.now()-t0>2000) return done(true); setTimeout(poll, 20);})();})")
         report = chrome.evaluate(
             "(function(){var s=document.querySelector('.fw-error-summary'); if(!s) return {summary:false};"
             "var links=Array.prototype.map.call(s.querySelectorAll('a'), function(a){return a.getAttribute('href');});"
@@ -279,6 +283,51 @@ try:
                 fail("axe-core on the refused page: " + "; ".join(violations))
             else:
                 ok("axe-core: no violation on the refused page")
+
+    # --- 2b. save and continue later: the real button, required fields empty, a password typed ----------------
+    for scripts in (True, False):
+        label = "draft of register, JavaScript %s" % ("on" if scripts else "off")
+        chrome.call("Emulation.setScriptExecutionDisabled", {"value": not scripts}, True)
+        chrome.navigate(base + "/forms/register")
+        chrome.events.clear()
+        clicked = chrome.evaluate(
+            "(function(){document.querySelector('input[name=name]').value='Ada Lovelace';"
+            "var p=document.querySelector('input[name=password]'); if(p) p.value='hunter2-secret-PW';"
+            "var b=document.querySelector('button[name=_formwork_intent][value=draft]'); if(!b) return 'no draft button';"
+            "b.click(); return 'clicked';})()")
+        if clicked != "clicked":
+            fail("%s: %s" % (label, clicked))
+            continue
+        chrome.wait_for_load()
+        where = chrome.evaluate("location.pathname + location.search")
+        report = chrome.evaluate(
+            "(function(){var n=document.querySelector('.fw-notice'); var l=n&&n.querySelector('a');"
+            "return {notice: !!n, link: l ? l.getAttribute('href') : null, name: (document.querySelector('input[name=name]')||{}).value,"
+            "password: (document.querySelector('input[name=password]')||{}).value, draft: (document.querySelector('input[name=_formwork_draft]')||{}).value};})()")
+        checks = [
+            (where.startswith("/forms/register/drafts/") and where.endswith("?saved=1"), "landed on %s" % where),
+            (report.get("notice"), "no notice"),
+            (report.get("link") and where.startswith(report.get("link")), "resume link %s" % report.get("link")),
+            (report.get("name") == "Ada Lovelace", "name not kept (%r)" % report.get("name")),
+            (report.get("password") == "", "the password came back"),
+            (report.get("draft") and report.get("draft") in where, "the page does not carry its draft"),
+        ]
+        bad = [why for good, why in checks if not good]
+        if bad:
+            fail("%s: %s" % (label, "; ".join(bad)))
+        else:
+            ok("%s: the button saves without the browser's required checks, the page resumes it with its link, no password" % label)
+        shot = chrome.call("Page.captureScreenshot", {"format": "png"}, True)
+        open("artifacts/server/draft-js-%s.png" % ("on" if scripts else "off"), "wb").write(base64.b64decode(shot["data"]))
+        if scripts:
+            chrome.evaluate(axe)
+            violations = chrome.evaluate(
+                "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a','wcag2aa','wcag21a','wcag21aa','best-practice']}})"
+                ".then(function(r){return r.violations.map(function(v){return v.id+': '+v.nodes.map(function(n){return n.target.join(' ');}).join(', ');});})")
+            if violations:
+                fail("axe-core on the draft page: " + "; ".join(violations))
+            else:
+                ok("axe-core: no violation on the draft page")
 finally:
     chrome.close()
 

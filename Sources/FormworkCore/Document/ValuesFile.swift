@@ -38,8 +38,10 @@ public enum ValuesFile {
         try apply(SourceNode(kind: .object(members), line: nil), to: &form, file: file, requireComplete: requireComplete)
     }
 
-    static func apply(_ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true) throws(FormError) {
-        var application = Application(file: file, requireComplete: requireComplete)
+    static func apply(
+        _ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true, checkGivenRules: Bool = false
+    ) throws(FormError) {
+        var application = Application(file: file, requireComplete: requireComplete, checkGivenRules: checkGivenRules)
         guard let members = root.members else {
             application.report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
             throw .invalid(application.diagnostics)
@@ -55,11 +57,14 @@ public enum ValuesFile {
         let file: String?
         /// `validate` (complete values: required fields, minimum items and rules are checked) or `render` (partial).
         let requireComplete: Bool
+        /// A draft: the rules of each value given are checked, though nothing is required yet.
+        let checkGivenRules: Bool
         var diagnostics: [Diagnostic] = []
         /// The repeated groups the values give items for.
         var givenGroups: Set<String> = []
 
-        init(file: String?, requireComplete: Bool) {
+        init(file: String?, requireComplete: Bool, checkGivenRules: Bool = false) {
+            self.checkGivenRules = checkGivenRules
             self.file = file
             self.requireComplete = requireComplete
         }
@@ -135,7 +140,7 @@ public enum ValuesFile {
                 } else {
                     // The document's rules: `validate` (complete) reports every one broken; `render` keeps the
                     // value and shows the broken rules under the field, as a server re-rendering a submission.
-                    if requireComplete {
+                    if requireComplete || checkGivenRules {
                         let label = field.cell.roles.title.flatMap { if case .string(let t)? = field.model[$0] { t } else { nil } } ?? key
                         let problems = field.rules.problems(value, label: label)
                         if !problems.isEmpty {
@@ -331,8 +336,12 @@ extension Form {
 extension ValuesFile {
     /// Applies `values` (a values-file object held in memory) and returns the problems with those it could not
     /// apply, as `collect(path:into:)` does for a file.
-    package static func collect(_ values: JSON, into form: inout Form, file: String?, requireComplete: Bool = true) -> [Diagnostic] {
-        do { try apply(SourceNode(values), to: &form, file: file, requireComplete: requireComplete) } catch {
+    package static func collect(
+        _ values: JSON, into form: inout Form, file: String?, requireComplete: Bool = true, checkGivenRules: Bool = false
+    ) -> [Diagnostic] {
+        do {
+            try apply(SourceNode(values), to: &form, file: file, requireComplete: requireComplete, checkGivenRules: checkGivenRules)
+        } catch {
             if case .invalid(let diagnostics) = error { return diagnostics }
             return [Diagnostic(kind: .invalid, file: file, pointer: "", line: nil, message: error.description)]
         }

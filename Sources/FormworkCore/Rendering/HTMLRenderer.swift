@@ -40,6 +40,7 @@ struct HTMLRenderer {
             <main>
 
             """
+        if let notice = page?.notice { out += Self.notice(notice) }
         if let page, !page.problems.isEmpty { out += Self.errorSummary(page.problems) }
         out += "<form id=\"\(escape(tree.formID))\" class=\"fw-form\" method=\"post\" action=\"\(escape(page?.action ?? ""))\""
         out += page?.problems.isEmpty == false ? " novalidate>\n" : ">\n"
@@ -133,6 +134,7 @@ struct HTMLRenderer {
             for button in page.buttons {
                 out += "<button type=\"submit\" class=\"fw-button\(button.primary ? " fw-primary" : "")\""
                 if let name = button.name { out += " name=\"\(escape(name))\" value=\"\(escape(button.value))\"" }
+                if button.skipsValidation { out += " formnovalidate" }
                 out += ">\(escape(button.label))</button>\n"
             }
             out += "</div>\n"
@@ -159,6 +161,14 @@ struct HTMLRenderer {
             }
         }
         return out + "</ul>\n</div>\n"
+    }
+
+    /// A notice (a saved draft and its resume link): a status region, read out without taking the focus.
+    static func notice(_ notice: WebPage.Notice) -> String {
+        var out = "<div class=\"fw-notice\" role=\"status\" aria-labelledby=\"fw-notice-title\">\n"
+        out += "<h2 id=\"fw-notice-title\">\(HTML.escape(notice.title))</h2>\n<p>\(HTML.escape(notice.text))</p>\n"
+        if let link = notice.link { out += "<p><a class=\"fw-notice-link\" href=\"\(HTML.escape(link))\">\(HTML.escape(link))</a></p>\n" }
+        return out + "</div>\n"
     }
 
     /// Whether the page has a button that submits it (a primary button): a server adds one when not.
@@ -884,6 +894,10 @@ struct HTMLRenderer {
     /// A served page's extra rules: the error summary (a bordered box, as GOV.UK's) and the buttons a server adds.
     static let pageStylesheet = """
         .fw-error-summary { border: 4px solid var(--fw-danger); padding: .75rem 1rem; margin: 0 0 1.5rem; background: var(--fw-bg); }
+        .fw-notice { border: 4px solid var(--fw-accent); padding: .75rem 1rem; margin: 0 0 1.5rem; background: var(--fw-bg); }
+        .fw-notice h2 { margin: 0 0 .5rem; font-size: 1.25rem; }
+        .fw-notice p { margin: .25rem 0; }
+        .fw-notice-link { overflow-wrap: anywhere; color: var(--fw-accent); }
         .fw-error-summary:focus { outline: 3px solid var(--fw-accent); outline-offset: 2px; }
         .fw-error-summary h2 { margin: 0 0 .5rem; font-size: 1.25rem; }
         .fw-error-summary ul { margin: 0; padding-left: 1.2rem; }

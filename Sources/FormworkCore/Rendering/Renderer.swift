@@ -85,11 +85,27 @@ public struct WebPage: Sendable {
         public var name: String?
         public var value: String
         public var primary: Bool
-        public init(label: String, name: String? = nil, value: String = "", primary: Bool = true) {
+        /// Sends the form without the browser's checks (`formnovalidate`): saving a draft need not be complete.
+        public var skipsValidation: Bool
+        public init(label: String, name: String? = nil, value: String = "", primary: Bool = true, skipsValidation: Bool = false) {
             self.label = label
             self.name = name
             self.value = value
             self.primary = primary
+            self.skipsValidation = skipsValidation
+        }
+    }
+
+    /// A message above the form that is not a problem (a draft was saved; where to resume it), announced politely.
+    public struct Notice: Sendable, Equatable {
+        public var title: String
+        public var text: String
+        /// A link the notice offers (the resume link), shown in full so it can be copied.
+        public var link: String?
+        public init(title: String, text: String, link: String? = nil) {
+            self.title = title
+            self.text = text
+            self.link = link
         }
     }
 
@@ -100,6 +116,7 @@ public struct WebPage: Sendable {
     /// The problems shown in the error summary above the form; empty for a page no one has submitted yet.
     public var problems: [Problem]
     public var buttons: [Button]
+    public var notice: Notice?
 
     public struct HiddenInput: Sendable, Equatable {
         public var name: String
@@ -110,10 +127,13 @@ public struct WebPage: Sendable {
         }
     }
 
-    public init(action: String, hiddenInputs: [HiddenInput] = [], problems: [Problem] = [], buttons: [Button] = []) {
+    public init(
+        action: String, hiddenInputs: [HiddenInput] = [], problems: [Problem] = [], buttons: [Button] = [], notice: Notice? = nil
+    ) {
         self.action = action
         self.hiddenInputs = hiddenInputs
         self.problems = problems
         self.buttons = buttons
+        self.notice = notice
     }
 }

@@ -21,6 +21,15 @@ public enum ValuesCheck {
         return try problems + cellProblems(form, file: file, driver: driver)
     }
 
+    /// The verdict on a draft's values: what is given must be right (types, the schema, each value's rules, the
+    /// cells), but nothing is required yet — no required field, no minimum of items, no rule across fields.
+    package static func draftProblems(
+        values: JSON, file: String?, form: inout Form, driver: any CellDriver
+    ) throws(RuntimeError) -> [Diagnostic] {
+        let problems = ValuesFile.collect(values, into: &form, file: file, requireComplete: false, checkGivenRules: true)
+        return try problems + cellProblems(form, file: file, driver: driver)
+    }
+
     /// The values that passed the schema also pass through each cell's `value_changed`.
     static func cellProblems(_ form: Form, file: String?, driver: any CellDriver) throws(RuntimeError) -> [Diagnostic] {
         let runtime = FormRuntime(driver: driver)
