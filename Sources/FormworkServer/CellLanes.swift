@@ -49,10 +49,11 @@ public final class CellLanes: Sendable {
     private let queueLimit: Int
     private let threads: [Thread]
 
-    /// `count` lanes, each with a driver made by `makeDriver` on its own thread; `finish` is called on each driver
-    /// when the lanes stop. At most `queueLimit` jobs wait for a lane.
+    /// `count` lanes, each with a driver made by `makeDriver` on its own thread; `afterJob` is called with the driver
+    /// after each job (metrics), `finish` on each driver when the lanes stop. At most `queueLimit` jobs wait for a lane.
     public init(
         count: Int, queueLimit: Int = 1024, makeDriver: @escaping @Sendable () -> any CellDriver,
+        afterJob: @escaping @Sendable (any CellDriver) -> Void = { _ in },
         finish: @escaping @Sendable (any CellDriver) -> Void = { _ in }
     ) {
         self.queueLimit = queueLimit
@@ -60,7 +61,10 @@ public final class CellLanes: Sendable {
         threads = (0..<max(1, count)).map { _ in
             Thread {
                 let driver = makeDriver()
-                while let job = queue.next() { job.work(driver) }
+                while let job = queue.next() {
+                    job.work(driver)
+                    afterJob(driver)
+                }
                 finish(driver)
             }
         }

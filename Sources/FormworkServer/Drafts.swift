@@ -8,6 +8,9 @@ import Metrics
 extension FormTokens {
     public static func newDraftToken() -> String { base64url(randomBytes(32)) }
 
+    /// A document's revision: the first 16 hex digits of the SHA-256 of its bytes.
+    public static func revision(of bytes: [UInt8]) -> String { hex(Array(SHA256.hash(data: bytes).prefix(8))) }
+
     /// The store's key of a draft token: the first 32 hex digits of its SHA-256.
     public static func draftKey(_ token: String) -> String { hex(Array(SHA256.hash(data: Array(token.utf8)).prefix(16))) }
 
@@ -70,11 +73,12 @@ extension FormService {
         }
         if let submissionID = draft.submissionID { return confirmationRedirect(served, submissionID) }
         let (cookie, setCookie) = cookie.flatMap { Self.isCookieValue($0) ? $0 : nil }.map { ($0, false) } ?? (FormTokens.newCookie(), true)
-        let values = (try? JSON.parse(draft.values)) ?? .object([])
+        let (values, changed) = await currentValues(of: draft, served)
         let until = DateFormat.iso8601(draft.expiresAt.rounded(.down))
         let notice = WebPage.Notice(
             title: saved ? "Your answers are saved" : "You are continuing a saved form",
-            text: "To come back to this form later, keep this link; it works until \(until) (UTC). "
+            text: (changed ? "This form changed since your answers were saved: check them before you send it. " : "")
+                + "To come back to this form later, keep this link; it works until \(until) (UTC). "
                 + "Anyone who has the link can see these answers. Passwords and other secret answers are never saved.",
             link: Self.draftPath(served.id, token))
         var response = await render(
@@ -159,7 +163,7 @@ extension FormService {
             return submissionCreated(served, stored)
         }
         var members: [(String, JSON)] = []
-        if case .object(let saved)? = try? JSON.parse(draft.values) { members = saved }
+        if case .object(let saved) = await currentValues(of: draft, served).values { members = saved }
         if !body.isEmpty {
             switch readValues(served, body: body, contentType: contentType) {
             case .failure(let failure): return failure.response
@@ -197,6 +201,16 @@ extension FormService {
     }
 
     // MARK: Shared steps
+
+    /// A draft's answers in the current revision's shape (renamed, dropped and kept as the revisions in between
+    /// declare); `changed` when the form changed since it was saved.
+    func currentValues(of draft: Draft, _ served: ServedForm) async -> (values: JSON, changed: Bool) {
+        let stored = JSON.parse(draft.values) ?? .object([])
+        guard draft.revision != served.revision else { return (stored, false) }
+        let revisions = (try? await store.revisions(formID: served.id)) ?? []
+        let reader = RevisionReader(revisions: revisions, currentRevision: served.revision, currentDocument: served.document, form: nil)
+        return (reader.read(draft.values, revision: draft.revision).values, true)
+    }
 
     struct DraftRefusal: Error {
         var status: Int
@@ -346,7 +360,7 @@ extension FormService {
             ("resume", .string(Self.draftPath(served.id, token))),
             ("savedAt", .string(DateFormat.iso8601(draft.savedAt.rounded(.down)))),
             ("expiresAt", .string(DateFormat.iso8601(draft.expiresAt.rounded(.down)))),
-            ("values", (try? JSON.parse(draft.values)) ?? .object([])),
+            ("values", (JSON.parse(draft.values)) ?? .object([])),
         ]
         if let submissionID = draft.submissionID { members.append(("submission", .string(submissionID))) }
         return .object(members)

@@ -132,8 +132,7 @@ public final class FormCatalog: Sendable {
         do {
             let bytes = try FileBytes.read(path, limit: 32 << 20)
             let form = try FormDecoder.load(path: path, registry: registry)
-            let digest = SHA256.hash(data: bytes)
-            let revision = FormTokens.hex(Array(digest.prefix(8)))
+            let revision = FormTokens.revision(of: bytes)
             if let previous, previous.revision != revision {
                 logger.notice("form document changed", metadata: ["path": "\(path)", "id": "\(form.id)", "revision": "\(revision)"])
             }

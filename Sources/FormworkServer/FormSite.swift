@@ -2,6 +2,8 @@ import FormworkCore
 import FormworkHost
 import Glibc
 import Logging
+import Metrics
+import Synchronization
 
 /// The usual way to assemble the web runtime: forms read from folders or files, packs found where `formwork` finds
 /// them, cells run in cell hosts started from a `formwork` executable (its `__child` mode, docs/isolation.md),
@@ -38,6 +40,37 @@ public struct FormSite: Sendable {
         forms: [String], store: any SubmissionStore, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
         secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400, logger: Logger
     ) {
+        let seen = Mutex<[ObjectIdentifier: Int]>([:])
+        let (registry, launcher) = Self.registry(packPaths: packPaths, cellHost: cellHost, timeout: timeout, logger: logger)
+        lanes = CellLanes(
+            count: cells,
+            makeDriver: {
+                let driver = IsolatedCells(launcher: launcher, mode: .shared)
+                driver.start()
+                return driver
+            },
+            afterJob: { driver in
+                // Cell hosts started by the lanes: one each at first; a rise after that is a restart (a cell crashed
+                // or hung), which `formwork_cell_hosts_started_total` shows on /metrics.
+                guard let cells = driver as? IsolatedCells else { return }
+                let started = cells.childrenStarted
+                let before = seen.withLock { seen in
+                    defer { seen[ObjectIdentifier(cells)] = started }
+                    return seen[ObjectIdentifier(cells)] ?? 0
+                }
+                if started > before { Counter(label: "formwork_cell_hosts_started_total").increment(by: Int64(started - before)) }
+            },
+            finish: { ($0 as? IsolatedCells)?.finish() })
+        service = FormService(
+            catalog: FormCatalog(paths: forms, registry: registry, logger: logger), store: store, lanes: lanes,
+            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger, draftLifetime: draftLifetime)
+    }
+
+    /// The cell types of the packs found where `formwork` finds them (scanned in a child, cached), and the launcher
+    /// of the cell hosts that run them.
+    public static func registry(
+        packPaths: [String], cellHost: String, timeout: Double, logger: Logger
+    ) -> (Registry, IsolationLauncher) {
         var environment: [String: String] = [:]
         for key in ["FORMWORK_PACK_PATH", "XDG_DATA_HOME", "HOME", "XDG_CACHE_HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
@@ -49,17 +82,7 @@ public struct FormSite: Sendable {
             packPaths: packPaths, environment: environment,
             scan: ScanOptions(launcher: launcher, cacheFile: RegistryCache.file(environment: environment)))
         for warning in registry.warnings { logger.warning("\(warning)") }
-        lanes = CellLanes(
-            count: cells,
-            makeDriver: {
-                let driver = IsolatedCells(launcher: launcher, mode: .shared)
-                driver.start()
-                return driver
-            },
-            finish: { ($0 as? IsolatedCells)?.finish() })
-        service = FormService(
-            catalog: FormCatalog(paths: forms, registry: registry, logger: logger), store: store, lanes: lanes,
-            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger, draftLifetime: draftLifetime)
+        return (registry, launcher)
     }
 
     /// Commits what the store holds and stops the cell hosts.

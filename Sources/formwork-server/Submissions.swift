@@ -1,6 +1,7 @@
 import ArgumentParser
 import CSV
 import FormworkCore
+import FormworkHost
 import FormworkServer
 import Foundation
 import Logging
@@ -57,7 +58,26 @@ struct Export: AsyncParsableCommand {
         commandName: "export", abstract: "Every submission of FORM as JSON lines (one object each) or CSV (RFC 4180, a column per field).")
     @Argument(help: "The form's id.") var form: String
     @Option(help: "jsonl or csv.") var format: Format = .jsonl
+    @Flag(
+        name: .customLong("as-current"),
+        help: ArgumentHelp(
+            "Every answer in the current revision's shape (renamed, dropped or kept as the document declares), with a report of what changed and what today's rules refuse."
+        ))
+    var asCurrent = false
+    @Option(
+        help: ArgumentHelp(
+            "The current revision of the form (default: the newest the server recorded); with --as-current.", valueName: "file"))
+    var document: String?
+    @Option(
+        name: .customLong("pack-path"), help: ArgumentHelp("Packs the current document's cells come from; repeatable.", valueName: "path"))
+    var packPaths: [String] = []
     @OptionGroup var options: StoreOptions
+
+    func validate() throws {
+        if !asCurrent && (document != nil || !packPaths.isEmpty) {
+            throw ValidationError("--document and --pack-path go with --as-current")
+        }
+    }
 
     func run() async throws {
         let store = try await options.open()
@@ -69,19 +89,38 @@ struct Export: AsyncParsableCommand {
             after = page.last?.sequence ?? after
             if page.count < 1000 { break }
         }
+        var answers: [CurrentAnswers]? = nil
+        if asCurrent {
+            let reader = try await revisionReader(store)
+            answers = rows.map { reader.read($0.values, revision: $0.revision) }
+        }
         await store.close()
         switch format {
         case .jsonl:
-            for s in rows {
-                let values = JSON.parse(s.values) ?? .object([])
-                let line = JSON.object([
+            for (i, s) in rows.enumerated() {
+                var members: [(String, JSON)] = [
                     ("id", .string(s.id)), ("form", .string(s.formID)), ("revision", .string(s.revision)),
-                    ("receivedAt", .string(DateFormat.iso8601(s.receivedAt.rounded(.down)))), ("values", values),
-                ])
-                print(line.serialized(pretty: false))
+                    ("receivedAt", .string(DateFormat.iso8601(s.receivedAt.rounded(.down)))),
+                ]
+                if let current = answers?[i] {
+                    members.append(("values", current.values))
+                    if !current.kept.isEmpty { members.append(("kept", .object(current.kept))) }
+                    members.append(("report", current.report))
+                } else {
+                    members.append(("values", JSON.parse(s.values) ?? .object([])))
+                }
+                print(JSON.object(members).serialized(pretty: false))
             }
         case .csv:
-            let parsed = rows.map { (s: $0, values: JSON.parse($0.values) ?? .object([])) }
+            let parsed = rows.enumerated().map { i, row in
+                var values = answers?[i].values ?? JSON.parse(row.values) ?? .object([])
+                if let current = answers?[i], case .object(var members) = values {
+                    members += current.kept
+                    members.append(("report", .string(current.summary)))
+                    values = .object(members)
+                }
+                return (s: row, values: values)
+            }
             // A column per value, in the order they first appear.
             var columns: [String] = []
             var seen: Set<String> = []
@@ -107,5 +146,39 @@ struct Export: AsyncParsableCommand {
                 FileHandle.standardOutput.write(data)
             }
         }
+    }
+
+    /// The current revision (`--document`, or the newest the store recorded) and, when its cell types are found,
+    /// its form: today's rules then judge every migrated answer.
+    func revisionReader(_ store: any SubmissionStore) async throws -> RevisionReader {
+        let revisions = try await store.revisions(formID: form)
+        let text: String
+        let file: String
+        if let document {
+            guard let bytes = try? FileBytes.read(document, limit: 32 << 20) else {
+                throw ServeError("\(document): cannot read the current document; name a form document")
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+            file = document
+        } else if let newest = revisions.last {
+            text = newest.document
+            file = "revision \(newest.revision) of '\(form)'"
+        } else {
+            throw ServeError(
+                "no revision of form '\(form)' is recorded in the store (a server records one with its first submission); name the current document with --document FILE"
+            )
+        }
+        var logger = Logger(label: "formwork.submissions")
+        logger.logLevel = .error
+        let (registry, _) = FormSite.registry(packPaths: packPaths, cellHost: CheckRunner.currentExecutable, timeout: 5, logger: logger)
+        let json = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }.first == "{"
+        var form: Form?
+        do { form = try FormDecoder.decode(text: text, json: json, registry: registry, file: file) } catch {
+            FileHandle.standardError.write(
+                Data("formwork: warning: \(file) does not decode (\(error)); answers are migrated but not checked against its rules\n".utf8)
+            )
+        }
+        let revision = FormTokens.revision(of: Array(text.utf8))
+        return RevisionReader(revisions: revisions, currentRevision: revision, currentDocument: text, form: form)
     }
 }

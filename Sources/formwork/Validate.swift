@@ -11,6 +11,11 @@ struct Validate: ParsableCommand {
     var form: String
     @Option(help: "A JSON object of values keyed by field id.", completion: .file(extensions: ["json"]))
     var values: String?
+    @Option(
+        help: ArgumentHelp(
+            "The form's previous revision: warns of fields whose stored answers nothing declares a way for (renamedFrom, removed).",
+            valueName: "file"), completion: .file(extensions: ["json", "yaml", "yml"]))
+    var previous: String?
     @OptionGroup var packs: PackOptions
 
     /// Every problem in one run: the document, then the values (schema, required fields,
@@ -22,6 +27,7 @@ struct Validate: ParsableCommand {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
         var loaded = try FormLoading.decode(form, registry: registry)
+        if let previous { try warnOfUnexplainedChanges(since: previous) }
         if let values {
             let driver = packs.driver(registry)
             defer { packs.finish(driver) }
@@ -31,5 +37,17 @@ struct Validate: ParsableCommand {
         Console.out(
             "\(SourceFile.displayName(form)): valid (\(plural(loaded.fieldCount, "field")) in \(plural(loaded.sections.count, "section")))\n"
         )
+    }
+
+    /// The revisions' declarations compared: a warning per field whose stored answers would be lost or misread.
+    func warnOfUnexplainedChanges(since previous: String) throws {
+        guard form != "-" else {
+            throw ValidationError("with --previous, name the form document as a file (it is read twice), not standard input")
+        }
+        func declarations(_ path: String) throws -> Migration.Declarations { try Migration.declarations(path: path) }
+        let before = try declarations(previous), now = try declarations(form)
+        for (_, message) in Migration.unexplained(previous: before, current: now) {
+            Console.warning("\(SourceFile.displayName(form)): \(message)")
+        }
     }
 }

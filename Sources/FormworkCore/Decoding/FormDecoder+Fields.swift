@@ -15,7 +15,7 @@ extension FormDecoder {
         // One pass over the field's keys (a look-up per key compared every key with each of the field's, and
         // checking for unknown keys did it again); the first of a repeated key counts, as with `node[key]`.
         var idNode: SourceNode?, cellNode: SourceNode?, modelNode: SourceNode?, textInputNode: SourceNode?
-        var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?
+        var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?, renamedNode: SourceNode?
         var unknownKeys = false, conditionKeys = false
         for (key, value) in members {
             // On the key's length first: a `switch` on the string compares it with each case in turn, and each
@@ -28,6 +28,7 @@ extension FormDecoder {
             case 15 where key == "accessibilityId": if accessibilityNode == nil { accessibilityNode = value }
             case 8 where key == "required": if requiredNode == nil { requiredNode = value }
             case 5 where key == "rules": if rulesNode == nil { rulesNode = value }
+            case 11 where key == "renamedFrom": if renamedNode == nil { renamedNode = value }
             default:
                 if FieldConditions.keys.contains(key) { conditionKeys = true } else { unknownKeys = true }
             }
@@ -38,6 +39,19 @@ extension FormDecoder {
             report(
                 "\(pointer)/id", idNode,
                 "duplicate field id '\(id)' (first used at \(first.pointer)); field ids must be unique across the form")
+        }
+        if let renamedNode {
+            let names: [SourceNode] = if case .array(let list) = renamedNode.kind { list } else { [renamedNode] }
+            if names.isEmpty {
+                report("\(pointer)/renamedFrom", renamedNode, "'renamedFrom' names the field's earlier id (or a list of them)")
+            }
+            for (i, name) in names.enumerated() {
+                let at = renamedNode.string != nil ? "\(pointer)/renamedFrom" : "\(pointer)/renamedFrom/\(i)"
+                if let old = identifier(name, at, parent: renamedNode, what: "earlier field"), old == id {
+                    report(
+                        at, name, "field '\(old)' is renamed from itself; 'renamedFrom' names the id its answers were stored under before")
+                }
+            }
         }
         var required = false
         if let r = requiredNode {

@@ -17,9 +17,10 @@ public struct FormDecoder {
     /// hashing it into the catalog for every field.
     var recentCells: [CellType] = []
 
-    static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages"]
+    static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages", "removed"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
-    static let fieldKeys = ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules"] + FieldConditions.keys
+    static let fieldKeys =
+        ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom"] + FieldConditions.keys
 
     init(registry: any CellTypeCatalog, file: String?) {
         self.registry = registry
@@ -99,6 +100,27 @@ public struct FormDecoder {
         return s
     }
 
+    /// `removed:` (docs/format.md, Revisions): a list of field ids, or of `{id, keepAs}`.
+    mutating func checkRemoved(_ node: SourceNode) {
+        guard case .array(let entries) = node.kind else {
+            report(
+                "/removed", node, "'removed' must be a list of the field ids a revision removed (or of {id, keepAs}), not \(node.typeName)")
+            return
+        }
+        for (i, entry) in entries.enumerated() {
+            let pointer = "/removed/\(i)"
+            if entry.string != nil {
+                _ = identifier(entry, pointer, parent: node, what: "removed field")
+            } else if entry.members != nil {
+                checkKeys(entry, allowed: ["id", "keepAs"], at: pointer, what: "a removed field")
+                _ = identifier(entry["id"], pointer + "/id", parent: entry, what: "removed field")
+                if let keep = entry["keepAs"] { _ = identifier(keep, pointer + "/keepAs", parent: entry, what: "'keepAs' name") }
+            } else {
+                report(pointer, entry, "a removed field is its id, or {id, keepAs}, not \(entry.typeName)")
+            }
+        }
+    }
+
     /// An ASCII letter, then ASCII letters, digits, '_' and '-'; at most 128 bytes. Checked on the bytes
     /// (every field id of a document goes through here; Unicode property lookups are not needed for ASCII).
     static func isIdentifier(_ s: String) -> Bool {
@@ -131,6 +153,7 @@ public struct FormDecoder {
                 "unsupported format version \(root["formwork"]!.json.serialized(pretty: false)); this formwork reads 'formwork: 1'")
         }
         let id = identifier(root["id"], "/id", parent: root, what: "form")
+        if let removed = root["removed"] { checkRemoved(removed) }
         let title = string(root["title"], "/title", what: "the title")
         let description = string(root["description"], "/description", what: "the description")
 

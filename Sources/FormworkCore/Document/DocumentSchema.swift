@@ -143,6 +143,29 @@ package enum DocumentSchema {
                     ("title", string), ("description", string),
                     ("sections", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("section"))])),
                     ("pages", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("page"))])),
+                    // Fields earlier revisions had, whose stored answers are dropped, or kept under `keepAs`.
+                    (
+                        "removed",
+                        .object([
+                            ("type", .string("array")),
+                            (
+                                "items",
+                                .object([
+                                    (
+                                        "anyOf",
+                                        .array([
+                                            ref("identifier"),
+                                            .object([
+                                                ("type", .string("object")), ("additionalProperties", .bool(false)),
+                                                ("required", .array([.string("id")])),
+                                                ("properties", .object([("id", ref("identifier")), ("keepAs", ref("identifier"))])),
+                                            ]),
+                                        ])
+                                    )
+                                ])
+                            ),
+                        ])
+                    ),
                 ])
             ),
             ("$defs", .object(defs)),
@@ -221,6 +244,19 @@ package enum DocumentSchema {
             ("required", .object([("type", .string("boolean"))])),
             ("rules", ref("rules")),
             ("visibleIf", ref("condition")), ("enabledIf", ref("condition")), ("requiredIf", ref("condition")),
+            // The id (or ids) this field's answers were stored under in earlier revisions (docs/format.md, Revisions).
+            (
+                "renamedFrom",
+                .object([
+                    (
+                        "anyOf",
+                        .array([
+                            ref("identifier"),
+                            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("identifier"))]),
+                        ])
+                    )
+                ])
+            ),
         ]
         let traits = TraitKey.all.filter { $0.kinds.contains(cell.textInput.kind) }
         if !traits.isEmpty {
