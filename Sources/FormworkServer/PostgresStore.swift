@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Submissions in PostgreSQL, for several `formwork serve` instances that share one database.
 ///
@@ -76,6 +77,8 @@ public actor PostgresStore: SubmissionStore {
     let batchLimit = 512
     /// How long a batch is retried through transient failures before its submissions fail (503, nothing stored).
     let retryFor: Duration
+    /// How long one attempt (a transaction, a query) may take before it counts as a transient failure.
+    let attemptDeadline = Duration.seconds(5)
 
     /// Connects to `url` (`postgres://user:password@host:port/database`), runs the migrations, and keeps a pool of
     /// connections. `retryFor`: how long transient failures are retried.
@@ -222,7 +225,10 @@ public actor PostgresStore: SubmissionStore {
         var delay = Duration.milliseconds(50)
         while true {
             do {
-                let stored = try await commit(batch)
+                // Each attempt has a deadline: under load while PostgreSQL restarted, a call into the pool was seen to
+                // wait for ever (every thread idle, the batch never answered, SIGTERM never finishing). A late
+                // answer to an abandoned attempt is harmless: the retry inserts the same ids, which conflict.
+                let stored = try await Self.withDeadline(attemptDeadline) { try await self.commit(batch) }
                 commits += 1
                 committedSubmissions += stored.filter(\.created).count
                 return stored.map { .success($0) }
@@ -331,11 +337,11 @@ public actor PostgresStore: SubmissionStore {
     // MARK: Drafts and revisions (few: one statement each, through the pool, retried like submissions)
 
     /// Runs `body`, retrying transient failures for `retryFor` (every statement here can be repeated safely).
-    private func retrying<T: Sendable>(_ what: String, _ body: @Sendable () async throws -> T) async throws(StoreError) -> T {
+    private func retrying<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
         let deadline = ContinuousClock.now + retryFor
         var delay = Duration.milliseconds(50)
         while true {
-            do { return try await body() } catch {
+            do { return try await Self.withDeadline(attemptDeadline, body) } catch {
                 let message = Self.describe(error)
                 if ContinuousClock.now + delay > deadline || closed { throw StoreError("PostgreSQL (\(what)): \(message)") }
                 try? await Task.sleep(for: delay)
@@ -424,6 +430,30 @@ public actor PostgresStore: SubmissionStore {
         }
     }
 
+    /// `body`'s answer, or a `StoreError` once `duration` passed without one (`body`'s task is then cancelled and left to
+    /// end on its own: a pool that does not honour the cancellation cannot hold the caller).
+    static func withDeadline<T: Sendable>(_ duration: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let pending = OnceContinuation<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.continuation.withLock { $0 = continuation }
+            let work = Task {
+                do {
+                    let value = try await body()
+                    pending.take()?.resume(returning: value)
+                } catch {
+                    pending.take()?.resume(throwing: error)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: duration)
+                if let continuation = pending.take() {
+                    work.cancel()
+                    continuation.resume(throwing: StoreError("no answer from PostgreSQL in \(duration.components.seconds) s"))
+                }
+            }
+        }
+    }
+
     public func close() async {
         closed = true
         while flushing { try? await Task.sleep(for: .milliseconds(5)) }
@@ -441,5 +471,17 @@ public actor PostgresStore: SubmissionStore {
             return "\(error.code)"
         }
         return "\(error)"
+    }
+}
+
+/// A continuation resumed once: by an answer or by a deadline, whichever comes first.
+final class OnceContinuation<T: Sendable>: Sendable {
+    let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func take() -> CheckedContinuation<T, any Error>? {
+        continuation.withLock { c in
+            defer { c = nil }
+            return c
+        }
     }
 }

@@ -197,25 +197,41 @@ try:
     def restart():
         subprocess.run(ctl + ["-D", data, "-m", "fast", "-w", "restart"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    def started():
+        return subprocess.run(["psql", database, "-tAc", "SELECT pg_postmaster_start_time()"],
+                              capture_output=True, text=True).stdout.strip()
+
+    before = started()
     acknowledged, statuses = load(6, "restart", during=restart, at=1.5)
     check_acknowledged("PostgreSQL restarted under load (statuses %s)" % statuses, acknowledged)
+    # The premise: PostgreSQL did restart while requests were sent. Whether a batch was caught by it (and retried) or
+    # fell between two batches depends on timing (a busy machine), so it is reported, not required.
     retried = open(os.path.join(work, "b.log")).read().count("the batch is retried")
-    if retried:
-        ok("the instance saw PostgreSQL go away and retried %d batch(es)" % retried)
+    if started() != before:
+        ok("PostgreSQL restarted during the load (%d batch(es) caught by it and retried)" % retried)
     else:
-        fail("the instance never saw PostgreSQL go away: the restart did not happen under load")
+        fail("PostgreSQL did not restart: the fault was not injected")
     status, _ = post(port_b, {"name": "Ada", "email": "ada@example.com", "age": 36}, "after-restart")
     if status == 201:
         ok("after the restart, a submission is stored (201)")
     else:
         fail("after the restart: %s" % status)
 finally:
-    for p in (a, b):
+    # An instance that does not stop on SIGTERM within 30 s fails the check, and is killed: nothing outlives it.
+    for name, p in (("a", a), ("b", b)):
         if p.poll() is None:
             p.send_signal(signal.SIGTERM)
-            p.wait(timeout=30)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                fail("instance %s did not stop within 30 s of SIGTERM" % name)
+                p.kill()
+                p.wait()
     nginx.send_signal(signal.SIGQUIT)
-    nginx.wait(timeout=10)
+    try:
+        nginx.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        nginx.kill()
     shutil.rmtree(work, ignore_errors=True)
 
 print("scale-check: %d passed, %d failed" % (passed, len(failures)))
