@@ -10,7 +10,7 @@ import NIOCore
 public enum FormworkRoutes {
     /// Adds the web runtime's routes to `router`:
     /// `GET /`, `GET|POST /forms/{id}`, `GET /forms/{id}/submitted/{submission}`,
-    /// `POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`, `GET /api/forms/{id}/schema`,
+    /// `GET|POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`, `GET /api/forms/{id}/schema`,
     /// `GET /forms/{id}/drafts/{token}`, `POST /api/forms/{id}/drafts`, `GET|PUT /api/forms/{id}/drafts/{token}`,
     /// `POST /api/forms/{id}/drafts/{token}/submission`, `GET /openapi.json`, `GET /healthz`, `GET /readyz`.
     public static func add<Context: RequestContext>(to router: Router<Context>, service: FormService, limits: SubmissionLimits) {
@@ -42,6 +42,12 @@ public enum FormworkRoutes {
                 await service.apiSubmit(
                     formID: id, body: body, contentType: request.headers[.contentType],
                     idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!], requestID: context.id))
+        }
+        router.get("/api/forms/:form/submissions") { request, context in
+            response(
+                await service.apiList(
+                    formID: try context.parameters.require("form"), authorization: request.headers[.authorization],
+                    query: request.uri.query ?? ""))
         }
         router.get("/api/forms/:form/submissions/:submission") { _, context in
             response(

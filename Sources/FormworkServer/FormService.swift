@@ -47,6 +47,8 @@ public final class FormService: Sendable {
     let logger: Logger
     /// Seconds a saved draft can be resumed.
     public let draftLifetime: Double
+    /// The bearer token that may read stored answers over HTTP (`GET /api/forms/{id}/submissions`); nil: nobody.
+    let readerToken: [UInt8]?
     /// The (form, revision) pairs this process recorded in the store already.
     let recordedRevisions = Mutex<Set<String>>([])
     /// When this process last deleted expired drafts (seconds since 1970).
@@ -56,9 +58,10 @@ public final class FormService: Sendable {
 
     public init(
         catalog: FormCatalog, store: any SubmissionStore, lanes: CellLanes, tokens: FormTokens, limits: SubmissionLimits, logger: Logger,
-        draftLifetime: Double = 30 * 86400
+        draftLifetime: Double = 30 * 86400, readerToken: [UInt8]? = nil
     ) {
         self.draftLifetime = draftLifetime
+        self.readerToken = readerToken
         self.catalog = catalog
         self.store = store
         self.lanes = lanes

@@ -25,20 +25,23 @@ public struct FormSite: Sendable {
     ///   - secret: signs form tokens; instances that share it accept each other's (random when nil).
     ///   - limits: what a request body may hold.
     ///   - draftLifetime: seconds a saved draft can be resumed (30 days unless told).
+    ///   - readerToken: the bearer token that may read stored answers over HTTP; nil (the default): nobody may.
     ///   - logger: where the forms' reloads, the packs' warnings and each request's outcome are logged.
     public init(
         forms: [String], storePath: String, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
-        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400, logger: Logger
+        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400,
+        readerToken: [UInt8]? = nil, logger: Logger
     ) throws(StoreError) {
         self.init(
             forms: forms, store: try SQLiteStore(path: storePath), cellHost: cellHost, packPaths: packPaths, cells: cells, timeout: timeout,
-            secret: secret, limits: limits, draftLifetime: draftLifetime, logger: logger)
+            secret: secret, limits: limits, draftLifetime: draftLifetime, readerToken: readerToken, logger: logger)
     }
 
     /// The same, with a store of the caller's (a `PostgresStore` shared by several instances).
     public init(
         forms: [String], store: any SubmissionStore, cellHost: String, packPaths: [String] = [], cells: Int = 2, timeout: Double = 5,
-        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400, logger: Logger
+        secret: [UInt8]? = nil, limits: SubmissionLimits = SubmissionLimits(), draftLifetime: Double = 30 * 86400,
+        readerToken: [UInt8]? = nil, logger: Logger
     ) {
         let seen = Mutex<[ObjectIdentifier: Int]>([:])
         let (registry, launcher) = Self.registry(packPaths: packPaths, cellHost: cellHost, timeout: timeout, logger: logger)
@@ -63,7 +66,8 @@ public struct FormSite: Sendable {
             finish: { ($0 as? IsolatedCells)?.finish() })
         service = FormService(
             catalog: FormCatalog(paths: forms, registry: registry, logger: logger), store: store, lanes: lanes,
-            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger, draftLifetime: draftLifetime)
+            tokens: FormTokens(secret: secret ?? FormTokens.randomSecret()), limits: limits, logger: logger, draftLifetime: draftLifetime,
+            readerToken: readerToken)
     }
 
     /// The cell types of the packs found where `formwork` finds them (scanned in a child, cached), and the launcher

@@ -16,6 +16,7 @@ enum OpenAPIDocument {
                 (
                     "/api/forms/\(segment)/submissions",
                     .object([
+                        ("get", listOperation(served)),
                         (
                             "post",
                             .object([
@@ -79,7 +80,7 @@ enum OpenAPIDocument {
                                     ])
                                 ),
                             ])
-                        )
+                        ),
                     ])
                 ))
             paths.append(
@@ -107,7 +108,67 @@ enum OpenAPIDocument {
             ("openapi", .string("3.1.0")),
             ("info", .object([("title", .string("Formwork forms")), ("version", .string(FormworkVersion.string))])),
             ("paths", .object(paths)),
-            ("components", .object([("schemas", .object(schemas))])),
+            (
+                "components",
+                .object([
+                    ("schemas", .object(schemas)),
+                    (
+                        "securitySchemes",
+                        .object([
+                            (
+                                "reader",
+                                .object([
+                                    ("type", .string("http")), ("scheme", .string("bearer")),
+                                    ("description", .string("The server's --reader-token-file: reads stored answers")),
+                                ])
+                            )
+                        ])
+                    ),
+                ])
+            ),
+        ])
+    }
+
+    /// `GET …/submissions`: stored answers, for the holder of the reader token.
+    static func listOperation(_ served: ServedForm) -> JSON {
+        func query(_ name: String, _ schema: JSON, _ description: String) -> JSON {
+            .object([
+                ("name", .string(name)), ("in", .string("query")), ("required", .bool(false)), ("description", .string(description)),
+                ("schema", schema),
+            ])
+        }
+        let problem = ref("Problem")
+        return .object([
+            ("operationId", .string("list_" + schemaName(served.id))),
+            ("summary", .string("Stored answers to \(served.title), oldest first (as stored, or in the current revision's shape)")),
+            ("security", .array([.object([("reader", .array([]))])])),
+            (
+                "parameters",
+                .array([
+                    query(
+                        "as", .object([("enum", .array([.string("stored"), .string("current")]))]), "current: migrated, with a report each"),
+                    query("after", .object([("type", .string("integer")), ("minimum", .integer(0))]), "the `next` of the previous page"),
+                    query(
+                        "limit", .object([("type", .string("integer")), ("minimum", .integer(1)), ("maximum", .integer(1000))]),
+                        "default 100"),
+                ])
+            ),
+            (
+                "responses",
+                .object([
+                    (
+                        "200",
+                        response(
+                            "A page of answers; `next` when there may be more", "application/json", .object([("type", .string("object"))]))
+                    ),
+                    ("400", response("A query that is not understood", "application/problem+json", problem)),
+                    ("401", response("No reader token, or a wrong one", "application/problem+json", problem)),
+                    (
+                        "404",
+                        response("No such form, or answers not served (no reader token configured)", "application/problem+json", problem)
+                    ),
+                ])
+            ),
         ])
     }
 

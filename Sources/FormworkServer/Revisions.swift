@@ -68,3 +68,82 @@ public struct RevisionReader: Sendable {
         return CurrentAnswers(values: migrated, kept: kept, changes: changes, problems: problems)
     }
 }
+
+extension FormService {
+    /// `GET /api/forms/{id}/submissions[?as=current][&after=N][&limit=N]`: stored answers, for a reader that holds the
+    /// server's reader token (`Authorization: Bearer …`; without `--reader-token-file` nobody does). `as=current`
+    /// reads each answer in the current revision's shape, with its report, as `submissions export --as-current`.
+    public func apiList(formID: String, authorization: String?, query: String) async -> ServerResponse {
+        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+        guard let readerToken else {
+            return problem(
+                404, "answers-not-served", "Answers are not served",
+                "Stored answers are read over HTTP only from a server started with --reader-token-file; use `formwork submissions export`.")
+        }
+        let given = authorization.flatMap { $0.hasPrefix("Bearer ") ? Array($0.utf8.dropFirst(7)) : nil } ?? []
+        guard Self.constantTimeEqual(given, readerToken) else {
+            var response = problem(401, "unauthorized", "Unauthorized", "Send the reader token as 'Authorization: Bearer TOKEN'.")
+            response.headers.append(("WWW-Authenticate", "Bearer realm=\"formwork\""))
+            return response
+        }
+        var asCurrent = false, after: Int64 = 0, limit = 100
+        let pairs = (try? SubmissionBody.urlEncoded(Array(query.utf8), limits: limits)) ?? []
+        for (name, value) in pairs {
+            switch name {
+            case "as" where value == "current": asCurrent = true
+            case "as" where value == "stored": asCurrent = false
+            case "after" where Int64(value).map({ $0 >= 0 }) == true: after = Int64(value)!
+            case "limit" where Int(value).map({ (1...1000).contains($0) }) == true: limit = Int(value)!
+            default:
+                return problem(
+                    400, "bad-query", "Bad query",
+                    "'\(TerminalSafe.clip(name))=\(TerminalSafe.clip(value))' is not understood: as=current|stored, after=N (0 or more), limit=1..1000."
+                )
+            }
+        }
+        let page: [(sequence: Int64, submission: StoredSubmission)]
+        let reader: RevisionReader?
+        do {
+            page = try await timed("list") { () throws(StoreError) in try await store.list(formID: served.id, after: after, limit: limit) }
+            reader =
+                asCurrent
+                ? RevisionReader(
+                    revisions: try await store.revisions(formID: served.id), currentRevision: served.revision,
+                    currentDocument: served.document,
+                    form: served.form) : nil
+        } catch {
+            return problem(503, "store-unavailable", "Store unavailable", "The stored answers cannot be read just now; try again.")
+        }
+        let items: [JSON] = page.map { row in
+            let s = row.submission
+            var members: [(String, JSON)] = [
+                ("id", .string(s.id)), ("revision", .string(s.revision)),
+                ("receivedAt", .string(DateFormat.iso8601(s.receivedAt.rounded(.down)))),
+            ]
+            if let reader {
+                let current = reader.read(s.values, revision: s.revision)
+                members.append(("values", current.values))
+                if !current.kept.isEmpty { members.append(("kept", .object(current.kept))) }
+                members.append(("report", current.report))
+            } else {
+                members.append(("values", JSON.parse(s.values) ?? .object([])))
+            }
+            return .object(members)
+        }
+        var body: [(String, JSON)] = [
+            ("form", .string(served.id)), ("revision", .string(served.revision)), ("submissions", .array(items)),
+        ]
+        if page.count == limit, let last = page.last { body.append(("next", .integer(last.sequence))) }
+        return ServerResponse(
+            status: 200, contentType: "application/json", text: JSON.object(body).serialized() + "\n",
+            headers: [("Cache-Control", "no-store")])
+    }
+
+    /// Compares without stopping at the first difference (the time taken says nothing of the token).
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+}

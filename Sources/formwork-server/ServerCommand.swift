@@ -119,6 +119,12 @@ struct Serve: AsyncParsableCommand {
         help: ArgumentHelp(
             "A file of at least 32 bytes that signs form tokens; instances that share it accept each other's tokens.", valueName: "path"))
     var secretFile: String?
+    @Option(
+        name: .customLong("reader-token-file"),
+        help: ArgumentHelp(
+            "A file (mode 0600, at least 32 bytes) whose text is the bearer token that may read stored answers over HTTP (GET /api/forms/ID/submissions); also FORMWORK_READER_TOKEN_FILE. Without it, answers are not served.",
+            valueName: "path"))
+    var readerTokenFile: String?
     @Option(name: .customLong("pack-path"), help: ArgumentHelp("A pack (.so) or a directory of packs; repeatable.", valueName: "path"))
     var packPaths: [String] = []
     @Option(help: ArgumentHelp("Cell hosts driving cells for requests (each a child process).", valueName: "count")) var cells = 2
@@ -177,11 +183,18 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let secret = try Self.secret(secretFile ?? getenv("FORMWORK_SECRET_FILE").map { String(cString: $0) })
+        let readerToken = try (readerTokenFile ?? getenv("FORMWORK_READER_TOKEN_FILE").map { String(cString: $0) }).map {
+            // The token is the file's text, without a final line break (an editor or `echo` adds one).
+            var bytes = try Self.secret($0, what: "reader token")
+            while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
+            return bytes
+        }
         let location = try store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside(paths)
         let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields)
         let site = FormSite(
             forms: paths, store: try await location.open(logger: logger), cellHost: CheckRunner.currentExecutable, packPaths: packPaths,
-            cells: cells, timeout: timeout, secret: secret, limits: limits, draftLifetime: draftDays * 86400, logger: logger)
+            cells: cells, timeout: timeout, secret: secret, limits: limits, draftLifetime: draftDays * 86400,
+            readerToken: readerToken, logger: logger)
         let service = site.service, lanes = site.lanes, catalog = service.catalog
         let forms = catalog.forms.count
         let storePath = location.description
@@ -200,20 +213,20 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The token secret: the file's bytes (at least 32), or random for this process alone.
-    static func secret(_ path: String?) throws -> [UInt8] {
+    static func secret(_ path: String?, what: String = "secret") throws -> [UInt8] {
         guard let path else { return FormTokens.randomSecret() }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ServeError("\(path): cannot read the secret file: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ServeError("\(path): cannot read the \(what) file: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 {
             throw ServeError(
-                "\(path): the secret file can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+                "\(path): the \(what) file can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
         }
         var bytes = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &bytes, 4096)
         guard n >= 32 else {
-            throw ServeError("\(path): the secret file must hold at least 32 bytes (try: head -c 32 /dev/urandom > \(path))")
+            throw ServeError("\(path): the \(what) file must hold at least 32 bytes (try: head -c 32 /dev/urandom > \(path))")
         }
         return Array(bytes[0..<n])
     }

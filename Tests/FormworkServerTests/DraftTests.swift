@@ -158,6 +158,8 @@ struct DraftTests {
             #expect(repeated.status == .ok)
             #expect(repeated.headers[.location] == location)
             #expect(try await fixture.stored("register").count == 1)
+            // Stored answers are not served over HTTP without a reader token.
+            #expect(try await client.execute(uri: "/api/forms/register/submissions", method: .get).status == .notFound)
             let locked = try await send(.put, "/api/forms/register/drafts/\(token)", "{}")
             #expect(locked.status == .conflict)
             #expect(try Self.json(locked)["submission"] as? String == location.split(separator: "/").last.map(String.init))

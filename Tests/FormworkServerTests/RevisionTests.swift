@@ -104,7 +104,11 @@ struct RevisionTests {
         let folder = try formsFolder("revisions", forms: [])
         let path = "\(folder)/club.yaml"
         try Self.revisions[0].write(toFile: path, atomically: true, encoding: .utf8)
-        let server = try ServeProcess([folder])
+        let token = "reader-" + String(repeating: "7f", count: 20)
+        let tokenFile = "\(folder)/../revisions-reader-token"
+        try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let server = try ServeProcess([folder, "--reader-token-file", tokenFile])
         defer { _ = server.stop() }
         var draftToken = ""
         for (i, revision) in Self.revisions.enumerated() {
@@ -135,6 +139,20 @@ struct RevisionTests {
         #expect(resumed.status == 200)
         #expect(resumed.body.contains("name=\"nickname\"") && resumed.body.contains("value=\"zed\""))
         #expect(resumed.body.contains("This form changed since your answers were saved"))
+        // The same reading over HTTP, for the holder of the reader token only.
+        #expect(try await server.request(.GET, "/api/forms/club/submissions").status == 401)
+        #expect(try await server.request(.GET, "/api/forms/club/submissions", headers: [("Authorization", "Bearer wrong")]).status == 401)
+        let listed = try await server.request(
+            .GET, "/api/forms/club/submissions?as=current&limit=2", headers: [("Authorization", "Bearer \(token)")])
+        #expect(listed.status == 200)
+        let page = try #require(JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any])
+        let first = try #require((page["submissions"] as? [[String: Any]])?.first)
+        #expect((first["values"] as? [String: Any])?["nickname"] as? String == "ada")
+        #expect((first["kept"] as? [String: Any])?["legacy_phone"] as? String == "555-0100")
+        #expect((first["report"] as? [[String: Any]])?.count == 6)
+        #expect(page["next"] is Int)
+        let bad = try await server.request(.GET, "/api/forms/club/submissions?as=later", headers: [("Authorization", "Bearer \(token)")])
+        #expect(bad.status == 400)
         #expect(server.stop() == 0)
 
         let export = try run(Build.formwork, ["submissions", "export", "club", "--forms", folder, "--as-current"])
