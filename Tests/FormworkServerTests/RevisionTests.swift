@@ -153,6 +153,11 @@ struct RevisionTests {
         #expect(page["next"] is Int)
         let bad = try await server.request(.GET, "/api/forms/club/submissions?as=later", headers: [("Authorization", "Bearer \(token)")])
         #expect(bad.status == 400)
+        // Operations: the store's latency and the cell hosts started are on /metrics.
+        let metrics = try await server.request(.GET, "/metrics")
+        #expect(metrics.body.contains("formwork_store_seconds") && metrics.body.contains("operation=\"insert\""))
+        #expect(metrics.body.contains("formwork_cell_hosts_started_total"))
+        #expect(metrics.body.contains("outcome=\"draft-saved\""))
         #expect(server.stop() == 0)
 
         let export = try run(Build.formwork, ["submissions", "export", "club", "--forms", folder, "--as-current"])
