@@ -78,8 +78,16 @@ struct StopAfterServer: Service {
 }
 
 /// One line per request: method, path, status, duration and the request id — never a query string, a body or a
-/// header value (they may hold answers).
+/// header value (they may hold answers), and never a draft's token (it opens the draft's answers).
 struct RequestLogging<Context: RequestContext>: RouterMiddleware {
+    /// `path` with the segment after `drafts/` replaced: `/forms/f/drafts/TOKEN` → `/forms/f/drafts/…`.
+    static func redacted(_ path: String) -> String {
+        guard path.contains("/drafts/") else { return path }
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for i in parts.indices.dropLast() where parts[i] == "drafts" { parts[i + 1] = "…" }
+        return parts.joined(separator: "/")
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         var status = 500
@@ -88,7 +96,7 @@ struct RequestLogging<Context: RequestContext>: RouterMiddleware {
             context.logger.info(
                 "request",
                 metadata: [
-                    "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
+                    "method": "\(request.method)", "path": "\(Self.redacted(request.uri.path))", "status": "\(status)",
                     "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
                 ])
         }

@@ -387,10 +387,22 @@ public final class FormService: Sendable {
         }
     }
 
-    /// `values` without the values of secure fields: a refused page never sends a password back.
+    /// `values` without the values of secure fields, in repeated groups' items too: a refused page never sends a
+    /// password back, and a draft never keeps one.
     static func withoutSecureValues(_ values: JSON, of form: Form) -> JSON {
-        guard case .object(let members) = values else { return values }
-        return .object(members.filter { form.field($0.0)?.textInput.secureEntry != true })
+        var secure: Set<String> = []
+        for section in form.sections {
+            for field in section.fields + section.template where field.textInput.secureEntry == true { secure.insert(field.id) }
+        }
+        guard !secure.isEmpty else { return values }
+        func strip(_ value: JSON) -> JSON {
+            switch value {
+            case .object(let members): .object(members.filter { !secure.contains($0.0) }.map { ($0.0, strip($0.1)) })
+            case .array(let items): .array(items.map(strip))
+            default: value
+            }
+        }
+        return strip(values)
     }
 
     /// Puts each problem under its field (unless the field shows that message already) and returns the summary's

@@ -108,7 +108,8 @@ struct RevisionTests {
         let tokenFile = "\(folder)/../revisions-reader-token"
         try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
         chmod(tokenFile, 0o600)
-        let server = try ServeProcess([folder, "--reader-token-file", tokenFile])
+        // Request lines are logged (info): the draft's token must not be in them.
+        let server = try ServeProcess([folder, "--reader-token-file", tokenFile, "--log-level", "info"])
         defer { _ = server.stop() }
         var draftToken = ""
         for (i, revision) in Self.revisions.enumerated() {
@@ -159,6 +160,10 @@ struct RevisionTests {
         #expect(metrics.body.contains("formwork_cell_hosts_started_total"))
         #expect(metrics.body.contains("outcome=\"draft-saved\""))
         #expect(server.stop() == 0)
+        let log = String(decoding: server.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("path=/forms/club/drafts/…"))
+        #expect(!log.contains(draftToken), "the draft's token was logged")
+        #expect(!log.contains(token), "the reader token was logged")
 
         let export = try run(Build.formwork, ["submissions", "export", "club", "--forms", folder, "--as-current"])
         #expect(export.status == 0, "\(export.stderr)")

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import FormworkCore
 import FormworkTestSupport
 import Logging
 import Testing
@@ -118,6 +119,22 @@ struct StoreTests {
         #expect(revisions.map(\.revision) == ["r1", "r2"])
         #expect(revisions.first?.document == "doc r1")
         await store.close()
+    }
+
+    @Test("secure values are taken out of repeated groups' items too (a refused page, a draft)")
+    func secureValuesInItems() throws {
+        let document = """
+            {"formwork": 1, "id": "accounts", "sections": [
+              {"id": "me", "fields": [{"id": "pin", "cell": "org.formwork.text-field", "model": {"title": "PIN"}, "textInput": {"secure": true}}]},
+              {"id": "logins", "repeat": true, "fields": [
+                {"id": "site", "cell": "org.formwork.text-field", "model": {"title": "Site"}},
+                {"id": "secret", "cell": "org.formwork.text-field", "model": {"title": "Password"}, "textInput": {"secure": true}}]}]}
+            """
+        let form = try FormDecoder.decode(text: document, json: true, registry: firstPartyRegistry())
+        let values = JSON.parse(#"{"pin": "1234", "logins": [{"site": "a.example", "secret": "hunter2"}, {"site": "b.example"}]}"#)!
+        let kept = FormService.withoutSecureValues(values, of: form).serialized(pretty: false)
+        #expect(!kept.contains("1234") && !kept.contains("hunter2"))
+        #expect(kept.contains("a.example") && kept.contains("b.example"))
     }
 
     @Test("SQLite: the file is the owner's alone, and a file from a newer schema is refused with a clear message")
