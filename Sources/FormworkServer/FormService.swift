@@ -520,15 +520,9 @@ public final class FormService: Sendable {
             extra: [("form", .string(served.id)), ("revision", .string(served.revision)), ("errors", .array(errors))])
     }
 
-    /// A stable, coarse code for a problem, for clients that branch on it.
-    static func code(of problem: Diagnostic) -> String {
-        let m = problem.message
-        if m.contains("has no value") || m.hasPrefix("required") { return "required" }
-        if m.hasPrefix("no field") { return "unknown-field" }
-        if m.contains("would never be submitted") { return "not-submitted" }
-        if m.contains(" must be ") || m.contains("is not a") { return "type" }
-        return "invalid"
-    }
+    /// A stable, coarse code for a problem, for clients that branch on it: the one the check gave it, else (a cell's
+    /// `value_changed` says only a message) `invalid`.
+    static func code(of problem: Diagnostic) -> String { problem.code ?? "invalid" }
 
     func count(_ formID: String, _ outcome: String) {
         Counter(label: "formwork_submissions_total", dimensions: [("form", formID), ("outcome", outcome)]).increment()

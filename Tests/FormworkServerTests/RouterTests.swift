@@ -197,6 +197,15 @@ struct RouterTests {
             #expect(errors.allSatisfy { $0["message"] is String && $0["code"] is String })
             #expect(errors.first { $0["pointer"] as? String == "/email" }?["code"] as? String == "required")
             #expect(errors.first { $0["pointer"] as? String == "/colour" }?["code"] as? String == "unknown-field")
+            #expect(errors.first { $0["pointer"] as? String == "/age" }?["code"] as? String == "type")
+            // "A" breaks the name's minLength rule, whose message says "needs": a rule is `invalid`, whatever it says.
+            #expect(errors.first { $0["pointer"] as? String == "/name" }?["code"] as? String == "invalid")
+            // The code comes from the check, not from the message: a custom required message is `required`, and a
+            // rule whose message says "must be" is `invalid`, not `type`.
+            let worded = try await client.submit("signup", json: #"{"email": "ada@example.com", "age": 12}"#)
+            let wordedErrors = try #require((worded.json as? [String: Any])?["errors"] as? [[String: Any]])
+            #expect(wordedErrors.first { $0["pointer"] as? String == "/name" }?["code"] as? String == "required")
+            #expect(wordedErrors.first { $0["pointer"] as? String == "/age" }?["code"] as? String == "invalid")
         }
     }
 

@@ -373,14 +373,18 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Advice shared by several problems (where packs were searched, what to install), said once.
     public var hint: String?
+    /// What kind of problem with values this is, for clients that branch on it (the web runtime's `code`):
+    /// `required`, `unknown-field`, `not-submitted`, `type` or `invalid`; nil when the check that found it does not say.
+    public var code: String?
 
-    public init(kind: Kind, file: String?, pointer: String, line: Int?, message: String, hint: String? = nil) {
+    public init(kind: Kind, file: String?, pointer: String, line: Int?, message: String, hint: String? = nil, code: String? = nil) {
         self.kind = kind
         self.file = file
         self.pointer = pointer
         self.line = line
         self.message = message
         self.hint = hint
+        self.code = code
     }
 
     /// `FILE:LINE: POINTER: MESSAGE`, the one-line form printed by the command.

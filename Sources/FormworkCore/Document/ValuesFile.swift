@@ -69,8 +69,8 @@ public enum ValuesFile {
             self.requireComplete = requireComplete
         }
 
-        mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String) {
-            diagnostics.append(Diagnostic(kind: .invalid, file: file, pointer: pointer, line: node?.line, message: message))
+        mutating func report(_ pointer: String, _ node: SourceNode?, _ message: String, code: String = "invalid") {
+            diagnostics.append(Diagnostic(kind: .invalid, file: file, pointer: pointer, line: node?.line, message: message, code: code))
         }
 
         /// Each member of the values object: a field's value, or a repeated group's items.
@@ -87,7 +87,7 @@ public enum ValuesFile {
                     if let suggestion = EditDistance.suggestion(for: key, in: form.fields.filter { $0.item == nil }.map(\.id)) {
                         message += "; did you mean '\(suggestion)'?"
                     }
-                    report(pointer, node, message)
+                    report(pointer, node, message, code: "unknown-field")
                     continue
                 }
                 applyOne(key, pointer, node, s, f, to: &form)
@@ -129,7 +129,7 @@ public enum ValuesFile {
                 return
             }
             switch ValueCoercion.value(node, as: schema) {
-            case .failure(let problem): report(pointer, node, "\(key) \(problem.text)")
+            case .failure(let problem): report(pointer, node, "\(key) \(problem.text)", code: "type")
             case .success(let value):
                 var updated = field.model
                 updated[name] = value
@@ -176,7 +176,8 @@ public enum ValuesFile {
             }
             if requireComplete && items.count < group.minItems {
                 report(
-                    pointer, node, "'\(key)' has \(items.count) item\(items.count == 1 ? "" : "s"); at least \(group.minItems) are needed")
+                    pointer, node, "'\(key)' has \(items.count) item\(items.count == 1 ? "" : "s"); at least \(group.minItems) are needed",
+                    code: "required")
             }
             form.sections[s].fields = (0..<items.count).flatMap { form.sections[s].item($0) }
             let names = template.map(\.id)
@@ -193,7 +194,7 @@ public enum ValuesFile {
                     guard let t = names.firstIndex(of: name) else {
                         var message = "no field '\(name)' in the items of '\(key)'"
                         if let suggestion = EditDistance.suggestion(for: name, in: names) { message += "; did you mean '\(suggestion)'?" }
-                        report(itemPointer, valueNode, message)
+                        report(itemPointer, valueNode, message, code: "unknown-field")
                         continue
                     }
                     applyOne("\(key)/\(i)/\(name)", itemPointer, valueNode, s, i * template.count + t, to: &form)
@@ -210,7 +211,7 @@ public enum ValuesFile {
                 if group.minItems > 0 {
                     report(
                         "/" + Pointer.escape(form.sections[s].id), nil,
-                        "'\(form.sections[s].id)' needs at least \(group.minItems) item\(group.minItems == 1 ? "" : "s")")
+                        "'\(form.sections[s].id)' needs at least \(group.minItems) item\(group.minItems == 1 ? "" : "s")", code: "required")
                 }
             }
         }
@@ -233,7 +234,9 @@ public enum ValuesFile {
                             !state.visible
                             ? "is hidden (\(ValuesFile.because(field.conditions.visibleIf ?? section.conditions.visibleIf, "visibleIf")))"
                             : "is disabled (\(ValuesFile.because(field.conditions.enabledIf ?? section.conditions.enabledIf, "enabledIf")))"
-                        report(pointer, node, "a value is given for '\(field.id)', which \(why); it would never be submitted: remove it")
+                        report(
+                            pointer, node, "a value is given for '\(field.id)', which \(why); it would never be submitted: remove it",
+                            code: "not-submitted")
                         continue
                     }
                     guard state.required, !refused.contains(pointer), let name = field.valueField else { continue }
@@ -250,7 +253,7 @@ public enum ValuesFile {
                             ?? (field.required
                                 ? "required field '\(field.id)' has no value"
                                 : "field '\(field.id)' is required when \(field.conditions.requiredIf!.text), and has no value")
-                        report(pointer, nil, message)
+                        report(pointer, nil, message, code: "required")
                     }
                 }
             }
