@@ -30,7 +30,16 @@ struct FormworkServerCommand: AsyncParsableCommand {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand { try await command.run() } else { try command.run() }
         } catch {
-            exit(withError: error)
+            // One style with `formwork`: help and the version on standard output; an error one line, `formwork: error:`,
+            // with where to look, exit 64 for usage.
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            var message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            let command = ["formwork"] + arguments.prefix { !$0.hasPrefix("-") && ["serve", "submissions", "list", "export"].contains($0) }
+            let line = "formwork: error: \(TerminalText.safe(message)) (see '\(command.joined(separator: " ")) --help')\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+            Glibc.exit(code.rawValue)
         }
     }
 }

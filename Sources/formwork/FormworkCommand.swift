@@ -26,16 +26,18 @@ struct FormworkCommand: ParsableCommand {
         if let rendering = Rendering(commonForm: arguments[...]) {
             do { try rendering.run() } catch {
                 if let code = Exit.report(error) { Self.exit(withError: code) }
-                Self.exit(withError: error)
+                Self.argumentError(error, arguments)
             }
             finish()
             return
         }
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
-            if !names.contains(first) {
-                var message = "unknown command '\(first)'"
-                if let suggestion = EditDistance.suggestion(for: first, in: names) { message += "; did you mean '\(suggestion)'?" }
+            // `help NAME` asks about a command: an unknown NAME is the same error as the command itself.
+            let asked = first == "help" && arguments.count > 1 ? arguments[1] : first
+            if !names.contains(asked) {
+                var message = "unknown command '\(asked)'"
+                if let suggestion = EditDistance.suggestion(for: asked, in: names) { message += "; did you mean '\(suggestion)'?" }
                 Console.error(message + " (see 'formwork --help')")
                 Self.exit(withError: ExitCode(64))
             }
@@ -46,8 +48,28 @@ struct FormworkCommand: ParsableCommand {
             finish()
         } catch {
             if let code = Exit.report(error) { Self.exit(withError: code) }
-            Self.exit(withError: error)
+            Self.argumentError(error, arguments)
         }
+    }
+
+    /// What ArgumentParser ends with, in the command's one style. A request for help or the version prints it to
+    /// standard output like any other output (a write that fails is exit 74). An error is one line,
+    /// `formwork: error: …`, naming where to look (`formwork COMMAND --help`), exit 64 for a usage error — not
+    /// ArgumentParser's `Error:` and usage block.
+    static func argumentError(_ error: any Error, _ arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        if code == .success {
+            let text = fullMessage(for: error)
+            if !text.isEmpty { Console.out(text.hasSuffix("\n") ? text : text + "\n") }
+            finish()
+            Glibc.exit(0)
+        }
+        var message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        let names = configuration.subcommands.map { $0._commandName }
+        let command = arguments.first.flatMap { names.contains($0) ? "formwork \($0)" : nil } ?? "formwork"
+        Console.error("\(message) (see '\(command) --help')")
+        Glibc.exit(code.rawValue)
     }
 
     /// Exits 74 when standard output could not be written; quietly when its reader went away (`| head`), as git

@@ -248,5 +248,12 @@ struct ProcessTests {
         #expect(csv.stdout.contains("\"Ada, \"\"the first\"\"\""))
         #expect(csv.stdout.contains(",Grace Hopper,"))
         #expect(csv.stdout.contains("\"[\"\"Music\"\"]\""))
+        // Usage errors of the server's commands are in `formwork`'s one style.
+        for arguments in [["submissions", "export"], ["serve", "--port", "99999"]] {
+            let usage = try run(Build.formwork, arguments)
+            #expect(usage.status == 64)
+            #expect(usage.stderr.hasPrefix("formwork: error: ") && usage.stderr.split(separator: "\n").count == 1, "\(usage.stderr)")
+            #expect(usage.stderr.contains("(see 'formwork \(arguments[0])"))
+        }
     }
 }

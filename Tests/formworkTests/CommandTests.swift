@@ -298,6 +298,19 @@ struct RenderCommandTests {
         #expect(values.status == 0 && values.stdout.contains("ada@example.com"))
         let both = try run(Build.formwork, ["validate", "-", "--values", "-"], environment: environment, input: yaml)
         #expect(both.status == 64)
+        // One error style: ArgumentParser's usage errors too are one line `formwork: error: …` naming the command's
+        // help, exit 64 (no `Error:`, no usage block).
+        #expect(both.stderr.hasPrefix("formwork: error: the form and --values cannot both be read"), "\(both.stderr)")
+        #expect(both.stderr.hasSuffix("(see 'formwork validate --help')\n") && both.stderr.split(separator: "\n").count == 1)
+        let badFormat = try run(Build.formwork, ["render", login, "--format", "xml"], environment: environment)
+        #expect(badFormat.status == 64 && badFormat.stderr.hasPrefix("formwork: error: ") && !badFormat.stderr.contains("Usage:"))
+        let helpBogus = try run(Build.formwork, ["help", "bogus"], environment: environment)
+        #expect(helpBogus.status == 64 && helpBogus.stderr.contains("unknown command 'bogus'"), "\(helpBogus.stderr)")
+        // --help and --version are output like any other: into a full device they fail (74).
+        for flag in ["--help", "--version"] {
+            let full = try run("/bin/sh", ["-c", "'\(Build.formwork)' \(flag) > /dev/full"], environment: environment)
+            #expect(full.status == 74, "\(flag) into /dev/full: \(full.status) \(full.stderr)")
+        }
         let typo = try run(Build.formwork, ["rendr", login], environment: environment)
         #expect(typo.status == 64)
         #expect(typo.stderr == "formwork: error: unknown command 'rendr'; did you mean 'render'? (see 'formwork --help')\n")
