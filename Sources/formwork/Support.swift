@@ -126,6 +126,8 @@ enum ColorPreference {
         let variables = ProcessEnvironment.variables
         if let force = variables["FORCE_COLOR"], !force.isEmpty, force != "0", force != "false" { return true }
         if let none = variables["NO_COLOR"], !none.isEmpty { return false }
+        // A terminal that says it cannot draw escape sequences (TERM=dumb: Emacs' shell, some CI logs) gets none.
+        if variables["TERM"] == "dumb" { return false }
         return terminal
     }
 }

@@ -306,6 +306,16 @@ struct RenderCommandTests {
         #expect(badFormat.status == 64 && badFormat.stderr.hasPrefix("formwork: error: ") && !badFormat.stderr.contains("Usage:"))
         let helpBogus = try run(Build.formwork, ["help", "bogus"], environment: environment)
         #expect(helpBogus.status == 64 && helpBogus.stderr.contains("unknown command 'bogus'"), "\(helpBogus.stderr)")
+        // On a terminal (a pty from script(1)) render draws ANSI colour, unless TERM=dumb says the terminal cannot.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
+            for (term, coloured) in [("xterm-256color", true), ("dumb", false)] {
+                var env = environment
+                env["TERM"] = term
+                env["NO_COLOR"] = ""  // empty: not set (the helper sets NO_COLOR=1 unless told)
+                let pty = try run("/usr/bin/script", ["-qc", "'\(Build.formwork)' render '\(login)'", "/dev/null"], environment: env)
+                #expect(pty.stdout.contains("\u{1B}[") == coloured, "TERM=\(term): \(pty.stdout.prefix(80).debugDescription)")
+            }
+        }
         // --help and --version are output like any other: into a full device they fail (74).
         for flag in ["--help", "--version"] {
             let full = try run("/bin/sh", ["-c", "'\(Build.formwork)' \(flag) > /dev/full"], environment: environment)
