@@ -132,11 +132,11 @@ struct PackOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Where pack code runs: shared (one child process for all packs; the default), per-pack (a child per pack) or in-process (no isolation: for debugging).",
+            "Where pack code runs: shared (one child process for all packs), per-pack (a child per pack) or in-process (no isolation: for debugging).",
             valueName: "mode"))
     var isolation: IsolationMode = .shared
 
-    @Option(help: ArgumentHelp("Seconds one call into a pack may take before it is stopped (default 10).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds one call into a pack may take before it is stopped.", valueName: "seconds"))
     var timeout: Double = Self.defaultTimeout
     static let defaultTimeout: Double = 10
     /// The variables pack discovery and the registry cache read (docs/cli.md).

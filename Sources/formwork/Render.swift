@@ -9,7 +9,7 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "text, ansi, html or json. Default: ansi on a terminal (unless NO_COLOR), else text.")
     var format: OutputFormat?
 
-    @Option(help: "Line width for text and ansi. Default: the terminal's width, else 80.")
+    @Option(help: "Line width for text and ansi, 24 to 1000. Default: the terminal's width, else 80.")
     var width: Int?
 
     @Option(
