@@ -32,6 +32,7 @@ struct FormworkServerCommand: AsyncParsableCommand {
         } catch {
             // One style with `formwork`: help and the version on standard output; an error one line, `formwork: error:`,
             // with where to look, exit 64 for usage.
+            if let code = error as? ExitCode { Glibc.exit(code.rawValue) }
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }
             var message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"

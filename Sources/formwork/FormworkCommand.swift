@@ -57,6 +57,11 @@ struct FormworkCommand: ParsableCommand {
     /// `formwork: error: …`, naming where to look (`formwork COMMAND --help`), exit 64 for a usage error — not
     /// ArgumentParser's `Error:` and usage block.
     static func argumentError(_ error: any Error, _ arguments: [String]) -> Never {
+        // A command that said what it had to and chose its status throws the status alone.
+        if let code = error as? ExitCode {
+            finish()
+            Glibc.exit(code.rawValue)
+        }
         let code = exitCode(for: error)
         if code == .success {
             let text = fullMessage(for: error)

@@ -16,11 +16,56 @@ struct Validate: ParsableCommand {
             "The form's previous revision: warns of fields whose stored answers nothing declares a way for (renamedFrom, removed).",
             valueName: "file"), completion: .file(extensions: ["json", "yaml", "yml"]))
     var previous: String?
+    @Flag(
+        help: ArgumentHelp(
+            "Print the verdict as one JSON object on standard output (the problems with file, line, pointer, code and message; docs/cli.md); the exit status is the same."
+        ))
+    var json = false
     @OptionGroup var packs: PackOptions
 
     /// Every problem in one run: the document, then the values (schema, required fields,
     /// date bounds) and what the cells' `value_changed` says, followed by the summary line.
     func run() throws {
+        guard json else {
+            try check()
+            return
+        }
+        do {
+            let (fields, sections) = try check(quiet: true)
+            Console.out(
+                JSON.object([
+                    ("valid", .bool(true)), ("file", .string(SourceFile.displayName(form))), ("fields", .integer(Int64(fields))),
+                    ("sections", .integer(Int64(sections))), ("problems", .array([])),
+                ]).serialized() + "\n")
+        } catch FormError.invalid(let problems) {
+            Console.out(Self.verdict(problems, file: form).serialized() + "\n")
+            throw problems.contains { $0.kind == .unavailable } ? Exit.unavailable : Exit.dataError
+        }
+    }
+
+    /// The `--json` verdict of a document (or values) with problems: a contract (docs/cli.md, "validate --json").
+    static func verdict(_ problems: [Diagnostic], file: String) -> JSON {
+        .object([
+            ("valid", .bool(false)), ("file", .string(SourceFile.displayName(file))),
+            (
+                "problems",
+                .array(
+                    problems.map { p in
+                        var members: [(String, JSON)] = [("file", p.file.map(JSON.string) ?? .null)]
+                        members.append(("line", p.line.map { .integer(Int64($0)) } ?? .null))
+                        members.append(("pointer", .string(p.pointer)))
+                        members.append(("code", .string(p.kind == .unavailable ? "unavailable" : p.code ?? "invalid")))
+                        members.append(("message", .string(p.message)))
+                        if let hint = p.hint { members.append(("hint", .string(hint))) }
+                        return .object(members)
+                    })
+            ),
+        ])
+    }
+
+    /// The check itself; prints the one-line verdict unless `quiet`. Returns the form's field and section counts.
+    @discardableResult
+    func check(quiet: Bool = false) throws -> (fields: Int, sections: Int) {
         ProcessTuning.prepare(forDocument: form)  // before any thread or cell host is started
         let registry = packs.registry()
         if form == "-" && values == "-" {
@@ -34,9 +79,12 @@ struct Validate: ParsableCommand {
             let problems = try ValuesCheck.problems(path: values, form: &loaded, driver: driver)
             if !problems.isEmpty { throw FormError.invalid(problems) }
         }
-        Console.out(
-            "\(SourceFile.displayName(form)): valid (\(plural(loaded.fieldCount, "field")) in \(plural(loaded.sections.count, "section")))\n"
-        )
+        if !quiet {
+            Console.out(
+                "\(SourceFile.displayName(form)): valid (\(plural(loaded.fieldCount, "field")) in \(plural(loaded.sections.count, "section")))\n"
+            )
+        }
+        return (loaded.fieldCount, loaded.sections.count)
     }
 
     /// The revisions' declarations compared: a warning per field whose stored answers would be lost or misread.

@@ -74,6 +74,8 @@ struct CheckCommandTests {
         let path = try CCompiler.pack(name, defines: defines)
         let result = try run(Build.formwork, ["check", path, "--json", "--timeout", "3"], environment: environment)
         #expect(result.status == 65)
+        // The report is the output; the status says the rest (no error line about the status itself).
+        #expect(!result.stderr.contains("ExitCode"), "\(result.stderr)")
         let json = try JSONParser.parse(result.stdout).json
         guard case .array(let packs)? = json["packs"], case .array(let checks)? = packs.first?["checks"] else {
             Issue.record("no checks in \(result.stdout)")

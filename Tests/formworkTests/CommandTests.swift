@@ -316,6 +316,24 @@ struct RenderCommandTests {
                 #expect(pty.stdout.contains("\u{1B}[") == coloured, "TERM=\(term): \(pty.stdout.prefix(80).debugDescription)")
             }
         }
+        // validate --json: the verdict as one object (the contract in docs/cli.md), the same exit status.
+        let good = try run(Build.formwork, ["validate", login, "--json"], environment: environment)
+        #expect(good.status == 0)
+        let goodJSON = try #require(JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as? [String: Any])
+        #expect(goodJSON["valid"] as? Bool == true && goodJSON["fields"] as? Int == 5 && (goodJSON["problems"] as? [Any])?.isEmpty == true)
+        let valuesFile = "\(Scratch.directory)/json-verdict-values.json"
+        try #"{"username": 5, "colour": "red"}"#.write(toFile: valuesFile, atomically: true, encoding: .utf8)
+        let bad = try run(Build.formwork, ["validate", login, "--values", valuesFile, "--json"], environment: environment)
+        #expect(bad.status == 65)
+        #expect(bad.stderr.isEmpty, "\(bad.stderr)")
+        let badJSON = try #require(JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
+        let problems = try #require(badJSON["problems"] as? [[String: Any]])
+        #expect(badJSON["valid"] as? Bool == false)
+        #expect(
+            problems.contains {
+                $0["pointer"] as? String == "/colour" && $0["code"] as? String == "unknown-field" && $0["line"] as? Int == 1
+            })
+        #expect(problems.allSatisfy { $0["file"] as? String == valuesFile && $0["message"] is String })
         // --help and --version are output like any other: into a full device they fail (74).
         for flag in ["--help", "--version"] {
             let full = try run("/bin/sh", ["-c", "'\(Build.formwork)' \(flag) > /dev/full"], environment: environment)
