@@ -95,9 +95,10 @@ struct FormworkCommand: ParsableCommand {
 
             Packs are searched in this order: --pack-path (repeatable), FORMWORK_PACK_PATH \
             (colon-separated absolute paths), $XDG_DATA_HOME/formwork/packs (default \
-            ~/.local/share/formwork/packs), /usr/local/lib/formwork/packs, /usr/lib/formwork/packs, \
-            and the directory of the formwork executable. Pack files and directories others can \
-            write are refused.
+            ~/.local/share/formwork/packs), <prefix>/lib/formwork/packs of an installed formwork \
+            (<prefix>/bin/formwork), /usr/local/lib/formwork/packs, /usr/lib/formwork/packs, \
+            and the directory of the formwork executable; `formwork paths` prints them. Pack files and \
+            directories others can write are refused.
 
             Pack descriptors are read in a child process and kept in a cache \
             ($XDG_CACHE_HOME/formwork, default ~/.cache/formwork); cells run in a child process \
@@ -112,8 +113,8 @@ struct FormworkCommand: ParsableCommand {
             """,
         version: FormworkVersion.string,
         subcommands: [
-            List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self, Serve.self,
-            Submissions.self,
+            List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self, Paths.self,
+            Serve.self, Submissions.self,
         ])
 }
 

@@ -334,6 +334,19 @@ struct RenderCommandTests {
                 $0["pointer"] as? String == "/colour" && $0["code"] as? String == "unknown-field" && $0["line"] as? Int == 1
             })
         #expect(problems.allSatisfy { $0["file"] as? String == valuesFile && $0["message"] is String })
+        // formwork paths: the search order (what --pack-path adds comes first) and the cache.
+        var pathsEnvironment = environment
+        pathsEnvironment["FORMWORK_PACK_PATH"] = "/opt/first:/opt/second"
+        let paths = try run(Build.formwork, ["paths", "--pack-path", "/tmp/mine", "--json"], environment: pathsEnvironment)
+        #expect(paths.status == 0, "\(paths.stderr)")
+        let pathsJSON = try #require(JSONSerialization.jsonObject(with: Data(paths.stdout.utf8)) as? [String: Any])
+        let searched = try #require(pathsJSON["packs"] as? [[String: Any]])
+        #expect(searched.prefix(3).compactMap { $0["path"] as? String } == ["/tmp/mine", "/opt/first", "/opt/second"])
+        #expect(searched.first?["origin"] as? String == "option" && searched[1]["origin"] as? String == "environment")
+        #expect(searched.last?["origin"] as? String == "executable")
+        #expect((pathsJSON["cache"] as? String)?.hasPrefix(Scratch.directory) == true)
+        let pathsText = try run(Build.formwork, ["paths"], environment: environment)
+        #expect(pathsText.stdout.hasPrefix("packs, searched in this order:\n  1. ") && pathsText.stdout.contains("registry cache: "))
         // --help and --version are output like any other: into a full device they fail (74).
         for flag in ["--help", "--version"] {
             let full = try run("/bin/sh", ["-c", "'\(Build.formwork)' \(flag) > /dev/full"], environment: environment)
