@@ -334,6 +334,17 @@ struct RenderCommandTests {
                 $0["pointer"] as? String == "/colour" && $0["code"] as? String == "unknown-field" && $0["line"] as? Int == 1
             })
         #expect(problems.allSatisfy { $0["file"] as? String == valuesFile && $0["message"] is String })
+        // The README's sample values files stay valid for their forms.
+        let samples = try FileManager.default.contentsOfDirectory(atPath: "\(Source.root)/Examples/Values").filter { $0.hasSuffix(".json") }
+        #expect(samples.count >= 3)
+        for sample in samples {
+            let name = String(sample.dropLast(5))
+            let checked = try run(
+                Build.formwork,
+                ["validate", "\(Source.root)/Examples/Forms/\(name).yaml", "--values", "\(Source.root)/Examples/Values/\(sample)"],
+                environment: environment)
+            #expect(checked.status == 0, "Examples/Values/\(sample): \(checked.stderr)")
+        }
         // formwork paths: the search order (what --pack-path adds comes first) and the cache.
         var pathsEnvironment = environment
         pathsEnvironment["FORMWORK_PACK_PATH"] = "/opt/first:/opt/second"
