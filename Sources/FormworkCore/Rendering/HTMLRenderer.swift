@@ -923,7 +923,8 @@ struct HTMLRenderer {
         .fw-page-nav { display: flex; gap: .75rem; justify-content: flex-end; margin: 0 0 1.25rem; }
         [hidden] { display: none !important; }
         .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
-        .fw-section > legend { font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); padding: 0 .4rem; }
+        .fw-section > legend { float: left; width: 100%; margin: 0 0 .6rem; padding: 0; font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); overflow-wrap: anywhere; }
+        .fw-section > legend + * { clear: both; }
         .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
         .fw-field > label, .fw-segments > legend { font-weight: 500; }
         input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
@@ -933,7 +934,12 @@ struct HTMLRenderer {
         input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
         .fw-required { color: var(--fw-danger); }
         .fw-toggle { display: flex; align-items: center; gap: .6rem; }
-        .fw-toggle input { width: 2.4rem; height: 1.3rem; accent-color: var(--fw-accent); }
+        .fw-toggle input { appearance: none; -webkit-appearance: none; flex: none; position: relative; width: 2.4rem; height: 1.3rem; margin: 0; border-radius: 1rem; background: var(--fw-muted); cursor: pointer; transition: background .15s; }
+        .fw-toggle input::before { content: ""; position: absolute; top: .15rem; left: .15rem; width: 1rem; height: 1rem; border-radius: 50%; background: #fff; transition: transform .15s; }
+        .fw-toggle input:checked { background: var(--fw-accent); }
+        .fw-toggle input:checked::before { transform: translateX(1.1rem); }
+        .fw-toggle input:focus-visible { outline: 2px solid var(--fw-accent); outline-offset: 2px; }
+        @media (forced-colors: active) { .fw-toggle input { border: 1px solid CanvasText; } .fw-toggle input::before { background: CanvasText; } }
         .fw-segments { display: flex; flex-wrap: wrap; gap: 0; border: 0; padding: 0; margin: 0; }
         .fw-segments > legend { margin-bottom: .3rem; }
         .fw-segments input { position: absolute; opacity: 0; }
