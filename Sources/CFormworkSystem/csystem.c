@@ -306,8 +306,8 @@ static void fwsys_limit(int resource, rlim_t value) {
 /* The system calls a child needs: the C library's and the Swift runtime's (memory, threads, files it may read,
  * its channel, time, signals to itself), and what a pack reasonably does. Anything else fails with ENOSYS (so
  * that the C library's fallbacks, such as clone3 → clone, still work), and a few are refused outright with EPERM
- * below: new processes, exec, tracing, other processes' memory, io_uring, sockets other than AF_UNIX, signals to
- * other processes, and undoing what the sandbox set. */
+ * below: new processes, exec, tracing, other processes' memory, io_uring, new sockets (a pair of connected stream
+ * sockets excepted), signals to other processes, and undoing what the sandbox set. */
 static const int fwsys_allowed_calls[] = {
     __NR_read, __NR_write, __NR_readv, __NR_writev, __NR_pread64, __NR_pwrite64, __NR_preadv, __NR_pwritev,
     __NR_close, __NR_close_range, __NR_fstat, __NR_newfstatat, __NR_statx, __NR_lseek, __NR_openat, __NR_faccessat,
@@ -325,7 +325,7 @@ static const int fwsys_allowed_calls[] = {
     __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_rt_sigpending, __NR_rt_sigtimedwait,
     __NR_rt_sigsuspend, __NR_sigaltstack, __NR_restart_syscall,
     __NR_ppoll, __NR_pselect6, __NR_epoll_create1, __NR_epoll_ctl, __NR_epoll_pwait, __NR_eventfd2, __NR_pipe2,
-    __NR_socketpair, __NR_sendmsg, __NR_recvmsg, __NR_sendto, __NR_recvfrom, __NR_shutdown, __NR_getsockopt,
+    __NR_sendmsg, __NR_recvmsg, __NR_sendto, __NR_recvfrom, __NR_shutdown, __NR_getsockopt,
     __NR_setsockopt, __NR_getsockname, __NR_getpeername,
     __NR_exit, __NR_exit_group, __NR_wait4, __NR_waitid,
 #ifdef __NR_arch_prctl
@@ -391,10 +391,15 @@ int fwsys_sandbox_enter(const char *const *readable, int layers) {
     /* clone3's flags are behind a pointer the filter cannot read: ENOSYS, and the C library falls back to clone. */
     ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1));
     RET(SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA));
-    /* socket(domain, ...): AF_UNIX only. */
-    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 4));
-    LOAD_ARG(0);
-    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+    /* No socket(): Landlock does not cover UNIX sockets reached by their path, and a datagram needs no connect —
+     * sendto and sendmsg take the address along, behind a pointer the filter cannot read. A socket pair is connected
+     * to itself; of its types only a stream or sequenced-packet pair ignores an address (a datagram pair would send
+     * to any path). The channel is an inherited stream socket. */
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socketpair, 0, 6));
+    LOAD_ARG(1);
+    ADD(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xF)); /* the type without SOCK_CLOEXEC and SOCK_NONBLOCK */
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 1, 0));
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_SEQPACKET, 0, 1));
     ALLOW;
     EPERM_;
     LOAD_NR;
@@ -435,7 +440,7 @@ int fwsys_sandbox_enter(const char *const *readable, int layers) {
             __NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register, __NR_pidfd_open, __NR_pidfd_send_signal,
             __NR_pidfd_getfd, __NR_tkill, __NR_rt_sigqueueinfo, __NR_rt_tgsigqueueinfo, __NR_setpgid, __NR_setsid,
             __NR_setrlimit, __NR_mount, __NR_umount2, __NR_unshare, __NR_setns, __NR_bpf, __NR_personality,
-            __NR_add_key, __NR_keyctl, __NR_request_key, __NR_kcmp, __NR_connect, __NR_bind, __NR_listen, __NR_accept4,
+            __NR_add_key, __NR_keyctl, __NR_request_key, __NR_kcmp, __NR_socket, __NR_connect, __NR_bind, __NR_listen, __NR_accept4,
             __NR_perf_event_open, __NR_userfaultfd, __NR_seccomp,
         };
         for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {

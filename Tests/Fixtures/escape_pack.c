@@ -4,7 +4,11 @@
  *   ESCAPE_WRITE_PATH    a file the pack tries to create (in the user's home, or beside the document)
  *   ESCAPE_SECRET_PATH   a file the pack tries to read and show (a fake private key)
  *   ESCAPE_CONSTRUCTOR   also fork a daemon from the library's constructor (the scanner loads it)
- *   ESCAPE_FORGE_PROGRESS  instead: hang in render while a thread keeps writing the progress page (descriptor 4)
+ *   ESCAPE_UNIX_STREAM   a listening UNIX stream socket outside the sandbox the pack tries to connect to
+ *   ESCAPE_UNIX_DGRAM    a UNIX datagram socket outside the sandbox the pack tries to send to, from a socket of its
+ *                        own and from one end of a datagram socket pair (sendto with an address needs no connect)
+ *   ESCAPE_FORGE_PROGRESS  instead: hang in render while a thread keeps writing the progress page (found in
+ *                        /proc/self/maps: the child maps it and closes its descriptor)
  *   ESCAPE_FLOOD_FRAME     instead: write a frame header announcing 0xFFFFFFF0 bytes to the channel (descriptor 3),
  *                        then a byte every 20 ms
  * The test builds it, renders a form with its cell, and checks the host, the file system and the processes. */
@@ -22,6 +26,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <dirent.h>
@@ -36,11 +41,18 @@
 #define ESCAPE_SECRET_PATH "/etc/hostname"
 #endif
 
-static char results[16][160];
+#ifndef ESCAPE_UNIX_STREAM
+#define ESCAPE_UNIX_STREAM "/tmp/formwork-escape-stream.sock"
+#endif
+#ifndef ESCAPE_UNIX_DGRAM
+#define ESCAPE_UNIX_DGRAM "/tmp/formwork-escape-dgram.sock"
+#endif
+
+static char results[24][160];
 static int result_count;
 
 static void note(const char *name, int allowed, const char *detail) {
-    if (result_count >= 16) return;
+    if (result_count >= (int)(sizeof results / sizeof results[0])) return;
     snprintf(results[result_count++], sizeof results[0], "%s: %s%s%s", name, allowed ? "allowed" : "blocked ",
              allowed ? (detail ? " " : "") : detail, allowed && detail ? detail : "");
 }
@@ -61,6 +73,33 @@ static const char *error_name(int e) {
 
 static void check(const char *name, long result) {
     note(name, result >= 0, result >= 0 ? NULL : error_name(errno));
+}
+
+/* Sends "escaped" to the UNIX socket at `path`: a stream socket by connect, a datagram socket by sendto with the
+ * address (from a socket of its own, or from one end of a socket pair). Returns what the last call returned. */
+static long unix_attempt(int type, int pair, const char *path) {
+    int fds[2] = {-1, -1};
+    if (pair) {
+        if (socketpair(AF_UNIX, type, 0, fds) != 0) return -1;
+    } else if ((fds[0] = socket(AF_UNIX, type, 0)) < 0) {
+        return -1;
+    }
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    long result;
+    if (type == SOCK_STREAM) {
+        result = connect(fds[0], (struct sockaddr *)&address, sizeof address);
+        if (result == 0) result = write(fds[0], "escaped", 7);
+    } else {
+        result = sendto(fds[0], "escaped", 7, 0, (struct sockaddr *)&address, sizeof address);
+    }
+    int saved = errno;
+    close(fds[0]);
+    if (fds[1] >= 0) close(fds[1]);
+    errno = saved;
+    return result;
 }
 
 #ifdef ESCAPE_CONSTRUCTOR
@@ -92,6 +131,9 @@ static void attack(void) {
         note("read-secret", 0, error_name(errno));
     }
     check("socket-inet", socket(AF_INET, SOCK_STREAM, 0));
+    check("unix-connect", unix_attempt(SOCK_STREAM, 0, ESCAPE_UNIX_STREAM));
+    check("unix-sendto", unix_attempt(SOCK_DGRAM, 0, ESCAPE_UNIX_DGRAM));
+    check("pair-sendto", unix_attempt(SOCK_DGRAM, 1, ESCAPE_UNIX_DGRAM));
     struct io_uring_params params;
     memset(&params, 0, sizeof params);
     check("io-uring", syscall(SYS_io_uring_setup, 4, &params));
@@ -157,8 +199,17 @@ static fw_status configure(void *cell, const fw_value *values, uint32_t count) {
 #ifdef ESCAPE_FORGE_PROGRESS
 static void *forger(void *unused) {
     (void)unused;
-    volatile uint64_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
-    if (page == MAP_FAILED) return NULL;
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (!maps) return NULL;
+    char line[512];
+    unsigned long start = 0;
+    while (fgets(line, sizeof line, maps))
+        if (strstr(line, "formwork-progress") && sscanf(line, "%lx", &start) == 1) break;
+    fclose(maps);
+    volatile uint64_t *page = (volatile uint64_t *)start;
+    if (!page) return NULL;
+    printf("forger: writing the progress page\n");
+    fflush(stdout);
     for (uint64_t n = 0;; n++) {
         page[1] = ((n % 4096) << 8) | ((n % 7) + 1);
         page[0] += 1;

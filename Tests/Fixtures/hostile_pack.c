@@ -6,7 +6,10 @@
  *                        RENDER, DESTROY or DEINIT (TYPED also declares typed configure)
  *   HOSTILE_<HOW>        CRASH (writes through NULL), ABORT, EXIT (exit(0)), HANG, or
  *                        STDOUT (prints on standard output and carries on), or WHOAMI
- *                        (prints its process's command line, "cmdline: ...", then aborts)
+ *                        (prints its process's command line, "cmdline: ...", then aborts), or FRAME
+ *                        (writes HOSTILE_FRAME_TAG into the scanner's progress page, found in
+ *                        /proc/self/maps, as if another pack were being read, then crashes: the host
+ *                        must not believe it)
  *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket, ptrace and killing its
  *                        parent (the host), and shows
  *                        what each returned (errno names) as values
@@ -28,8 +31,25 @@
 #ifndef HOSTILE_PACK_ID
 #define HOSTILE_PACK_ID "com.hostile.pack"
 #endif
+#ifndef HOSTILE_FRAME_TAG
+#define HOSTILE_FRAME_TAG 0
+#endif
 #ifndef HOSTILE_CELL_ID
 #define HOSTILE_CELL_ID "com.hostile.cell"
+#endif
+
+#if defined(HOSTILE_FRAME)
+/* The progress page as pack code finds it: the child maps it from a memfd and closes the descriptor. */
+static volatile unsigned long long *progress_page(void) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (!maps) return NULL;
+    char line[512];
+    unsigned long start = 0;
+    while (fgets(line, sizeof line, maps))
+        if (strstr(line, "formwork-progress") && sscanf(line, "%lx", &start) == 1) break;
+    fclose(maps);
+    return (volatile unsigned long long *)start;
+}
 #endif
 
 static void misbehave(void) {
@@ -44,6 +64,13 @@ static void misbehave(void) {
 #elif defined(HOSTILE_STDOUT)
     printf("hostile output on stdout\n");
     fflush(stdout);
+#elif defined(HOSTILE_FRAME)
+    volatile unsigned long long *page = progress_page();
+    if (page) {
+        page[1] = HOSTILE_FRAME_TAG;
+        page[0] += 1;
+    }
+    *(volatile int *)0 = 1;
 #elif defined(HOSTILE_WHOAMI)
     char text[512] = {0};
     int fd = open("/proc/self/cmdline", O_RDONLY);

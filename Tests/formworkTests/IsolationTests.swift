@@ -176,6 +176,38 @@ struct IsolationTests {
         }
     }
 
+    @Test(
+        "a pack that names another in the scanner's progress page before it crashes gets itself quarantined, not the other, in one scanner and in several"
+    )
+    func framedScan() throws {
+        let directory = Scratch.directory + "/isolation/framed"
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let good = try CCompiler.pack("framed-good", source: Source.root + "/Examples/Packs/phone-c/phone.c", include: Source.include)
+        // Mark 39 names a pack read after it (one scanner: its list's 40th; a shared scan: the 39th largest): an
+        // innocent whose result has not been sent yet.
+        let framer = try CCompiler.pack(
+            "framed-framer", source: Source.fixture("hostile_pack.c"),
+            defines: ["HOSTILE_AT_ENTRY", "HOSTILE_FRAME", "HOSTILE_FRAME_TAG=39", "HOSTILE_PACK_ID=\"com.hostile.framer\""],
+            include: Source.include)
+        for i in 0..<40 {
+            try FileManager.default.copyItem(atPath: i == 5 ? framer : good, toPath: String(format: "%@/lib%02d.so", directory, i))
+        }
+        for threads in ["1", "4"] {
+            var env = environment("framed-\(threads)")
+            env["FORMWORK_THREADS"] = threads
+            let result = try run(
+                Build.formwork, ["list", "--json", "--pack-path", directory, "--no-cache", "--timeout", timeout], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let packs = (object?["packs"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+            #expect(packs.filter { $0.hasPrefix(directory) } == (0..<40).filter { $0 != 5 }.map { String(format: "%@/lib%02d.so", directory, $0) })
+            let errors = (object?["errors"] as? [[String: Any]] ?? [])
+            #expect(errors.compactMap { $0["path"] as? String } == ["\(directory)/lib05.so"], "\(result.stdout)")
+            #expect(result.stdout.contains("SIGSEGV") && result.stdout.contains("org.formwork.text-field"), "\(result.stdout)")
+        }
+    }
+
     @Test("a large form is shared between two cell hosts; a crash in either half fails only its own field")
     func splitBatch() throws {
         let c = Case(point: .render, how: .crash)

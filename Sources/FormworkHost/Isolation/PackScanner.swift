@@ -1,10 +1,13 @@
 import CFormworkSystem
 import FormworkCore
 import Glibc
+import Synchronization
 
 /// Reads pack descriptors in a child process (GStreamer's plugin scanner): library
 /// constructors and entries run there, not in the host. When the child dies or hangs on
 /// a pack, that pack is quarantined with the reason and the rest are read by a fresh child.
+/// Which pack it died on is what the child marked in its progress page, which pack code can
+/// write too: a pack named among others is read again alone before it is quarantined.
 enum PackScanner {
     enum Frame: UInt8 {
         case paths = 1, pack = 2, failure = 3, done = 4
@@ -69,6 +72,7 @@ enum PackScanner {
         writer.strings(order.map { paths[$0].realPath })
         writer.u8(1)  // take the packs from the shared queue
         let frame = writer
+        let suspects = Mutex<[Int]>([])
         let parts = Parallel.map(children.count, worthIt: true) { k -> [(Int, Result<LoadedPackInfo, PackError>)] in
             let child = children[k]
             var out: [(Int, Result<LoadedPackInfo, PackError>)] = []
@@ -94,18 +98,22 @@ enum PackScanner {
                 }
                 child.release()
             } catch {
-                // The child marks the pack it takes (its index plus one; 0 before the first) before reading it.
+                // The child marks the pack it takes (its index plus one; 0 before the first) before reading it. The
+                // mark is only a suspicion: the page is the child's, and a pack can name another before it crashes.
                 let marked = Int(clamping: child.progressMark.tag)
-                if marked > 0, marked <= paths.count, case let culprit = order[marked - 1], !out.contains(where: { $0.0 == culprit }) {
-                    var reason = "\(error)"
-                    if let line = child.lastOutputLine { reason += "; its last output: \"\(line)\"" }
-                    out.append((culprit, .failure(PackError(path: paths[culprit].path, reason: .quarantined(reason)))))
+                if marked > 0, marked <= paths.count, case let suspect = order[marked - 1], !out.contains(where: { $0.0 == suspect }) {
+                    suspects.withLock { $0.append(suspect) }
                 }
             }
             return out
         }
         var results: [Result<LoadedPackInfo, PackError>?] = Array(repeating: nil, count: paths.count)
         for part in parts { for (index, result) in part where results[index] == nil { results[index] = result } }
+        // Each suspect is read alone: quarantined if it fails by itself, listed if it does not (then the pack that
+        // named it is still among those left, and is found by `scanInOneChild`).
+        for suspect in suspects.withLock({ $0 }) where results[suspect] == nil {
+            results[suspect] = scanInOneChild([paths[suspect]], launcher: launcher)[0]
+        }
         let left = results.indices.filter { results[$0] == nil }
         if !left.isEmpty {
             for (index, result) in zip(left, scanInOneChild(left.map { paths[$0] }, launcher: launcher)) { results[index] = result }
@@ -123,7 +131,11 @@ enum PackScanner {
         // are read again by the next child (it sends its results in chunks), the culprit is not.
         var pending = Array(paths.indices)
         var first = first
+        // Once a child has named an innocent pack as the one it died on, the packs left are read one per child:
+        // no mark is needed to find the culprit then.
+        var onePerChild = false
         while !pending.isEmpty {
+            let batch = onePerChild ? [pending[0]] : pending
             let child: ChildChannel
             do throws(ChildFailure) {
                 if let started = first {
@@ -140,38 +152,45 @@ enum PackScanner {
             }
             var writer = WireWriter()
             // The paths, then their real paths (a child that predates them reads the first list only).
-            writer.strings(pending.map { paths[$0].path })
-            writer.strings(pending.map { paths[$0].realPath })
+            writer.strings(batch.map { paths[$0].path })
+            writer.strings(batch.map { paths[$0].realPath })
             var received = 0
             do {
                 try child.send(kind: Frame.paths.rawValue, writer)
-                while received < pending.count {
+                while received < batch.count {
                     let (kind, payload) = try child.receive(timeout: launcher.timeout)
                     var reader = payload
                     switch Frame(rawValue: kind) {
                     case .pack?:
                         guard let pack = try? reader.pack() else { throw ChildFailure.malformed("pack record") }
-                        results[pending[received]] = .success(LoadedPackInfo(pack: pack))
+                        results[batch[received]] = .success(LoadedPackInfo(pack: pack))
                     case .failure?:
                         guard let error = try? reader.packError() else { throw ChildFailure.malformed("error record") }
-                        results[pending[received]] = .failure(error)
+                        results[batch[received]] = .failure(error)
                     default:
                         throw ChildFailure.malformed("frame kind \(kind)")
                     }
                     received += 1
                 }
                 child.release()
-                pending = []
             } catch {
                 // The pack being read when the child died or hung is the one it last marked in the progress page
                 // (it marks each pack before reading it); never one whose result already arrived.
                 let marked = Int(clamping: child.progressMark.tag)
-                let culprit = pending[min(max(marked, received), pending.count - 1)]
-                var reason = "\(error)"
-                if let line = child.lastOutputLine { reason += "; its last output: \"\(line)\"" }
-                results[culprit] = .failure(PackError(path: paths[culprit].path, reason: .quarantined(reason)))
-                pending = pending[received...].filter { $0 != culprit }
+                let culprit = batch[min(max(marked, received), batch.count - 1)]
+                if batch.count - received > 1 {
+                    // The page is the child's: a pack can write another's index there before it crashes. The named
+                    // pack is quarantined only if it fails alone too; if it does not, the child lied.
+                    let alone = scanInOneChild([paths[culprit]], launcher: launcher)[0]
+                    results[culprit] = alone
+                    if case .failure(let e) = alone, case .quarantined = e.reason {} else { onePerChild = true }
+                } else {
+                    var reason = "\(error)"
+                    if let line = child.lastOutputLine { reason += "; its last output: \"\(line)\"" }
+                    results[culprit] = .failure(PackError(path: paths[culprit].path, reason: .quarantined(reason)))
+                }
             }
+            pending = pending.filter { results[$0] == nil }
         }
         return results.enumerated().map { i, r in
             r ?? .failure(PackError(path: paths[i].path, reason: .quarantined("the scanner gave no result")))
