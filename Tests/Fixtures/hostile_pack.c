@@ -9,7 +9,8 @@
  *                        (prints its process's command line, "cmdline: ...", then aborts), or FRAME
  *                        (writes HOSTILE_FRAME_TAG into the scanner's progress page, found in
  *                        /proc/self/maps, as if another pack were being read, then crashes: the host
- *                        must not believe it)
+ *                        must not believe it), or BREAK (closes the channel, descriptor 3, and
+ *                        returns as if nothing happened)
  *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket, ptrace and killing its
  *                        parent (the host), and shows
  *                        what each returned (errno names) as values
@@ -71,6 +72,8 @@ static void misbehave(void) {
         page[0] += 1;
     }
     *(volatile int *)0 = 1;
+#elif defined(HOSTILE_BREAK)
+    close(3);
 #elif defined(HOSTILE_WHOAMI)
     char text[512] = {0};
     int fd = open("/proc/self/cmdline", O_RDONLY);

@@ -201,11 +201,65 @@ struct IsolationTests {
             #expect(result.status == 0, "\(result.stderr)")
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             let packs = (object?["packs"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
-            #expect(packs.filter { $0.hasPrefix(directory) } == (0..<40).filter { $0 != 5 }.map { String(format: "%@/lib%02d.so", directory, $0) })
+            #expect(
+                packs.filter { $0.hasPrefix(directory) }
+                    == (0..<40).filter { $0 != 5 }.map { String(format: "%@/lib%02d.so", directory, $0) })
             let errors = (object?["errors"] as? [[String: Any]] ?? [])
             #expect(errors.compactMap { $0["path"] as? String } == ["\(directory)/lib05.so"], "\(result.stdout)")
             #expect(result.stdout.contains("SIGSEGV") && result.stdout.contains("org.formwork.text-field"), "\(result.stdout)")
         }
+    }
+
+    @Test(
+        "a cell that names another field in the progress page before it crashes, or breaks the channel, costs only its own field",
+        arguments: [("FRAME", "RENDER"), ("BREAK", "CONFIGURE"), ("BREAK", "RENDER")])
+    func framedField(how: String, point: String) throws {
+        let label = "\(how)-\(point)".lowercased()
+        // Tag 6: request 0 (the first field), in render.
+        let pack = try CCompiler.pack(
+            "hostile-\(label)", source: Source.fixture("hostile_pack.c"),
+            defines: [
+                "HOSTILE_AT_\(point)", "HOSTILE_\(how)", "HOSTILE_FRAME_TAG=6", "HOSTILE_PACK_ID=\"com.hostile.\(label)\"",
+                "HOSTILE_CELL_ID=\"com.hostile.\(label).cell\"",
+            ], include: Source.include)
+        let fields = (0..<6).map { n in
+            n == 2
+                ? "{ id: bad, cell: com.hostile.\(label).cell, model: { title: Bad } }"
+                : "{ id: f\(n), cell: org.formwork.text-field, model: { title: Field \(n), value: v\(n) } }"
+        }
+        let form = try Scratch.file(
+            "isolation/\(label).yaml",
+            contents: "formwork: 1\nid: framed\nsections:\n  - id: main\n    fields: [\(fields.joined(separator: ", "))]\n")
+        for isolation in ["shared", "per-pack"] {
+            let result = try run(
+                Build.formwork,
+                ["render", form, "--pack-path", pack, "--keep-going", "--format", "text", "--timeout", timeout, "--isolation", isolation],
+                environment: environment(label))
+            #expect(result.status == 0, "\(result.stderr)")
+            for n in [0, 1, 3, 4, 5] {
+                #expect(result.stdout.contains("Field \(n)"), "field f\(n) was lost:\n\(result.stdout)\n\(result.stderr)")
+            }
+            #expect(result.stderr.contains("'bad'") && !result.stderr.contains("'f0'"), "\(result.stderr)")
+        }
+    }
+
+    @Test("fill: a cell that hung is not called again in the same command, and its field's neighbours are filled")
+    func hungOnce() throws {
+        let c = Case(point: .configure, how: .hang)
+        let pack = try build(c)
+        let form = try form(c)
+        let answers = try Scratch.file("isolation/hung-once.answers", contents: "Ann\ntyped\nZed\n")
+        let filled = "\(Scratch.directory)/isolation/hung-once.json"
+        let fill = try run(
+            Build.formwork, ["fill", form, "--answers", answers, "-o", filled, "--pack-path", pack, "--timeout", "3"],
+            environment: environment("hung-once"))
+        #expect(fill.status == 0, "\(fill.stderr)")
+        // The first call times out; the later ones (checking the typed value) are answered at once with that failure.
+        #expect(
+            fill.stderr.contains("did not return within 3 s (a hang?) in configure, earlier in this command; it is not called again"),
+            "\(fill.stderr)")
+        let json = (try? String(contentsOfFile: filled, encoding: .utf8)) ?? ""
+        #expect(json.contains("Ann") && json.contains("Zed"), "\(json)")
     }
 
     @Test("a large form is shared between two cell hosts; a crash in either half fails only its own field")

@@ -109,7 +109,8 @@ struct SandboxTests {
     }
 
     static let attempts = [
-        "write-file", "read-secret", "socket-inet", "unix-connect", "unix-sendto", "pair-sendto", "io-uring", "kill-parent", "sigqueue-parent", "pidfd-parent",
+        "write-file", "read-secret", "socket-inet", "unix-connect", "unix-sendto", "pair-sendto", "io-uring", "kill-parent",
+        "sigqueue-parent", "pidfd-parent",
         "prlimit-parent", "ptrace-parent", "clear-deathsig", "fork-daemon", "execve", "alloc-5g",
     ]
 

@@ -51,6 +51,15 @@ public final class IsolatedCells: CellDriver {
     public private(set) var shutdownFailures: [String] = []
     /// Children started so far (a crash costs one restart).
     public private(set) var childrenStarted = 0
+    /// Cell types whose call did not return in time, alone in a child of their own, with that failure: they are
+    /// not called again in this driver's life (a `fill` would otherwise wait the timeout again on every page).
+    private var hung: [ObjectIdentifier: String] = [:]
+    /// Whether a child's progress page is believed about which request it failed in. Pack code can write the
+    /// page; once a request it named succeeded alone, the page lied, and failures are found by halving instead.
+    private var trustMarks = true
+    /// The deadline for a request tried again alone because a child named it: an innocent request answers in
+    /// milliseconds, and a cell that really hangs then costs the timeout and this, not two timeouts.
+    static let confirmTimeout = 2.0
 
     /// Requests in one `perform` from which the shared mode may use a second child.
     static let splitThreshold = 2000
@@ -164,31 +173,43 @@ public final class IsolatedCells: CellDriver {
         responses.reserveCapacity(requests.count)
         for _ in requests.indices { responses.append(nil) }
         // Both halves of a split batch answer into this one buffer, each at its own indices.
+        let hung = lock.run { self.hung }
+        if !hung.isEmpty {
+            for i in requests.indices {
+                if let message = hung[ObjectIdentifier(requests[i].cell)] {
+                    responses[i] = CellResponse(
+                        failure: failure(requests[i], "\(message), earlier in this command; it is not called again"))
+                }
+            }
+        }
+        let open = hung.isEmpty ? Array(requests.indices) : requests.indices.filter { responses[$0] == nil }
         responses.withUnsafeMutableBufferPointer { responses in
-            if splits(requests.count) {
+            if splits(open.count) {
                 // A large batch is split between the shared child and a second one, each driven from its own
                 // thread: the host mostly waits for the child, so the other core does half of the cells' work.
                 // Both children are started here, on the calling thread (see `run`'s `mayStart`).
                 _ = try? child(for: "")
                 _ = try? child(for: "#2")
-                let half = requests.count / 2
-                _ = Parallel.map(2, worthIt: true) { k in
-                    let range = k == 0 ? 0..<half : half..<requests.count
-                    self.run(Array(range), of: requests, key: k == 0 ? "" : "#2", into: responses, mayStart: false)
-                }
-                // What a child that crashed (or could not start) left unanswered: here, restarting as needed.
-                let unanswered = responses.indices.filter { responses[$0] == nil }
-                if !unanswered.isEmpty { run(unanswered, of: requests, key: "", into: responses) }
+                let half = open.count / 2
+                let left = Parallel.map(2, worthIt: true) { k in
+                    let range = k == 0 ? 0..<half : half..<open.count
+                    return self.run([Work(Array(open[range]))], of: requests, key: k == 0 ? "" : "#2", into: responses, mayStart: false)
+                }.flatMap { $0 }
+                // What a child that crashed (or could not start) left: here, restarting as needed.
+                let held = Set(left.flatMap(\.indices))
+                let unanswered = open.filter { responses[$0] == nil && !held.contains($0) }
+                _ = run(left + (unanswered.isEmpty ? [] : [Work(unanswered)]), of: requests, key: "", into: responses)
             } else if mode == .shared {
-                run(Array(requests.indices), of: requests, key: "", into: responses)
+                _ = run([Work(open)], of: requests, key: "", into: responses)
             } else {
                 var groups: [String: [Int]] = [:]
                 var order: [String] = []
-                for (i, request) in requests.enumerated() {
-                    if groups[request.cell.packPath] == nil { order.append(request.cell.packPath) }
-                    groups[request.cell.packPath, default: []].append(i)
+                for i in open {
+                    let path = requests[i].cell.packPath
+                    if groups[path] == nil { order.append(path) }
+                    groups[path, default: []].append(i)
                 }
-                for key in order { run(groups[key]!, of: requests, key: key, into: responses) }
+                for key in order { _ = run([Work(groups[key]!)], of: requests, key: key, into: responses) }
             }
         }
         var out: [CellResponse] = []
@@ -216,24 +237,50 @@ public final class IsolatedCells: CellDriver {
         return child
     }
 
-    /// Runs `indices` of `requests` in the child for `key`, restarting it after a crash until every request is answered;
-    /// each answer goes into `responses` at its request's index (two threads may run disjoint indices at once).
+    /// Requests to run in one child: at first a batch's, in the child for its key; after a failure, groups in fresh
+    /// children of their own (`alone`).
+    struct Work {
+        var indices: [Int]
+        /// Set for one request a failed child named as the one it failed in while others were unanswered: that
+        /// failure, kept if the request fails again alone (`confirmTimeout`).
+        var blamed: CellResponse? = nil
+        var alone = false
+
+        init(_ indices: [Int], blamed: CellResponse? = nil, alone: Bool = false) {
+            (self.indices, self.blamed, self.alone) = (indices, blamed, alone)
+        }
+    }
+
+    /// The key of the child a group run alone gets: a fresh one each time, ended once the group is answered.
+    private static let aloneKey = "#alone"
+
+    /// Runs `work` (indices of `requests`) until every request is answered; each answer goes into `responses` at
+    /// its request's index (two threads may run disjoint indices at once). After a child fails, the request it
+    /// named in its progress page is tried again alone before it is given up (the page is the child's to write),
+    /// and the other unanswered requests go to a fresh child; a failure outside any call, or once the page has
+    /// lied, splits the unanswered requests in two, each half in a fresh child, until the one that fails is alone.
+    /// So a pack's misdeeds cost only its own fields, whatever it writes in the page or does to the channel.
     ///
     /// With `mayStart` false (on a helper thread) no child is started: a child started there would be killed
     /// when that thread ends (the children ask for `PR_SET_PDEATHSIG`, which follows the starting thread), so
-    /// what a missing child would have answered is left unanswered for the calling thread.
+    /// what needs a new child is returned, for the calling thread.
     private func run(
-        _ indices: [Int], of requests: [CellRequest], key: String, into responses: UnsafeMutableBufferPointer<CellResponse?>,
+        _ work: [Work], of requests: [CellRequest], key: String, into responses: UnsafeMutableBufferPointer<CellResponse?>,
         mayStart: Bool = true
-    ) {
-        var pending = indices
-        while !pending.isEmpty {
+    ) -> [Work] {
+        var queue = work
+        while !queue.isEmpty {
+            let work = queue.removeFirst()
+            var pending = work.indices.filter { responses[$0] == nil }
+            guard !pending.isEmpty else { continue }
+            let childKey = work.alone ? Self.aloneKey : key
+            if !mayStart && (work.alone || lock.run({ children[key] }) == nil) { return [work] + queue }
             let child: ChildChannel
-            if !mayStart && lock.run({ children[key] }) == nil { return }
-            do { child = try self.child(for: key) } catch {
+            do { child = try self.child(for: childKey) } catch {
                 for i in pending { responses[i] = CellResponse(failure: failure(requests[i], "the cell host \(error)")) }
-                return
+                continue
             }
+            let timeout = work.blamed == nil ? launcher.timeout : min(launcher.timeout, Self.confirmTimeout)
             var head = WireWriter(capacity: 64 * min(pending.count, Self.requestsPerFrame))
             // The batch names each cell type once (pack path, id, schema size); a request refers to it by index.
             var table: [ObjectIdentifier: UInt32] = [:]
@@ -299,8 +346,8 @@ public final class IsolatedCells: CellDriver {
                     }
                     try child.send(kind: Frame.batch.rawValue, head)
                 }
-                while true {
-                    let (kind, payload) = try child.receive(timeout: launcher.timeout, positions: UInt64(pending.count))
+                receiving: while true {
+                    let (kind, payload) = try child.receive(timeout: timeout, positions: UInt64(pending.count))
                     var reader = payload
                     switch Frame(rawValue: kind) {
                     case .response?:
@@ -317,39 +364,80 @@ public final class IsolatedCells: CellDriver {
                         answered += 1
                     case .batchEnd?:
                         joinWriter(abandoning: false)  // done: every request was read to be answered
-                        pending = pending.filter { responses[$0] == nil }
-                        if !pending.isEmpty { throw ChildFailure.malformed("a batch ended with \(pending.count) requests unanswered") }
-                        return
+                        if pending.contains(where: { responses[$0] == nil }) {
+                            throw ChildFailure.malformed("a batch ended with requests unanswered")
+                        }
+                        if work.alone { retire(childKey) }
+                        // A request a child named answered alone: that child's page lied.
+                        if work.blamed != nil { lock.run { trustMarks = false } }
+                        break receiving
                     default:
                         throw ChildFailure.malformed("frame kind \(kind)")
                     }
                 }
             } catch {
                 joinWriter(abandoning: true)
-                // The child is gone (or was killed): the call it was marked in is the one to blame.
+                // The child is gone (or was killed): the call it was marked in is the suspect.
                 let mark = child.progressMark
-                lock.run { children[key] = nil }
+                lock.run { children[childKey] = nil }
                 let position = Int(mark.tag >> 8)
                 let phase = InProcessCells.Phase(rawValue: mark.tag & 0xFF)
-                if mark.count > 0 && phase == .load && UInt64(position) == Self.preloadPosition {
+                pending = pending.filter { responses[$0] == nil }
+                if mark.count > 0 && phase == .load && UInt64(position) == Self.preloadPosition && !work.alone {
                     // Gone while loading a pack ahead of time, before reading the batch: no request was in a
                     // call. Another child (which loads packs only as requests need them) gets the batch.
+                    queue.insert(Work(pending), at: 0)
                     continue
                 }
+                let timedOut = if case ChildFailure.timedOut = error { true } else { false }
                 var detail = "\(error)"
                 if let line = child.lastOutputLine { detail += "; its last output: \"\(line)\"" }
-                if mark.count > 0, let phase, phase != .destroy, position < pending.count, responses[pending[position]] == nil {
-                    let i = pending[position]
-                    responses[i] = CellResponse(failure: failure(requests[i], "\(detail) in \(phase.name)"))
+                let named =
+                    mark.count > 0 && phase != nil && phase != .destroy && position < work.indices.count ? work.indices[position] : nil
+                if let blamed = work.blamed {
+                    // Tried alone and failed again: the first failure stands.
+                    for i in pending { give(blamed, to: i, of: requests, timedOut: timedOut, into: responses) }
+                } else if pending.count == 1 {
+                    let i = pending[0]
+                    let message = named == i ? "\(detail) in \(phase!.name)" : "the cell host \(detail)"
+                    give(CellResponse(failure: failure(requests[i], message)), to: i, of: requests, timedOut: timedOut, into: responses)
+                } else if let i = named, pending.contains(i), lock.run({ trustMarks }) {
+                    let blamed = CellResponse(failure: failure(requests[i], "\(detail) in \(phase!.name)"))
+                    // The others go on in the usual child (a fresh one when it was this one).
+                    queue.insert(
+                        contentsOf: [Work([i], blamed: blamed, alone: true), Work(pending.filter { $0 != i }, alone: work.alone)], at: 0)
                 } else {
-                    // Not inside any call: blame none of them more than the others.
-                    for i in pending where responses[i] == nil {
-                        responses[i] = CellResponse(failure: failure(requests[i], "the cell host \(detail)"))
-                    }
+                    // Not inside any call, or the page cannot be believed: halves, each in a child of its own.
+                    let half = pending.count / 2
+                    queue.insert(
+                        contentsOf: [Work(Array(pending[..<half]), alone: true), Work(Array(pending[half...]), alone: true)], at: 0)
                 }
-                pending = pending.filter { responses[$0] == nil }
             }
         }
+        return []
+    }
+
+    /// Answers request `i` with a failure; a cell type that hung alone is remembered (`hung`).
+    private func give(
+        _ response: CellResponse, to i: Int, of requests: [CellRequest], timedOut: Bool,
+        into responses: UnsafeMutableBufferPointer<CellResponse?>
+    ) {
+        responses[i] = response
+        if timedOut, let message = response.failure?.message {
+            lock.run { hung[ObjectIdentifier(requests[i].cell)] = message }
+        }
+    }
+
+    /// Asks the child for `key` to end once it is done, and forgets it (`finish` waits for it).
+    private func retire(_ key: String) {
+        guard
+            let child = lock.run({ () -> ChildChannel? in
+                guard let child = children.removeValue(forKey: key) else { return nil }
+                ending.append((key: key, child: child))
+                return child
+            })
+        else { return }
+        child.requestEnd()
     }
 
     // MARK: the protocol

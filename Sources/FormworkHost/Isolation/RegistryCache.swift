@@ -99,6 +99,16 @@ public struct RegistryCache {
         }
     }
 
+    /// What a run that looks every pack up does to a cache file's bytes: `bytes` (what follows this host's header,
+    /// without the checksum) read as the file, and every record in it decoded. The number decoded whole; nil when
+    /// the file is not. For the fuzzer (`FORMWORK_FUZZ_TARGET=cache scripts/fuzz`): the checksum keeps damage out,
+    /// not a forger, so what is behind it must never trap.
+    package static func decodeAll(afterHeader bytes: [UInt8]) -> Int? {
+        let file = header() + bytes
+        guard let entries = decode(file) else { return nil }
+        return entries.values.reduce(0) { $0 + (record(in: file, $1.body) == nil ? 0 : 1) }
+    }
+
     /// The record encoded at `body` in `bytes`: nil when it does not decode whole (the file was damaged inside a
     /// record; the caller scans the pack again, and the next save replaces the record).
     static func record(in bytes: [UInt8], _ body: Range<Int>) -> Record? {
