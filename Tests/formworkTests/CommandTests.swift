@@ -356,8 +356,17 @@ struct RenderCommandTests {
         #expect(searched.first?["origin"] as? String == "option" && searched[1]["origin"] as? String == "environment")
         #expect(searched.last?["origin"] as? String == "executable")
         #expect((pathsJSON["cache"] as? String)?.hasPrefix(Scratch.directory) == true)
+        // The sandbox as a child entered it: the seccomp filter and the limits hold on any Linux this runs on.
+        let layers = try #require(pathsJSON["sandbox"] as? [String: [String]], "\(paths.stdout)")
+        #expect(layers["applied"]?.contains("seccomp allow-list") == true && layers["applied"]?.contains("limits") == true)
+        var basic = environment
+        basic["FORMWORK_SANDBOX"] = "basic"
+        let basicPaths = try run(Build.formwork, ["paths"], environment: basic)
+        #expect(basicPaths.stdout.contains("  missing: Landlock — a pack can read and write any file the user can"), "\(basicPaths.stdout)")
+        #expect(basicPaths.stdout.contains("FORMWORK_SANDBOX=basic"), "\(basicPaths.stdout)")
         let pathsText = try run(Build.formwork, ["paths"], environment: environment)
         #expect(pathsText.stdout.hasPrefix("packs, searched in this order:\n  1. ") && pathsText.stdout.contains("registry cache: "))
+        #expect(pathsText.stdout.contains("sandbox of the scanner and the cell hosts: limits"), "\(pathsText.stdout)")
         // --help and --version are output like any other: into a full device they fail (74).
         for flag in ["--help", "--version"] {
             let full = try run("/bin/sh", ["-c", "'\(Build.formwork)' \(flag) > /dev/full"], environment: environment)

@@ -2,8 +2,8 @@ import CFormworkSystem
 import FormworkCore
 import Glibc
 
-/// The hidden child modes of a host executable: `scan` (read pack descriptors) and
-/// `cells` (run cells). The `formwork` command runs them for `formwork __child MODE`;
+/// The hidden child modes of a host executable: `scan` (read pack descriptors),
+/// `cells` (run cells) and `probe` (enter the sandbox and say which layers hold). The `formwork` command runs them for `formwork __child MODE`;
 /// an application that embeds Formwork and wants isolation without shipping `formwork`
 /// calls this from its own `main` when started with its launcher's arguments.
 public enum ChildMode {
@@ -12,6 +12,7 @@ public enum ChildMode {
         switch mode {
         case "scan": PackScanner.childMain()
         case "cells": IsolatedCells.childMain()
+        case "probe": ChildSandbox.probeMain()
         default: 64
         }
     }

@@ -116,4 +116,51 @@ package enum ChildSandbox {
         }
         return out
     }
+
+    /// A sandbox layer, as `formwork paths` names it.
+    package struct Layer: Sendable {
+        package let name: String
+        /// What a pack can do when the kernel refuses the layer.
+        package let withoutIt: String
+        let bit: Int32
+    }
+
+    /// Every layer a full sandbox asks for, in the order it is entered.
+    package static let allLayers: [Layer] = [
+        Layer(name: "limits", withoutIt: "a pack can use any amount of memory and CPU time", bit: Int32(FWSYS_SANDBOX_LIMITS)),
+        Layer(name: "user namespace", withoutIt: "no PID, network or mount namespace either", bit: Int32(FWSYS_SANDBOX_USER_NS)),
+        Layer(name: "PID namespace", withoutIt: "a process a pack leaves can outlive the command", bit: Int32(FWSYS_SANDBOX_PID_NS)),
+        Layer(
+            name: "network namespace", withoutIt: "only the seccomp filter keeps packs off the network", bit: Int32(FWSYS_SANDBOX_NET_NS)),
+        Layer(name: "mount namespace", withoutIt: "no /proc of its own", bit: Int32(FWSYS_SANDBOX_MOUNT_NS)),
+        Layer(name: "own /proc", withoutIt: "a pack sees every process of the user's", bit: Int32(FWSYS_SANDBOX_PROC)),
+        Layer(name: "no new privileges", withoutIt: "no seccomp filter or Landlock either", bit: Int32(FWSYS_SANDBOX_NO_NEW_PRIVS)),
+        Layer(name: "Landlock", withoutIt: "a pack can read and write any file the user can", bit: Int32(FWSYS_SANDBOX_LANDLOCK)),
+        Layer(
+            name: "Landlock scopes",
+            withoutIt: "a pack can signal processes and reach abstract sockets outside (the seccomp filter still refuses most)",
+            bit: Int32(FWSYS_SANDBOX_LANDLOCK_SCOPE)),
+        Layer(name: "seccomp allow-list", withoutIt: "a pack can make any system call", bit: Int32(FWSYS_SANDBOX_SECCOMP)),
+    ]
+
+    /// The layers a child started by `launcher` has in place on this machine: a `probe` child enters the sandbox
+    /// and answers with them. Nil when no child could be started or it did not answer in time.
+    package static func probe(_ launcher: IsolationLauncher) -> (applied: [Layer], missing: [Layer])? {
+        guard let child = try? ChildChannel.start(launcher, mode: "probe", mayFork: false) else { return nil }
+        defer { _ = child.terminate(grace: 1) }
+        guard let (kind, payload) = try? child.receive(timeout: launcher.timeout), kind == 1 else { return nil }
+        var reader = payload
+        guard let bits = try? reader.u32() else { return nil }
+        let applied = Int32(truncatingIfNeeded: bits)
+        return (allLayers.filter { applied & $0.bit != 0 }, allLayers.filter { applied & $0.bit == 0 })
+    }
+
+    /// The `probe` child: enters the sandbox and sends the layers in place.
+    static func probeMain() -> Int32 {
+        let endpoint = ChildEndpoint()
+        var w = WireWriter()
+        w.u32(UInt32(truncatingIfNeeded: enter()))
+        endpoint.mark(1)
+        return endpoint.send(kind: 1, w) ? 0 : 3
+    }
 }
