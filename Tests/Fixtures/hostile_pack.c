@@ -10,7 +10,9 @@
  *                        (writes HOSTILE_FRAME_TAG into the scanner's progress page, found in
  *                        /proc/self/maps, as if another pack were being read, then crashes: the host
  *                        must not believe it), or BREAK (closes the channel, descriptor 3, and
- *                        returns as if nothing happened)
+ *                        returns as if nothing happened), or LOG_THREAD (logs 70 messages with a
+ *                        terminal escape from a thread of its own, then one during the call, and
+ *                        carries on), or FAIL (with INIT: logs "no licence file" and returns FW_ERROR)
  *   HOSTILE_SANDBOX      render tries execve, an AF_INET socket, ptrace and killing its
  *                        parent (the host), and shows
  *                        what each returned (errno names) as values
@@ -28,6 +30,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <pthread.h>
 
 #ifndef HOSTILE_PACK_ID
 #define HOSTILE_PACK_ID "com.hostile.pack"
@@ -53,6 +56,16 @@ static volatile unsigned long long *progress_page(void) {
 }
 #endif
 
+static const fw_host *saved_host;
+
+#if defined(HOSTILE_LOG_THREAD)
+static void *logger(void *unused) {
+    (void)unused;
+    for (int i = 0; i < 70; i++) saved_host->log(saved_host, FW_LOG_WARNING, "from its own thread \x1b]0;pwned\x07");
+    return NULL;
+}
+#endif
+
 static void misbehave(void) {
 #if defined(HOSTILE_CRASH)
     *(volatile int *)0 = 1;
@@ -72,6 +85,10 @@ static void misbehave(void) {
         page[0] += 1;
     }
     *(volatile int *)0 = 1;
+#elif defined(HOSTILE_LOG_THREAD)
+    pthread_t thread;
+    if (saved_host && pthread_create(&thread, NULL, logger, NULL) == 0) pthread_join(thread, NULL);
+    if (saved_host) saved_host->log(saved_host, FW_LOG_WARNING, "during the call");
 #elif defined(HOSTILE_BREAK)
     close(3);
 #elif defined(HOSTILE_WHOAMI)
@@ -97,8 +114,11 @@ typedef struct hostile_cell {
 } hostile_cell;
 
 static fw_status pack_init(const fw_host *host) {
-    (void)host;
-#if defined(HOSTILE_AT_INIT)
+    saved_host = host;
+#if defined(HOSTILE_AT_INIT) && defined(HOSTILE_FAIL)
+    host->log(host, FW_LOG_ERROR, "no licence file");
+    return FW_ERROR;
+#elif defined(HOSTILE_AT_INIT)
     misbehave();
 #endif
     return FW_OK;

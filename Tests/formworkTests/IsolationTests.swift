@@ -106,6 +106,10 @@ struct IsolationTests {
         if quarantined {
             #expect(render.status == 69, "\(render.stderr)")
             #expect(written == "previous output\n")
+            // The error about the form's cell names the refused pack and why, not only the cell's absence.
+            #expect(
+                render.stderr.contains("a pack that could not be loaded may provide it: \(pack) (quarantined: reading it"),
+                "\(render.stderr)")
         } else if !c.harmful || c.point.atShutdown || c.point == .constructor || c.point == .entry {
             // Printing is harmless; a failure while shutting down is reported after the output is written.
             #expect(render.status == 0, "\(render.stderr)")
@@ -241,6 +245,58 @@ struct IsolationTests {
             }
             #expect(result.stderr.contains("'bad'") && !result.stderr.contains("'f0'"), "\(result.stderr)")
         }
+    }
+
+    @Test(
+        "a pack that logs from a thread of its own: each message printed once, attributed, terminal-safe, at most 64; a message during a call is the call's",
+        arguments: ["shared", "per-pack", "in-process"])
+    func logFromOwnThread(isolation: String) throws {
+        let pack = try CCompiler.pack(
+            "hostile-log-thread-\(isolation)", source: Source.fixture("hostile_pack.c"),
+            defines: [
+                "HOSTILE_AT_RENDER", "HOSTILE_LOG_THREAD", "HOSTILE_PACK_ID=\"com.hostile.logger\"",
+                "HOSTILE_CELL_ID=\"com.hostile.logger.cell\"",
+            ], include: Source.include)
+        let form = try Scratch.file(
+            "isolation/log-thread.yaml",
+            contents:
+                "formwork: 1\nid: log\nsections: [{ id: s, fields: [{ id: bad, cell: com.hostile.logger.cell, model: { title: Logger } }] }]\n"
+        )
+        let result = try run(
+            Build.formwork, ["render", form, "--pack-path", pack, "--isolation", isolation], environment: environment("log-thread"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(
+            lines.filter { $0 == "formwork: pack output: com.hostile.logger: from its own thread ␛]0;pwned␇" }.count == 64,
+            "\(result.stderr)")
+        #expect(
+            lines.filter { $0 == "formwork: pack output: com.hostile.logger: further messages from its own threads are dropped" }.count == 1
+        )
+        #expect(lines.count == 65, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("during the call"))
+    }
+
+    @Test(
+        "a pack whose init fails: the error names the status by its name and quotes what the pack logged",
+        arguments: ["shared", "in-process"])
+    func initFails(isolation: String) throws {
+        let pack = try CCompiler.pack(
+            "hostile-init-fail-\(isolation)", source: Source.fixture("hostile_pack.c"),
+            defines: [
+                "HOSTILE_AT_INIT", "HOSTILE_FAIL", "HOSTILE_PACK_ID=\"com.hostile.initfail\"",
+                "HOSTILE_CELL_ID=\"com.hostile.initfail.cell\"",
+            ],
+            include: Source.include)
+        let form = try Scratch.file(
+            "isolation/init-fail.yaml",
+            contents:
+                "formwork: 1\nid: i\nsections: [{ id: s, fields: [{ id: bad, cell: com.hostile.initfail.cell, model: { title: T } }] }]\n")
+        let result = try run(
+            Build.formwork, ["render", form, "--pack-path", pack, "--isolation", isolation], environment: environment("init-fail"))
+        #expect(result.status == 70, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("(field 'bad')") && result.stderr.contains("fw_pack.init failed with FW_ERROR: no licence file"),
+            "\(result.stderr)")
     }
 
     @Test("fill: a cell that hung is not called again in the same command, and its field's neighbours are filled")

@@ -14,8 +14,14 @@
  * resource directory), the entry prototype, FW_ALIGNOF, and C++ helpers.
  * Every addition is marked "1.1". The frozen 1.0 header is abi/1.0/formwork.h.
  *
- * Thread tags: every function below says who calls it and where, in brackets:
- * [host → pack, one call at a time per instance], [pack → host, during a call].
+ * Thread tags: every function below says, in brackets, who calls it, on which
+ * thread, and who owns what it is given, e.g.
+ * [host → pack, one call at a time per instance; arguments valid during the call].
+ * "host → pack" functions are the pack's, called by the host; "pack → host"
+ * functions are the host's, called by the pack. In the isolated modes (the
+ * default) every call into a pack runs in a child process, on one thread; in
+ * process, on the caller's threads, under the rules of "Ownership, lifetime and
+ * threads" below.
  *
  * ---------------------------------------------------------------------------
  * One entry per ABI major
@@ -130,7 +136,7 @@ typedef struct fw_version {
  * (a newer pack may rely on fields or functions an older host does not know).
  * The patch level never matters.
  *
- * Called by: the host, on any thread. Pure function.
+ * [either side, any thread; pure: no state, no allocation]
  */
 static inline bool fw_version_is_compatible(fw_version host, fw_version pack) {
     return pack.major == host.major && pack.minor <= host.minor;
@@ -400,8 +406,16 @@ typedef struct fw_host {
     void *host_data;      /**< Opaque to packs. */
 
     /**
-     * Reports a message (e.g. why a call failed). The host copies `message`.
-     * Called by: the pack, from any thread, during any call into the pack.
+     * Reports a message (e.g. why a call failed). The host copies `message`
+     * (UTF-8; invalid bytes are shown as such, control characters made visible).
+     * [pack → host, any thread; `message` the pack's, read during the call]
+     * During a call into the pack, on that call's thread: the message belongs to
+     * the call and is quoted in its error if the call fails (at most 64 per
+     * call), and nowhere else. From any other thread (one the pack started), or
+     * outside a call: printed once on standard error as
+     * "formwork: pack output: ID: message" (ID the pack's identifier), at most
+     * 64 such messages per pack and process (the host then says it drops the
+     * rest).
      */
     void (*log)(const struct fw_host *host, fw_log_level level, const char *message);
 
@@ -409,7 +423,8 @@ typedef struct fw_host {
      * Returns an optional host interface named by a versioned string id such as
      * "org.formwork.clock/1", or NULL when the host does not offer it. The
      * returned pointer stays valid for the life of the process.
-     * Called by: the pack, from any thread.
+     * [pack → host, any thread, from `init` on; `id` the pack's, read during the
+     * call; the result the host's, never freed by the pack]
      */
     const void *(*get_extension)(const struct fw_host *host, const char *id);
 } fw_host;
@@ -475,9 +490,10 @@ enum { FW_MULTI_CHOICE_CHECKBOXES = 0, FW_MULTI_CHOICE_LIST = 1 };
  * Every function takes the `canvas_ctx` that was passed to `render` as `ctx`.
  * `field` arguments name the model field a control edits (NULL for none); the
  * host maps them to document field ids and accessibility ids.
- * Called by: the pack, on the thread that called `render`, only during it.
- * Ownership: all pointer arguments are the pack's and need only live for the
- * call; the host copies them.
+ * [pack → host, on the thread that called `render`, only during that call;
+ * every pointer argument is the pack's and need only live for the call: the
+ * host copies it. `ctx` and the canvas itself are the host's and invalid once
+ * `render` returns.] This tag applies to every function of the canvas.
  * A pack must check `struct_size` before calling a function appended in a
  * later minor version; every function of 1.0 is always present.
  */
@@ -582,13 +598,18 @@ typedef struct fw_cell_type {
      * Creates an instance. `type` is this descriptor (so one function can serve
      * several cell types); `host` lives for the process.
      * Returns the instance, or NULL on failure (log why).
-     * Called by: the host, on any thread (see FW_CELL_THREAD_SAFE). Required.
+     * [host → pack, any thread, never concurrently for one cell type unless
+     * FW_CELL_THREAD_SAFE; after the pack's `init`; the instance is the pack's
+     * until `destroy`] Required.
      */
     void *(*create)(const struct fw_cell_type *type, const fw_host *host);
 
     /**
      * Destroys an instance created by `create`; the pack frees what it owns.
-     * Called by: the host, once per instance. Required.
+     * [host → pack, once per instance, any thread, never concurrently with
+     * another call on the instance (nor, without FW_CELL_THREAD_SAFE, with
+     * `create` or `destroy` of the same cell type); before the pack's `deinit`.
+     * `cell` is invalid afterwards] Required.
      */
     void (*destroy)(void *cell);
 
@@ -597,6 +618,10 @@ typedef struct fw_cell_type {
      * holds `count` values in schema order, `count` equal to `field_count`;
      * a value of type FW_FIELD_NONE means absent. Valid only during the call.
      * Returns FW_OK, or FW_INVALID_ARGUMENT (log why). Required.
+     * [host → pack, one call at a time per instance, any thread; `values` and
+     * every string and list in them are the host's, valid during the call only:
+     * copy what you keep. Replaces the whole previous model of a reused
+     * instance]
      */
     fw_status (*configure)(void *cell, const fw_value *values, uint32_t count);
 
@@ -604,6 +629,9 @@ typedef struct fw_cell_type {
      * Draws the configured instance through `canvas`, passing `canvas_ctx`
      * back to every canvas function. Both are valid only during the call.
      * Returns FW_OK or FW_ERROR. Required.
+     * [host → pack, one call at a time per instance, any thread, after
+     * `configure` (and `value_changed` or the selection calls, when any); call
+     * the canvas only from this thread and only before returning]
      */
     fw_status (*render)(void *cell, const fw_canvas *canvas, void *canvas_ctx);
 
@@ -614,7 +642,8 @@ typedef struct fw_cell_type {
      * switched, a button pressed), after configure and before render, so that
      * render can show the result (a toggle may flip itself: the host reads the new
      * value from what render draws); then with false before the instance is reused.
-     * Same thread rules as configure.
+     * [host → pack, one call at a time per instance, any thread, between
+     * `configure` and `render`]
      */
     void (*did_set_selected)(void *cell, bool selected);
 
@@ -622,7 +651,9 @@ typedef struct fw_cell_type {
      * Highlight changed (HighlightableView). Required iff FW_CELL_HIGHLIGHTABLE; else NULL.
      * The host calls it with true when the cell's field gets the focus (`formwork
      * fill`), after configure and before render, and with false after that render,
-     * before the instance is reused for another field. Same thread rules as configure.
+     * before the instance is reused for another field.
+     * [host → pack, one call at a time per instance, any thread, between
+     * `configure` and `render`]
      */
     void (*did_set_highlighted)(void *cell, bool highlighted);
 
@@ -631,6 +662,9 @@ typedef struct fw_cell_type {
      * Return FW_OK to accept, or FW_REJECTED and set `*message` to a reason the
      * pack owns and keeps valid until the next call on this instance.
      * Optional (NULL: every change is accepted).
+     * [host → pack, one call at a time per instance, any thread, always after
+     * `configure` of the instance; `field` and `value` are the host's, valid
+     * during the call only (keep no pointer into them); `*message` the pack's]
      */
     fw_status (*value_changed)(void *cell, const char *field, const fw_value *value,
                                const char **message);
@@ -648,6 +682,9 @@ typedef struct fw_cell_type {
      * dates. Required iff FW_CELL_TYPED_CONFIGURE; the generic `configure`
      * must still be provided, and both must apply the same model (`formwork
      * check` renders both and compares).
+     * [host → pack, one call at a time per instance, any thread, in place of
+     * `configure`; the struct (or the pointer to it) and everything it points
+     * to are the host's, valid during the call only]
      */
     fw_typed_convention typed_convention; /**< FW_TYPED_*. */
     uint32_t model_alignment;             /**< FW_ALIGNOF(MODEL), or 0 without typed configure. */
@@ -691,11 +728,18 @@ typedef struct fw_pack {
      * counted by the host: called once before first use, balanced by `deinit`
      * when the host is done; never called just to list or inspect a pack.
      * Returns FW_OK or an error (log why): the pack's cells are then unusable.
-     * Called by: the host, on one thread. Optional (NULL).
+     * [host → pack, once per process before any `create`, never concurrently
+     * with any other call into the pack; `host` lives for the process: keep it]
+     * Optional (NULL).
      */
     fw_status (*init)(const fw_host *host);
 
-    /** Balances a successful `init`. Called by: the host. Optional (NULL). */
+    /**
+     * Balances a successful `init`: release what `init` took.
+     * [host → pack, at most once, after every instance was destroyed, never
+     * concurrently with any other call into the pack; not called when `init`
+     * failed, nor when the process ends abnormally] Optional (NULL).
+     */
     void (*deinit)(void);
 
     const fw_cell_type *cell_types;  /**< The cell types (stride cell_types[0].struct_size). */

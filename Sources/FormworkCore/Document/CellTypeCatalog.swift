@@ -55,11 +55,14 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
     public let nearMatches: [String]
     /// The places that were searched (pack directories and files).
     public let searched: [String]
+    /// Packs that were found but could not be loaded, each "path (why)": one of them may provide the cell type.
+    public let unloaded: [String]
 
-    public init(id: String, nearMatches: [String], searched: [String]) {
+    public init(id: String, nearMatches: [String], searched: [String], unloaded: [String] = []) {
         self.id = id
         self.nearMatches = nearMatches
         self.searched = searched
+        self.unloaded = unloaded
     }
 
     public var description: String { summary + " " + hint }
@@ -69,6 +72,10 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         var text = "no cell type '\(id)' is registered"
         if !nearMatches.isEmpty {
             text += "; did you mean " + nearMatches.map { "'\($0)'" }.joined(separator: " or ") + "?"
+        } else if !unloaded.isEmpty {
+            // What the pack that provides it would have said, had it loaded: the refusal, not only the absence.
+            let named = unloaded.prefix(3).joined(separator: ", ") + (unloaded.count > 3 ? " and \(unloaded.count - 3) more" : "")
+            text += "; \(unloaded.count == 1 ? "a pack" : "packs") that could not be loaded may provide it: \(named)."
         } else {
             text += "."
         }

@@ -67,8 +67,8 @@ enum Host {
 /// What packs log through `fw_host.log`, captured per call on the calling thread:
 /// a failing call quotes exactly the messages its own pack wrote during it, and a
 /// message can neither be lost to another call nor quoted for the wrong pack.
-/// Messages logged outside any call (from a pack's own thread) go to standard error,
-/// prefixed with the pack's path.
+/// Messages logged outside any call (from a pack's own thread) go to standard error once, as
+/// "formwork: pack output: ID: message", at most 64 per pack (formwork.h, `fw_host.log`).
 enum PackLog {
     final class Capture {
         var messages: [String] = []
@@ -155,10 +155,25 @@ enum PackLog {
             if capture.messages.count < 64 { capture.messages.append(text) }
             return
         }
-        let pack = Host.context(of: host)?.pack_path.map { String(cString: $0) } ?? "a pack"
-        let line = "formwork: \(pack): \(TerminalText.safe(text))\n"
+        // The pack's identifier is the last component of its resource directory (`make`).
+        let directory = Host.context(of: host)?.resource_dir.map { String(cString: $0) } ?? ""
+        let id = directory.split(separator: "/").last.map(String.init) ?? "a pack"
+        let count = outsideCalls.withLock { counts in
+            counts[id, default: 0] += 1
+            return counts[id]!
+        }
+        guard count <= outsideLimit + 1 else { return }
+        let said = count > outsideLimit ? "further messages from its own threads are dropped" : TerminalText.safe(text)
+        // In a child the host reads standard error and prefixes each line with "formwork: pack output: " itself.
+        let line = "\(inChild ? "" : "formwork: pack output: ")\(TerminalText.safe(id)): \(said)\n"
         _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
     }
+
+    /// Messages logged outside any call, per pack identifier: at most `outsideLimit` are printed.
+    private static let outsideCalls = Mutex<[String: Int]>([:])
+    static let outsideLimit = 64
+    /// Set in the scanner and the cell hosts (`ChildMode.run`), whose standard error the host forwards.
+    nonisolated(unsafe) static var inChild = false
 
     /// ": message; message" for an error, or "" when the pack said nothing.
     static func suffix(_ messages: [String]) -> String {

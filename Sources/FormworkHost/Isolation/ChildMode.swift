@@ -9,7 +9,8 @@ import Glibc
 public enum ChildMode {
     /// Runs `mode` on descriptors 3 (the socket) and 4 (the progress page) and returns the exit status.
     public static func run(_ mode: String) -> Int32 {
-        switch mode {
+        PackLog.inChild = true
+        return switch mode {
         case "scan": PackScanner.childMain()
         case "cells": IsolatedCells.childMain()
         case "probe": ChildSandbox.probeMain()

@@ -1,3 +1,4 @@
+import CFormwork
 import FormworkCore
 /// Why a pack could not be loaded. Every message names what is wrong and what to do;
 /// `description` prefixes it with the pack's path.
@@ -65,7 +66,7 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDescriptor(let text):
             return text
         case .initFailed(let status, let log):
-            return "fw_pack.init failed with status \(status)" + (log.map { ": \($0)" } ?? "")
+            return "fw_pack.init failed with \(Status.name(fw_status(status)))" + (log.map { ": \($0)" } ?? "")
         case .untrusted(let why):
             return "refused: \(why)"
         case .quarantined(let why):

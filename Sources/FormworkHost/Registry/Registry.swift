@@ -163,7 +163,13 @@ public struct Registry: Sendable, CellTypeCatalog {
 
     public func cellType(_ id: String) throws(RegistryError) -> CellType {
         if let cell = byID[id] { return cell }
-        throw RegistryError(id: id, nearMatches: nearMatches(for: id), searched: locations.map(\.path))
+        throw RegistryError(
+            id: id, nearMatches: nearMatches(for: id), searched: locations.map(\.path),
+            unloaded: failures.map { failure in
+                // The reason's first clause: "quarantined: reading it crashed with SIGSEGV (signal 11)".
+                let reason = failure.message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? failure.message
+                return "\(failure.path) (\(reason))"
+            })
     }
 
     /// The code behind `cell`, when its pack was loaded by this registry.

@@ -26,7 +26,7 @@ final class CellInstance {
         if let failure = entry.lifecycle.retain() {
             throw RuntimeError(
                 cellID: cell.id, fieldID: nil, packPath: cell.packPath,
-                message: "fw_pack.init failed with status \(failure.status)" + PackLog.suffix(failure.log))
+                message: "fw_pack.init failed with \(Status.name(failure.status))" + PackLog.suffix(failure.log))
         }
         let descriptor = entry.descriptor.assumingMemoryBound(to: fw_cell_type.self)
         let host = entry.lifecycle.host

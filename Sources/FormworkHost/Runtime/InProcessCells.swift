@@ -69,7 +69,13 @@ public final class InProcessCells: CellDriver {
                     do throws(RuntimeError) {
                         responses.append(try perform(at: base + i, index: UInt64(i)))
                     } catch {
-                        responses.append(CellResponse(failure: error))
+                        // Whatever failed (loading the pack, its init, create) failed for this request's field.
+                        let named =
+                            error.fieldID != nil
+                            ? error
+                            : RuntimeError(
+                                cellID: error.cellID, fieldID: base[i].fieldID, packPath: error.packPath, message: error.message)
+                        responses.append(CellResponse(failure: named))
                     }
                 }
             }
