@@ -1,5 +1,6 @@
 import FormworkCore
 import FormworkHost
+import Glibc
 
 /// What `formwork list` printed, kept under the fingerprint of what it listed
 /// (`Registry.Fingerprint`: the search locations, every pack's path and file key, discovery's
@@ -7,7 +8,7 @@ import FormworkHost
 /// cache or formatting it anew — what shell completions and scripts that run `list` in a loop
 /// need. The last `capacity` listings (per output form and fingerprint), in
 /// `$XDG_CACHE_HOME/formwork/list-v1.bin` beside the registry cache: a header (magic, format,
-/// the Formwork version), then for each entry its form, the fingerprint and the bytes printed.
+/// the Formwork version, the executable's file identity), then for each entry its form, the fingerprint and the bytes printed.
 /// Replaced atomically (not `fsync`'d); an unreadable, truncated or foreign file is ignored and replaced.
 /// `--rescan` does not read it and replaces its entry (quarantined packs may list differently
 /// now); `--no-cache` and `--isolation in-process` neither read nor write it.
@@ -54,6 +55,15 @@ struct ListingCache {
         var bytes = magic
         append(format, to: &bytes)
         append(Array(FormworkVersion.string.utf8), to: &bytes)
+        // The listing is this executable's formatting: another build (same version, new code) lists afresh.
+        var info = stat()
+        if stat("/proc/self/exe", &info) == 0 {
+            for word in [UInt64(info.st_dev), UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_size))]
+                + [info.st_mtim, info.st_ctim].flatMap({ [UInt64(bitPattern: Int64($0.tv_sec)), UInt64(bitPattern: Int64($0.tv_nsec))] })
+            {
+                for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(8 * k))) }
+            }
+        }
         return bytes
     }
 

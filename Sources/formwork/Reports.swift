@@ -25,6 +25,7 @@ enum Reports {
                                             ("id", .string(cell.id)), ("name", .string(cell.name)),
                                             ("textInput", .string(cell.textInput.kind.rawValue)),
                                             ("configure", .string(cell.configure.name)),
+                                            ("roles", .object(cell.roles.named.map { ($0.role, .string($0.field)) })),
                                             (
                                                 "fields",
                                                 .array(
@@ -87,6 +88,7 @@ enum Reports {
             ),
             ("capabilities", .array(cell.capabilities.names.map(JSON.string))),
             ("configure", .object(configure)),
+            ("roles", .object(cell.roles.named.map { ($0.role, .string($0.field)) })),
         ])
     }
 
@@ -181,6 +183,9 @@ enum Reports {
         }
         out += "\n  capabilities: \(cell.capabilities.names.isEmpty ? "none" : cell.capabilities.names.joined(separator: ", "))\n"
         out += "  text input:   \(cell.textInput.kind.rawValue)\(cell.textInput.field.map { " → \($0)" } ?? "")\n"
+        let roles = cell.roles.named.map { "\($0.role) → \($0.field)" }
+        out += "  roles:        \(roles.isEmpty ? "none" : roles.joined(separator: ", "))"
+        out += cell.packABI.minor == 0 ? " (ABI 1.0: by name)\n" : "\n"
         if case .object(let traits) = TraitKey.json(cell.textInput.traits), !traits.isEmpty {
             out += "  traits:       " + traits.map { "\($0.0)=\($0.1.serialized(pretty: false))" }.joined(separator: ", ") + "\n"
         }

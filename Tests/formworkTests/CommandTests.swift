@@ -118,6 +118,12 @@ struct CommandTests {
         #expect(rating?["configure"] as? String == "typed")
         let field = cells.first { $0["id"] as? String == "org.formwork.text-field" }
         #expect(field?["textInput"] as? String == "textField")
+        // The roles the host gives the model's fields: a 1.1 pack's declared roles.
+        #expect(
+            field?["roles"] as? [String: String] == [
+                "value": "value", "title": "title", "required": "required", "maxLength": "maxLength", "placeholder": "placeholder",
+            ])
+        #expect((rating?["roles"] as? [String: String])?["value"] == "value")
     }
 
     @Test("list's common forms (read without ArgumentParser) print what ArgumentParser's reading prints")
@@ -180,6 +186,7 @@ struct CommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("configure:    typed (byPointer, 56 bytes, alignment 8)"))
         #expect(result.stdout.contains("currency      choice             \"EUR\"    one of EUR|USD|GBP|JPY"))
+        #expect(result.stdout.contains("\n  roles:        title → title\n"), "\(result.stdout)")
         let usage = try run(Build.formwork, ["inspect"], environment: environment)
         #expect(usage.status == 64)
     }

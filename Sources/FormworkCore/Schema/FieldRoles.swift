@@ -36,6 +36,12 @@ public struct FieldRoles: Sendable, Equatable {
         self.placeholder = placeholder
     }
 
+    /// Each role and the field that plays it, in the table's order; roles no field plays are left out.
+    public var named: [(role: String, field: String)] {
+        [(Name.value, value), (Name.title, title), (Name.required, required), (Name.maxLength, maxLength), (Name.placeholder, placeholder)]
+            .compactMap { role, field in field.map { (role, $0) } }
+    }
+
     /// The roles ABI 1.0 packs get: the conventions in the table above.
     public init(conventionsFor fields: [FieldSchema], textInputField: String?) {
         func named(_ name: String, _ type: FieldType) -> String? {
