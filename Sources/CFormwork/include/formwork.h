@@ -12,7 +12,8 @@
  * FW_FIELD_CHOICE_LIST field type, the `number` and `multi_choice` canvas
  * controls, the pack-context host extension (a pack learns its own file and
  * resource directory), the entry prototype, FW_ALIGNOF, and C++ helpers.
- * Every addition is marked "1.1". The frozen 1.0 header is abi/1.0/formwork.h.
+ * Every addition is marked "1.1". The frozen 1.0 header is published beside
+ * this one (Formwork's source tree, abi/1.0/formwork.h).
  *
  * Thread tags: every function below says, in brackets, who calls it, on which
  * thread, and who owns what it is given, e.g.
@@ -204,7 +205,7 @@ typedef struct fw_value {
         bool boolean;         /**< BOOL. */
         int64_t integer;      /**< INTEGER. */
         double number;        /**< NUMBER, DATE. */
-        fw_string_list list;  /**< STRING_LIST. */
+        fw_string_list list;  /**< STRING_LIST and CHOICE_LIST (1.1). */
     } as;
 } fw_value;
 
@@ -218,7 +219,10 @@ typedef struct fw_choice {
 
 /** Flags of a field descriptor (`fw_field.flags`). */
 enum {
-    FW_FIELD_REQUIRED = 1u << 0,     /**< A document or values file must provide a value. */
+    FW_FIELD_REQUIRED = 1u << 0,     /**< A document or values file must provide a value. For
+                                          STRING and TEXT, "" is no value; for STRING_LIST and
+                                          CHOICE_LIST, [] is a value (no items): use `min_length`
+                                          1 to ask for at least one item. */
     FW_FIELD_HAS_MINIMUM = 1u << 1,  /**< `minimum` is meaningful (INTEGER, NUMBER, DATE). */
     FW_FIELD_HAS_MAXIMUM = 1u << 2   /**< `maximum` is meaningful (INTEGER, NUMBER, DATE). */
 };
@@ -526,7 +530,10 @@ typedef struct fw_canvas {
     /** A hint, warning or error message shown with the cell. */
     void (*message)(void *ctx, fw_message_kind kind, const char *text);
 
-    /* ---- 1.1: check `struct_size >= offsetof(fw_canvas, number) + sizeof(void *)` before calling. */
+    /* ---- 1.1: check `struct_size >= offsetof(fw_canvas, number) + sizeof(void *)` before calling.
+     * A host loads a pack only when its minor is at least the pack's, so a pack that claims 1.1
+     * always has these; the check matters to a pack that claims 1.0 (to load in a 1.0 host too)
+     * and uses them when a newer host offers them. */
 
     /**
      * 1.1. A number input bound to an INTEGER or NUMBER `field`; `value` is
@@ -817,7 +824,7 @@ FW_STATIC_ASSERT(offsetof(fw_pack, init) == 64 && sizeof(fw_pack) == 96, "fw_pac
  * C++17 has no designated initialisers and initialises a union through its
  * first member only: `fw::value_*` make default values of any type, and a
  * descriptor array can be filled in a function that `formwork_pack_v1`
- * calls once (see Examples/Packs/ticket-cpp).
+ * calls once (Formwork's source tree has an example: Examples/Packs/ticket-cpp).
  */
 namespace fw {
 namespace flags {
