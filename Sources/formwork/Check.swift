@@ -8,7 +8,16 @@ struct Check: ParsableCommand {
         commandName: "check",
         abstract:
             "Check packs for conformance: loading, exports, init/deinit, and every cell through create, configure, render, selection, value_changed and destroy.",
-        discussion: "Each check runs in a child process with a timeout, so a crash or a hang is reported. Exits 65 when any check fails.")
+        discussion: """
+            Each check runs in a child process with a timeout, so a crash or a hang is reported. Exits 65 when any \
+            check fails.
+
+            EXAMPLES:
+              formwork check ./build/libmypack.so
+                  Every check on every cell type of your pack.
+              formwork check ./build/libmypack.so --json
+                  The results as JSON, for CI.
+            """)
 
     @Argument(help: "Pack files (.so).", completion: .file(extensions: ["so"])) var packs: [String] = []
     @Flag(help: "Print JSON.") var json = false

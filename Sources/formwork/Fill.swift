@@ -19,6 +19,14 @@ struct Fill: ParsableCommand {
             a single - clears it.
 
             The values go to standard output or --output (written atomically, only when the form is complete).
+
+            EXAMPLES:
+              formwork fill Examples/Forms/register.yaml -o me.json
+                  Fill the form in on the terminal; answers with a secret are written 0600.
+              formwork fill form.yaml --values me.json -o me.json
+                  Change earlier answers.
+              formwork fill form.yaml --answers answers.txt
+                  One answer per line from a file, for scripts and tests.
             """)
 
     @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))

@@ -5,7 +5,16 @@ import FormworkHost
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List packs and their cell types; broken packs are listed with the reason.")
+        abstract: "List packs and their cell types; broken packs are listed with the reason.",
+        discussion: """
+            EXAMPLES:
+              formwork list
+                  Every pack found, its cell types, and why a pack was refused.
+              formwork list --pack-path ./build/libmypack.so --json
+                  Your own pack first, as JSON (docs/cli.md).
+              formwork list --rescan
+                  Read every pack again, quarantined ones too.
+            """)
 
     @OptionGroup var packs: PackOptions
     @Flag(help: "Print the stable JSON contract described in docs/cli.md.") var json = false

@@ -9,7 +9,14 @@ import Glibc
 struct Paths: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paths",
-        abstract: "Print where packs are searched, in order, where the registry cache is kept, and the sandbox packs run in.")
+        abstract: "Print where packs are searched, in order, where the registry cache is kept, and the sandbox packs run in.",
+        discussion: """
+            EXAMPLES:
+              formwork paths
+                  The search order, the cache, and the sandbox layers this kernel gives.
+              formwork paths --pack-path ./build --json
+                  The same as JSON, with your directory first.
+            """)
 
     @Option(
         name: .customLong("pack-path"),

@@ -3,7 +3,15 @@ import FormworkCore
 import FormworkHost
 
 struct Preview: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "preview", abstract: "Render one cell type with its defaults.")
+    static let configuration = CommandConfiguration(
+        commandName: "preview", abstract: "Render one cell type with its defaults.",
+        discussion: """
+            EXAMPLES:
+              formwork preview org.formwork.segments
+                  A cell type as it draws with its defaults.
+              formwork preview com.example.rating --pack-path ./libmypack.so --format html
+                  Your own cell type, as an HTML page.
+            """)
 
     @Argument(help: "The cell type identifier.", completion: CellCompletion.ids) var cellID: String
     @OptionGroup var outputOptions: OutputOptions
@@ -21,7 +29,12 @@ struct Preview: ParsableCommand {
 struct Gallery: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
-        abstract: "Render every installed cell type with its defaults: a catalog for pack authors.")
+        abstract: "Render every installed cell type with its defaults: a catalog for pack authors.",
+        discussion: """
+            EXAMPLES:
+              formwork gallery --format html -o gallery.html
+                  Every installed cell type on one page.
+            """)
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var packs: PackOptions

@@ -52,7 +52,17 @@ struct OutputOptions: ParsableArguments {
 }
 
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a form document as text, ANSI, HTML or JSON.")
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Render a form document as text, ANSI, HTML or JSON.",
+        discussion: """
+            EXAMPLES:
+              formwork render Examples/Forms/login.yaml
+                  The form as text on the terminal.
+              formwork render form.yaml --values values.json --format html -o form.html
+                  An HTML page with the values filled in (written atomically).
+              formwork render form.yaml --format json | jq .sections
+                  The view tree, for another program (docs/view-tree.md).
+            """)
 
     @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var form: String

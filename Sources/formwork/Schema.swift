@@ -6,7 +6,14 @@ struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract:
-            "Print a JSON Schema for form documents, generated from the installed cell types; or, with --values FORM, for the values that form accepts."
+            "Print a JSON Schema for form documents, generated from the installed cell types; or, with --values FORM, for the values that form accepts.",
+        discussion: """
+            EXAMPLES:
+              formwork schema -o formwork.schema.json
+                  For an editor's YAML and JSON language servers.
+              formwork schema --values form.yaml
+                  The schema of the values that form accepts, for another program.
+            """
     )
 
     @Option(

@@ -5,7 +5,16 @@ import FormworkHost
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check a form document (and values) against the installed cell types; exits 0 or 65 (69 when a cell type is missing).")
+        abstract: "Check a form document (and values) against the installed cell types; exits 0 or 65 (69 when a cell type is missing).",
+        discussion: """
+            EXAMPLES:
+              formwork validate form.yaml --values values.json
+                  Check a values file against its form.
+              formwork validate form.yaml --json
+                  The problems as JSON (file, line, pointer, code, message) for an editor.
+              formwork validate form.yaml --previous old-form.yaml
+                  Check that a changed form still reads the answers the old one stored.
+            """)
 
     @Argument(help: "The form document (.json, .yaml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var form: String

@@ -387,6 +387,25 @@ struct RenderCommandTests {
         let unavailable = try run(Build.formwork, ["validate", Source.fixture("forms/planted-errors.yaml")], environment: environment)
         #expect(unavailable.stderr.components(separatedBy: "Searched:").count == 2, "the search hint is said once")
         #expect(unavailable.stderr.contains("formwork: hint: Searched: "))
+        // Every command's --help ends its discussion with examples, each a command line ArgumentParser accepts
+        // (it is given with its files missing: a usage error would exit 64, a missing file 66), run in a scratch
+        // folder with the repository's examples beside it (what an example writes stays there).
+        let examplesFolder = "\(Scratch.directory)/help-examples"
+        try? FileManager.default.removeItem(atPath: examplesFolder)
+        try FileManager.default.createDirectory(atPath: examplesFolder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(examplesFolder)/Examples", withDestinationPath: "\(Source.root)/Examples")
+        for command in ["render", "validate", "list", "inspect", "check", "fill", "schema", "preview", "gallery", "paths"] {
+            let text = try run(Build.formwork, [command, "--help"], environment: environment).stdout
+            #expect(text.contains("\nEXAMPLES:\n  formwork \(command)"), "\(command) --help has no EXAMPLES section")
+            let examples = text.split(separator: "\n").filter { $0.hasPrefix("  formwork \(command)") }
+            for example in examples {
+                let words = example.split(separator: " ").map(String.init).prefix { $0 != "|" }.dropFirst()
+                let tried = try run(
+                    Build.formwork, Array(words) + (command == "fill" ? ["--line"] : []), environment: environment,
+                    directory: examplesFolder)
+                #expect(tried.status != 64, "'\(example)' is not a valid command line: \(tried.stderr)")
+            }
+        }
         let help = try run(Build.formwork, ["--help"], environment: environment)
         for word in ["FORMWORK_PACK_PATH", "NO_COLOR", "FORCE_COLOR", "Exit codes", "/usr/lib/formwork/packs"] {
             #expect(help.stdout.contains(word), "--help mentions \(word)")
