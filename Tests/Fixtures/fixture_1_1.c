@@ -12,6 +12,8 @@
  *   FIXTURE_MISSING_ROLE       value_field names no field
  *   FIXTURE_CLAIM_1_0          claims ABI 1.0 while using FW_FIELD_CHOICE_LIST
  *   FIXTURE_MANGLED            exports the entry under its C++-mangled name only
+ *   FIXTURE_UNMEETABLE_ITEMS   the choice list asks for at least 4 of its 3 choices
+ *   FIXTURE_ZERO_STEP          draws its number control with a step of 0
  */
 #define _POSIX_C_SOURCE 200809L
 #include "formwork.h"
@@ -43,7 +45,11 @@ static const fw_field fields[] = {
     { .struct_size = sizeof(fw_field), .type = FW_FIELD_STRING, .name = "name", .label = "Name",
       .flags = FW_FIELD_REQUIRED, .max_length = 80 },
     { .struct_size = sizeof(fw_field), .type = FW_FIELD_CHOICE_LIST, .name = "extras", .label = "Extras",
+#ifdef FIXTURE_UNMEETABLE_ITEMS
+      .choices = extras, .choice_count = 3, .min_length = 4,
+#else
       .choices = extras, .choice_count = 3, .max_length = 2,
+#endif
 #ifdef FIXTURE_RESERVED_VALUE
       .default_value = { .type = FW_FIELD_CHOICE_LIST, .reserved = 1, .as.list = { default_extras, 1 } } },
 #else
@@ -118,7 +124,11 @@ static fw_status render(void *cell, const fw_canvas *canvas, void *ctx) {
     canvas->label(ctx, c->name, FW_LABEL_TITLE);
     if (canvas->struct_size >= offsetof(fw_canvas, multi_choice) + sizeof(void *)) {
         fw_string_list selected = { c->selected, c->selected_count };
+#ifdef FIXTURE_ZERO_STEP
+        canvas->number(ctx, "count", "Count", c->has_count, (double)c->count, 0, 9, 0, FW_NUMBER_STEPPER, 0);
+#else
         canvas->number(ctx, "count", "Count", c->has_count, (double)c->count, 0, 9, 1, FW_NUMBER_STEPPER, 0);
+#endif
         canvas->multi_choice(ctx, "extras", "Extras", extras, 3, &selected, FW_MULTI_CHOICE_CHECKBOXES, 0);
     }
     canvas->value(ctx, "Context", context_line);

@@ -188,19 +188,29 @@ struct StoreTests {
         "PostgreSQL: instances starting together migrate once; a database of a newer schema is refused",
         .enabled(if: StoreKind.postgresURL != nil))
     func postgresMigrations() async throws {
-        let stores = try await withThrowingTaskGroup(of: (any SubmissionStore).self) { group in
-            for _ in 0..<4 { group.addTask { try await StoreKind.postgres.make("migrate") } }
-            var out: [any SubmissionStore] = []
+        // A database of its own: the other tests share the run's database, and a newer schema there would refuse them.
+        let shared = StoreKind.postgresURL!
+        let name = "formwork_migrations_\(getpid())"
+        let server = String(shared[..<shared.lastIndex(of: "/")!])
+        _ = try run("/usr/bin/psql", [server + "/postgres", "-c", "DROP DATABASE IF EXISTS \(name)"])
+        let created = try run("/usr/bin/psql", [server + "/postgres", "-c", "CREATE DATABASE \(name)"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let url = server + "/" + name
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let logger = quiet
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgresStore(url: url, logger: logger) } }
+            var out: [PostgresStore] = []
             for try await store in group { out.append(store) }
             return out
         }
         for store in stores { await store.close() }
-        let psql = try run("/usr/bin/psql", [StoreKind.postgresURL!, "-tAc", "SELECT version FROM formwork_schema"])
+        let psql = try run("/usr/bin/psql", [url, "-tAc", "SELECT version FROM formwork_schema"])
         #expect(psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
-        _ = try run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 99"])
-        defer { _ = try? run("/usr/bin/psql", [StoreKind.postgresURL!, "-c", "UPDATE formwork_schema SET version = 2"]) }
+        _ = try run("/usr/bin/psql", [url, "-c", "UPDATE formwork_schema SET version = 99"])
         await #expect {
-            _ = try await StoreKind.postgres.make("newer")
+            _ = try await PostgresStore(url: url, logger: logger)
         } throws: { error in
             "\(error)".contains("schema version 99")
         }

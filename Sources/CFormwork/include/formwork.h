@@ -179,7 +179,8 @@ enum {
     FW_FIELD_CHOICE = 7,      /**< One of the field's choices, by value. C: const char *. value.as.string */
     FW_FIELD_STRING_LIST = 8, /**< C: fw_string_list. value.as.list */
     FW_FIELD_CHOICE_LIST = 9  /**< 1.1. Several of the field's choices, by value, each at most once.
-                                   C: fw_string_list. value.as.list. min_length / max_length count items.
+                                   C: fw_string_list. value.as.list. min_length / max_length count items
+                                   (min_length at most choice_count, or the pack is refused).
                                    A pack that claims ABI 1.0 cannot use it. */
 };
 

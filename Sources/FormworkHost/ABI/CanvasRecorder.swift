@@ -17,6 +17,9 @@ final class CanvasRecorder {
     private var stack: [(role: String, title: String?, children: [ViewNode])] = [("root", nil, [])]
     private var count = 0
     private(set) var truncated = false
+    /// What the cell passed that the recorder had to correct (a number control's step of 0 or less, drawn as
+    /// no step): `check` refuses it; a render goes on with the correction.
+    private(set) var misuse: [String] = []
 
     init(accessibilityId: String, valueField: String?) {
         ids = ControlIDs(accessibilityId: accessibilityId, valueField: valueField)
@@ -111,6 +114,11 @@ final class CanvasRecorder {
         c.pointee.number = { ctx, field, label, hasValue, value, minimum, maximum, step, style, flags in
             guard let r = from(ctx) else { return }
             func finite(_ d: Double) -> Double? { d.isFinite ? d : nil }
+            if step.isFinite && step <= 0 && r.misuse.count < 8 {
+                r.misuse.append(
+                    "the number control for '\(text(field) ?? "")' has step \(NumberText.format(step)); a step must be greater than 0 (NaN for none)"
+                )
+            }
             r.append(
                 .number(
                     r.control(field: text(field), label: text(label), flags: flags),

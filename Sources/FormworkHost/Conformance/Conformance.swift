@@ -317,10 +317,12 @@ public enum Conformance {
     /// Renders and checks the tree is well-formed.
     static func render(_ instance: CellInstance, _ cell: CellType) throws(RenderProblem) -> [ViewNode] {
         let nodes: [ViewNode]
-        do { nodes = try instance.render(accessibilityId: "check", valueField: cell.textInput.field, field: nil) } catch {
+        var misuse: [String] = []
+        do { nodes = try instance.render(accessibilityId: "check", valueField: cell.textInput.field, field: nil, misuse: &misuse) } catch {
             throw RenderProblem(text: error.message)
         }
         guard !nodes.isEmpty else { throw RenderProblem(text: "render drew nothing") }
+        if let first = misuse.first { throw RenderProblem(text: first) }
         for node in flatten(nodes) {
             switch node {
             case .message(.warning, let text) where text.hasPrefix("output cut"):

@@ -463,6 +463,12 @@ struct DescriptorValidator {
         if let minLength, let maxLength, minLength > maxLength {
             throw DescriptorProblem("\(at()): min_length \(minLength) is greater than max_length \(maxLength)")
         }
+        // Each choice is chosen at most once: a required item count above the choices could never be met.
+        if type == .choiceList, let minLength, minLength > choices.count {
+            throw DescriptorProblem(
+                "\(at()): min_length \(minLength) asks for more items than its \(choices.count) choices can give (each is chosen at most once); lower min_length or add choices"
+            )
+        }
 
         let schema = FieldSchema(
             name: name, type: type, label: label, doc: doc,

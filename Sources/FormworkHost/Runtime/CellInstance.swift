@@ -198,12 +198,19 @@ final class CellInstance {
     }
 
     func render(accessibilityId: String, valueField: String?, field: String?) throws(RuntimeError) -> [ViewNode] {
+        var ignored: [String] = []
+        return try render(accessibilityId: accessibilityId, valueField: valueField, field: field, misuse: &ignored)
+    }
+
+    /// `render`, with what the cell passed that the recorder corrected (`CanvasRecorder.misuse`), for `check`.
+    func render(accessibilityId: String, valueField: String?, field: String?, misuse: inout [String]) throws(RuntimeError) -> [ViewNode] {
         let recorder = CanvasRecorder(accessibilityId: accessibilityId, valueField: valueField)
         try draw(onto: CanvasRecorder.canvas, recorder, field: field)
         var nodes = recorder.finish()
         if recorder.truncated {
             nodes.append(.message(kind: .warning, text: CanvasRecorder.cutWarning))
         }
+        misuse = recorder.misuse
         return nodes
     }
 

@@ -83,11 +83,28 @@ struct ABI11Tests {
                 "cell type 'com.example.v11.extras' field 'extras': field type choiceList (9) is new in ABI 1.1 but the pack claims ABI 1.0.0"
             ),
             ("FIXTURE_MANGLED", "exports `formwork_pack_v1` with a C++-mangled name (_Z16formwork_pack_v1v); declare it extern \"C\""),
+            (
+                "FIXTURE_UNMEETABLE_ITEMS",
+                "cell type 'com.example.v11.extras' field 'extras': min_length 4 asks for more items than its 3 choices can give (each is chosen at most once); lower min_length or add choices"
+            ),
         ])
     func strictness(define: String, message: String) throws {
         let path = try pack("v11-\(define.lowercased())", [define])
         let error = #expect(throws: PackError.self) { try PackLoader.load(path: path) }
         #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+    }
+
+    @Test("check refuses a number control drawn with a step of 0 (a render draws it with no step); the good fixture passes")
+    func zeroStep() throws {
+        let bad = try pack("v11-zero-step", ["FIXTURE_ZERO_STEP"])
+        let result = try run(Build.formwork, ["check", bad], environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory])
+        #expect(result.status == 65, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("the number control for 'count' has step 0; a step must be greater than 0 (NaN for none)"),
+            "\(result.stdout)")
+        let good = try run(
+            Build.formwork, ["check", try pack("v11-good-step")], environment: ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
     }
 
     @Test("create and destroy of a cell type never run concurrently unless it is FW_CELL_THREAD_SAFE")
