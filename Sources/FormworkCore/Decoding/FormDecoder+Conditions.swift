@@ -4,6 +4,8 @@ struct PendingCondition {
         /// The field at this JSON pointer.
         case field(String)
         case section(Int)
+        /// A page's sections (its `visibleIf`).
+        case sections(Range<Int>)
     }
     var target: Target
     /// `visibleIf`, `enabledIf`, `requiredIf`, `equals` or `expression`.
@@ -89,6 +91,15 @@ extension FormDecoder {
             switch (item.target, item.key) {
             case (.section(let s), "visibleIf"): if s < sections.count { sections[s].conditions.visibleIf = source }
             case (.section(let s), "enabledIf"): if s < sections.count { sections[s].conditions.enabledIf = source }
+            case (.sections(let range), "visibleIf"):
+                for s in range where s < sections.count {
+                    if let own = sections[s].conditions.visibleIf {
+                        sections[s].conditions.visibleIf = ConditionSource(
+                            text: "(\(text)) and (\(own.text))", condition: .and(condition, own.condition))
+                    } else {
+                        sections[s].conditions.visibleIf = source
+                    }
+                }
             case (.field, "expression"):
                 if let (s, f) = fieldIndex { sections[s].fields[f].crossRules.append(.expression(source, message: item.message)) }
             case (.field, "visibleIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.visibleIf = source }
@@ -147,7 +158,7 @@ extension FormDecoder {
                 let first = cycle.first!
                 report(
                     "\(pointers[first] ?? "")", nil,
-                    "the conditions of '\(first)' depend on themselves: \(cycle.map { "'\($0)'" }.joined(separator: " → ")); a condition cannot read a field whose state depends on it (a section's condition cannot read a field of the section)"
+                    "the conditions of '\(first)' depend on themselves: \(cycle.map { "'\($0)'" }.joined(separator: " → ")); a condition cannot read a field whose state depends on it (a section's or a page's condition cannot read a field of that section or page)"
                 )
                 break
             }

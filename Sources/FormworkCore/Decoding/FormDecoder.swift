@@ -245,7 +245,7 @@ public struct FormDecoder {
                     report(pointer, pageNode, "a page must be an object with 'id' and 'sections', not \(pageNode.typeName)")
                     continue
                 }
-                checkKeys(pageNode, allowed: ["id", "title", "sections"], at: pointer, what: "a page")
+                checkKeys(pageNode, allowed: ["id", "title", "sections", "visibleIf"], at: pointer, what: "a page")
                 let pageID = identifier(pageNode["id"], "\(pointer)/id", parent: pageNode, what: "page")
                 if let pageID {
                     if let first = pageIDs[pageID] {
@@ -271,6 +271,11 @@ public struct FormDecoder {
                 default:
                     report(
                         "\(pointer)/sections", pageNode["sections"], "'sections' must be a list, not \(pageNode["sections"]!.typeName)")
+                }
+                // A page's condition applies to each of its sections (resolved after theirs, and joined to them).
+                if let n = pageNode["visibleIf"], sections.count > first {
+                    pending.append(
+                        PendingCondition(target: .sections(first..<sections.count), key: "visibleIf", node: n, pointer: "\(pointer)/visibleIf"))
                 }
                 if let pageID {
                     pages.append(FormPage(id: pageID, title: pageTitle, firstSection: first, sectionCount: sections.count - first))

@@ -104,6 +104,7 @@ package enum DocumentSchema {
                         .object([
                             ("id", ref("identifier")), ("title", string),
                             ("sections", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("section"))])),
+                            ("visibleIf", ref("condition")),
                         ])
                     ),
                 ])

@@ -39,6 +39,21 @@ extension Form {
         return out
     }
 
+    /// The pages shown for the current values, in order: a page is skipped when every one of its sections is
+    /// hidden (its own `visibleIf`, or the page's, which applies to each of them). Empty for a form without pages.
+    public func shownPages(_ states: [String: FieldState]) -> [Int] {
+        guard !pages.isEmpty else { return [] }
+        guard sections.contains(where: { $0.conditions.visibleIf != nil }) else { return Array(pages.indices) }
+        // What conditions read: the values of visible fields (a hidden field's value reads as absent).
+        var values: [String: Value] = [:]
+        for field in fields where states[field.id]?.visible ?? true {
+            if let name = field.valueField, let v = field.model[name] { values[field.id] = field.conditionValue(v) }
+        }
+        return pages.indices.filter { p in
+            pages[p].sections.contains { s in sections[s].conditions.visibleIf?.condition.holds({ values[$0] }) ?? true }
+        }
+    }
+
     /// The values that a submission holds: those of visible, enabled fields ("" is no value).
     public func submittedValues(_ states: [String: FieldState]) -> [String: Value] {
         var out: [String: Value] = [:]

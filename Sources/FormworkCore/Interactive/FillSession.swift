@@ -124,29 +124,44 @@ public final class FillSession {
     }
 
     /// Page by page; after every page but the first, Enter goes on and `back` returns to the previous page
-    /// (its answers are kept and shown as the current values).
+    /// (its answers are kept and shown as the current values). A page whose sections are all hidden by the
+    /// answers so far is skipped, and pages are counted among those shown.
     func runPages(_ order: [(Int, Int)]) throws(FillError) {
         var p = 0
+        // The pages answered before this one, for `back`.
+        var trail: [Int] = []
         while p < form.pages.count {
-            let page = form.pages[p]
-            let heading = "Page \(p + 1) of \(form.pages.count)" + (page.title.map { ": \(TerminalText.safe($0))" } ?? "")
-            say("")
-            say(options.accessible ? heading + "." : style(heading, "1"))
-            for s in page.sections { try askSection(s, order) }
-            guard p > 0 else {
+            var shown = form.shownPages(form.hasConditions ? form.states() : [:])
+            guard shown.contains(p) else {
                 p += 1
                 continue
             }
-            let last = p == form.pages.count - 1
+            let page = form.pages[p]
+            let heading =
+                "Page \((shown.firstIndex(of: p) ?? 0) + 1) of \(shown.count)" + (page.title.map { ": \(TerminalText.safe($0))" } ?? "")
+            say("")
+            say(options.accessible ? heading + "." : style(heading, "1"))
+            for s in page.sections { try askSection(s, order) }
+            guard let before = trail.last else {
+                trail.append(p)
+                p += 1
+                continue
+            }
+            // The answers on this page may show or hide later pages.
+            shown = form.shownPages(form.hasConditions ? form.states() : [:])
+            let last = shown.last.map { $0 <= p } ?? true
+            let count = max(shown.count, 1)
+            let backNumber = (shown.firstIndex(of: before) ?? 0) + 1
             while true {
                 terminal.write(
-                    (last ? "Enter to finish" : "Enter for the next page") + ", or 'back' for page \(p) of \(form.pages.count): ")
+                    (last ? "Enter to finish" : "Enter for the next page") + ", or 'back' for page \(backNumber) of \(count): ")
                 guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: "page '\(page.id)'") }
                 let word = answer.trimmingBlanks().lowercased()
                 if word.isEmpty {
+                    trail.append(p)
                     p += 1
                 } else if word == "back" || word == "b" {
-                    p -= 1
+                    p = trail.removeLast()
                 } else {
                     complain("Press Enter to go on, or type back.")
                     continue
@@ -268,7 +283,7 @@ public final class FillSession {
     func details(_ p: Prompt) -> [String] {
         var lines: [String] = []
         let a = options.accessible
-        if let hint = p.hint { lines.append(a ? "Hint: \(hint)" : style("  \(hint)", "2")) }
+        if let hint = p.hint.map(RichText.plain) { lines.append(a ? "Hint: \(hint)" : style("  \(hint)", "2")) }
         if let error = p.error { lines.append(a ? "Note: \(error)" : style("  ! \(error)", "31")) }
         if p.secure { lines.append(a ? "Secure entry: what you type is not shown." : style("  (hidden as you type)", "2")) }
         if let kind = AnswerShaping.keyboardWords(p.traits.keyboard) { lines.append(a ? "Expected: \(kind)." : style("  (\(kind))", "2")) }

@@ -170,10 +170,10 @@ public final class TerminalFormSession {
             removeItem(s)
             return
         case .back where key == .enter || key == .character(" "):
-            goToPage(page - 1)
+            if let p = shownPages.last(where: { $0 < page }) { goToPage(p) }
             return
         case .next where key == .enter || key == .character(" "):
-            if validate(scope: pageSections) { goToPage(page + 1) }
+            if validate(scope: pageSections), let p = shownPages.first(where: { $0 > page }) { goToPage(p) }
             return
         case .submit where key == .enter || key == .character(" "):
             submit()
@@ -271,8 +271,9 @@ public final class TerminalFormSession {
             }
             if section.footer?.isEmpty == false { new.append(.footer(s)) }
         }
-        if !form.pages.isEmpty && page > 0 { new.append(.back) }
-        new.append(form.pages.isEmpty || page == form.pages.count - 1 ? .submit : .next)
+        let shown = shownPages
+        if !form.pages.isEmpty && shown.contains(where: { $0 < page }) { new.append(.back) }
+        new.append(form.pages.isEmpty || !shown.contains(where: { $0 > page }) ? .submit : .next)
         let previous = kept ?? (blocks.indices.contains(focus) ? blocks[focus] : nil)
         // Blocks that stay keep their drawn lines (a condition that shows one field redraws that field, not the form).
         dirty.insert(focus)  // the focus marker may move
@@ -776,6 +777,9 @@ public final class TerminalFormSession {
         status = "\(group.itemLabel) \(form.sections[s].itemCount + 1) removed."
     }
 
+    /// The pages the answers so far show (a page whose sections are all hidden is skipped).
+    var shownPages: [Int] { form.shownPages(states) }
+
     func goToPage(_ p: Int) {
         guard form.pages.indices.contains(p) else { return }
         page = p
@@ -823,7 +827,7 @@ public final class TerminalFormSession {
                         guard let name = field.valueField, field.cell.field(named: name) != nil else { continue }
                         let st = states[field.id] ?? FieldState(required: field.required)
                         if st.submitted && st.required && field.model[name] == nil {
-                            status = "Page \(n + 1) is not complete."
+                            status = "Page \((shownPages.firstIndex(of: n) ?? n) + 1) is not complete."
                             goToPage(n)
                             _ = validate(scope: form.pages[n].sections)
                             return
@@ -895,15 +899,19 @@ public final class TerminalFormSession {
         let marker = Segment(text: focused ? "› " : "  ", style: .header)
         switch blocks[i] {
         case .title: return [[Segment(text: form.title ?? "", style: .title)]]
-        case .description: return text.wrap(form.description ?? "", size.columns).map { [Segment(text: $0, style: .caption)] }
+        case .description: return text.richLines(form.description ?? "", width: size.columns, style: .caption)
         case .page:
             let pg = form.pages[page]
-            return [[Segment(text: "Page \(page + 1) of \(form.pages.count)" + (pg.title.map { ": \($0)" } ?? ""), style: .title)]]
+            let shown = shownPages
+            let number = (shown.firstIndex(of: page) ?? 0) + 1
+            return [[Segment(text: "Page \(number) of \(max(shown.count, 1))" + (pg.title.map { ": \($0)" } ?? ""), style: .title)]]
         case .section(let s):
             let section = form.sections[s]
             return [[], [Segment(text: section.header ?? section.repeatGroup?.itemLabel ?? "", style: .header)]]
         case .footer(let s):
-            return text.wrap(form.sections[s].footer ?? "", max(10, size.columns - 2)).map { [Segment(text: "  " + $0, style: .footer)] }
+            return text.richLines(form.sections[s].footer ?? "", width: max(10, size.columns - 2), style: .footer).map {
+                [Segment(text: "  ")] + $0
+            }
         case .item(let s, let index):
             let label = form.sections[s].repeatGroup?.itemLabel ?? "Item"
             return [[Segment(text: "  \(label) \(index + 1)", style: .emphasis)]]
@@ -996,7 +1004,9 @@ public final class TerminalFormSession {
         if let failure = state.failure {
             out.append([indent, Segment(text: "⚠ the cell failed (\(failure)); type the value as text", style: .warning)])
         }
-        if focused, let hint = p.hint { out.append([indent, Segment(text: hint, style: .hint)]) }
+        if focused, let hint = p.hint {
+            for line in text.richLines(hint, width: max(10, size.columns - indent.text.columns), style: .hint) { out.append([indent] + line) }
+        }
         if let problem = state.problem, focused || state.touched || !problem.isEmpty {
             out.append([indent, Segment(text: "! " + problem, style: .error)])
         } else if let error = p.error {

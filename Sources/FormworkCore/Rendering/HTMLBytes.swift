@@ -13,7 +13,7 @@ struct HTMLBytes {
     @inline(__always)
     mutating func raw(_ markup: StaticString) { bytes.append(markup) }
 
-    /// Text that is already HTML (the output of `InlineMarkup.html`) or cannot hold anything to escape (a
+    /// Text that is already HTML (the output of `RichText.html`) or cannot hold anything to escape (a
     /// number, a date): as it is.
     mutating func html(_ html: String) { bytes.append(html) }
 

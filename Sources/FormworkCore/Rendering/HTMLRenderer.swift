@@ -54,9 +54,8 @@ struct HTMLRenderer {
             out += "<h1 class=\"fw-visually-hidden\">\(escape(Self.humanized(tree.formID)))</h1>\n"
         }
         if let description = tree.description, !description.isEmpty {
-            let body = description.split(separator: "\n", omittingEmptySubsequences: false).map { InlineMarkup.html(String($0)) }.joined(
-                separator: "<br>")
-            out += "<p class=\"fw-description\">\(body)</p>\n"
+            let (body, isBlock) = RichText.html(description)
+            out += isBlock ? "<div class=\"fw-description\">\(body)</div>\n" : "<p class=\"fw-description\">\(body)</p>\n"
         }
         // The sections' fields are written independently (on several cores for a large form), then put together in order.
         let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
@@ -66,13 +65,19 @@ struct HTMLRenderer {
             out.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
             out.removeAll(keepingCapacity: true)
         }
+        let shown = tree.shownPages
+        /// "Page 2 of 3", counted among the pages shown for the values rendered.
+        func pageNumber(_ p: Int) -> String { "Page \((shown.firstIndex(of: p) ?? p) + 1) of \(max(shown.count, 1))" }
         /// A section's footer and closing tag, and the page's navigation after its last section.
         func close(_ index: Int, _ section: SectionView, _ tag: String) {
-            if let footer = section.footer { out += "<p class=\"fw-footer\">\(InlineMarkup.html(footer))</p>\n" }
+            if let footer = section.footer {
+                let (body, isBlock) = RichText.html(footer)
+                out += isBlock ? "<div class=\"fw-footer\">\(body)</div>\n" : "<p class=\"fw-footer\">\(body)</p>\n"
+            }
             out += "</\(tag)>\n"
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
                 // Next and back are for the script, which shows one page at a time; without it every page shows.
-                out += "<nav class=\"fw-page-nav\" aria-label=\"Page \(p + 1) of \(tree.pages.count)\" hidden>\n"
+                out += "<nav class=\"fw-page-nav\" aria-label=\"\(escape(pageNumber(p)))\" hidden>\n"
                 if p > 0 { out += "<button type=\"button\" class=\"fw-button\" data-page-go=\"\(p - 1)\">Back</button>\n" }
                 if p + 1 < tree.pages.count {
                     out += "<button type=\"button\" class=\"fw-button fw-primary\" data-page-go=\"\(p + 1)\">Next</button>\n"
@@ -113,9 +118,11 @@ struct HTMLRenderer {
             let index = piece.section
             if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
                 let page = tree.pages[p]
-                let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
-                out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\">\n"
-                out += "<h2 id=\"page-\(escape(page.id))-title\">\(escape(heading))</h2>\n"
+                let heading = pageNumber(p) + (page.title.map { ": \($0)" } ?? "")
+                // A page whose sections are all hidden is hidden with them (the script shows it when they show).
+                out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\""
+                out += shown.contains(p) ? ">\n" : " hidden>\n"
+                out += "<h2 id=\"page-\(escape(page.id))-title\"\(page.title.map { " data-page-title=\"\(escape($0))\"" } ?? "")>\(escape(heading))</h2>\n"
             }
             var style = ""
             if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }
@@ -341,16 +348,60 @@ struct HTMLRenderer {
         "use strict";
         var pages = document.querySelectorAll("form.fw-form > .fw-page");
         if (pages.length < 2) return;
+        var current = 0;
+        // A page is shown when one of its sections is (the conditions' script hides sections as answers change).
+        function live(i) { return pages[i].querySelector(".fw-section:not([hidden])") !== null; }
+        function shown() {
+          var out = [];
+          for (var i = 0; i < pages.length; i++) if (i === current || live(i)) out.push(i);
+          return out;
+        }
+        // Headings, navigation labels and buttons follow the pages shown: "Page 2 of 3" counts those only, Back and
+        // Next go to the one before or after, and Next is hidden on the last.
+        function label() {
+          var list = shown();
+          list.forEach(function (p, k) {
+            var number = "Page " + (k + 1) + " of " + list.length, h = pages[p].querySelector("h2");
+            var title = h.getAttribute("data-page-title");
+            h.textContent = number + (title ? ": " + title : "");
+            var nav = pages[p].querySelector(".fw-page-nav");
+            if (!nav) return;
+            nav.setAttribute("aria-label", number);
+            Array.prototype.forEach.call(nav.querySelectorAll("[data-page-go]"), function (b) {
+              var ahead = Number(b.getAttribute("data-page-go")) > p;
+              b.hidden = ahead ? k === list.length - 1 : k === 0;
+            });
+          });
+        }
         function show(n, focus) {
+          current = n;
           Array.prototype.forEach.call(pages, function (page, i) { page.hidden = i !== n; });
+          label();
           if (focus) { var h = pages[n].querySelector("h2"); h.setAttribute("tabindex", "-1"); h.focus(); }
+        }
+        // Next first checks the page's own fields, as submitting would: the first problem is reported and focused.
+        function complete(n) {
+          var controls = pages[n].querySelectorAll("input, select, textarea");
+          for (var i = 0; i < controls.length; i++) {
+            var c = controls[i];
+            if (c.willValidate && !c.checkValidity()) { c.reportValidity(); return false; }
+          }
+          return true;
         }
         Array.prototype.forEach.call(document.querySelectorAll(".fw-page-nav"), function (nav) { nav.hidden = false; });
         document.addEventListener("click", function (event) {
           var go = event.target.closest && event.target.closest("[data-page-go]");
-          if (go) { show(Number(go.getAttribute("data-page-go")), true); }
+          if (!go) return;
+          var ahead = Number(go.getAttribute("data-page-go")) > current, list = shown(), k = list.indexOf(current);
+          if (ahead && !complete(current)) return;
+          var next = list[ahead ? k + 1 : k - 1];
+          if (next !== undefined) show(next, true);
         });
-        show(0, false);
+        var form = document.querySelector("form.fw-form");
+        if (form) { form.addEventListener("input", label); form.addEventListener("change", label); }
+        var first = 0;
+        while (first < pages.length - 1 && !live(first)) first++;
+        show(first, false);
         })();
         """
 
@@ -521,13 +572,19 @@ struct HTMLRenderer {
             writeMultiChoice(c, choices: choices, selected: selected, style: style, field, messages: messages, to: &out)
         case .message(let kind, let text):
             messageIndex += 1
-            out.raw("<p class=\"fw-message fw-")
+            let rich = kind == .hint ? RichText.html(text) : nil
+            let tag: StaticString = rich?.isBlock == true ? "div" : "p"
+            out.raw("<")
+            out.raw(tag)
+            out.raw(" class=\"fw-message fw-")
             out.html(kind.rawValue)
             out.raw("\" id=\"")
             writeMessageID(field, messageIndex, to: &out)
             out.raw(kind == .error ? "\" role=\"alert\">" : "\">")
-            if kind == .hint { out.html(InlineMarkup.html(text)) } else { out.text(text) }
-            out.raw("</p>\n")
+            if let rich { out.html(rich.html) } else { out.text(text) }
+            out.raw("</")
+            out.raw(tag)
+            out.raw(">\n")
         }
     }
 
@@ -960,6 +1017,8 @@ struct HTMLRenderer {
         .fw-footer { font-size: .875rem; margin: .25rem 0 0; }
         .fw-description { margin: -.5rem 0 1.25rem; }
         .fw-description a, .fw-footer a, .fw-hint a { color: inherit; text-decoration: underline; }
+        .fw-description p, .fw-footer p, .fw-hint p { margin: 0 0 .5rem; }
+        .fw-description ul, .fw-description ol, .fw-footer ul, .fw-footer ol, .fw-hint ul, .fw-hint ol { margin: 0 0 .5rem; padding-left: 1.5rem; }
         code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
         .fw-label { margin: 0; }
         .fw-title { font-size: 1.2rem; font-weight: 600; }

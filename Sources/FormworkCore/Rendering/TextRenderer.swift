@@ -11,7 +11,9 @@ struct TextRenderer {
 
     enum Style {
         case plain, title, header, footer, label, required, placeholder, value, error, hint, warning, button, primary, destructive,
-            selected, disabled, emphasis, caption
+            selected, disabled, emphasis, caption,
+            // Rich text's spans (descriptions, footers, hints).
+            strong, italic, code, link
     }
 
     /// A run of text with one style; lines are built from segments so padding is computed on plain widths.
@@ -178,9 +180,7 @@ struct TextRenderer {
             lines.append([Segment(text: String(repeating: "=", count: min(width, tree.title!.columns)), style: .title)])
         }
         if let description = tree.description, !description.isEmpty {
-            for paragraph in InlineMarkup.plain(description).split(separator: "\n", omittingEmptySubsequences: false) {
-                for line in wrap(String(paragraph), width) { lines.append([Segment(text: line, style: .footer)]) }
-            }
+            lines += richLines(description, width: width, style: .footer)
         }
         let out = ByteBuffer(capacity: 1 << 16)
         var count = 0
@@ -198,6 +198,7 @@ struct TextRenderer {
         // form) and written in order.
         let fieldCount = tree.sections.reduce(0) { $0 + $1.fields.count }
         let pieces = SectionPieces.plan(tree)
+        let shown = tree.shownPages
         let labelWidths = splitLabelWidths(tree, pieces)
         let perThread = Parallel.perThread(pieces.count, weight: fieldCount, minimum: 4)
         Parallel.stream(pieces.count, worthIt: SectionPieces.parallel(pieces, fields: fieldCount), perThread: perThread) { index in
@@ -210,10 +211,11 @@ struct TextRenderer {
             let section = tree.sections[piece.section]
             if piece.first {
                 // A page heading before the first section of each page.
-                if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == piece.section }) {
+                // A page whose sections are all hidden is left out, and pages are counted among those shown.
+                if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == piece.section }), let number = shown.firstIndex(of: p) {
                     let page = tree.pages[p]
                     if count > 0 { emit([[]]) }
-                    let heading = "Page \(p + 1) of \(tree.pages.count)" + (page.title.map { ": \($0)" } ?? "")
+                    let heading = "Page \(number + 1) of \(shown.count)" + (page.title.map { ": \($0)" } ?? "")
                     var lines = wrap(heading, width).map { [Segment(text: $0, style: .title)] }
                     lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
                     emit(lines)
@@ -287,9 +289,7 @@ struct TextRenderer {
             layOut(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible }, to: &sink)
         }
         if piece.last, let footer = section.footer, !footer.isEmpty {
-            for line in wrap(InlineMarkup.plain(footer), width - 2) {
-                emit([Segment(text: "  "), Segment(text: line, style: .footer)])
-            }
+            for line in richLines(footer, width: width - 2, style: .footer) { emit([Segment(text: "  ")] + line) }
         }
         return (text, sink.lines)
     }
@@ -543,7 +543,15 @@ struct TextRenderer {
             case .warning: .warning
             case .hint: .hint
             }
-        eachLine(of: prefix + (kind == .hint ? InlineMarkup.plain(text) : text), wrappedTo: max(10, width - padWidth)) { line, _ in
+        if kind == .hint {
+            for line in richLines(text, width: max(10, width - padWidth), style: style) {
+                sink.segment(pad, .plain)
+                for segment in line { sink.segment(segment.text, segment.style) }
+                sink.endLine()
+            }
+            return
+        }
+        eachLine(of: prefix + text, wrappedTo: max(10, width - padWidth)) { line, _ in
             sink.segment(pad, .plain)
             sink.segment(line, style)
             sink.endLine()
@@ -743,7 +751,10 @@ struct TextRenderer {
         case .primary: "1;7"
         case .destructive: "1;31"
         case .selected: "7"
-        case .emphasis: "1"
+        case .emphasis, .strong: "1"
+        case .italic: "3"
+        case .code: "36"
+        case .link: "4"
         }
     }
 
@@ -835,6 +846,98 @@ struct TextRenderer {
             return
         }
         for line in wrap(text, width) { body(line, nil) }
+    }
+
+    /// Rich text (`RichText`) laid out in `width` columns: plain text keeps no marks, ANSI shows strong, italic,
+    /// code and links in their styles over `base`; a list item's wrapped lines hang under its text.
+    func richLines(_ text: String, width: Int, style base: Style) -> [Line] {
+        var out: [Line] = []
+        for (prefix, spans) in RichText.lines(text) {
+            let hang = prefix.columns
+            let inner = max(1, width - hang)
+            var lines: [Line]
+            if ansi && spans.contains(where: { if case .text = $0 { false } else { true } }) {
+                lines = styledWrap(spans, width: inner, base: base)
+            } else {
+                let plain = RichText.plain(spans)
+                lines = plain.isEmpty ? [[]] : wrap(plain, inner).map { [Segment(text: $0, style: base)] }
+            }
+            for (n, line) in lines.enumerated() where hang > 0 {
+                lines[n] = [Segment(text: n == 0 ? prefix : Self.spaces(hang), style: base)] + line
+            }
+            out += lines
+        }
+        return out
+    }
+
+    /// Word-wraps spans keeping each word's style: words are split at spaces, a word may be made of several
+    /// spans (`**bold**,`), and a word longer than a line is cut as `wrap` cuts it.
+    func styledWrap(_ spans: RichText.Line, width: Int, base: Style) -> [Line] {
+        // Each word with the style of the space before it: a space inside a span (`` `formwork validate` ``, a
+        // link's text) is in the span's style.
+        var words: [(segments: [Segment], space: Style)] = []
+        var word: [Segment] = []
+        var space = base
+        func add(_ text: Substring, _ style: Style) {
+            var first = true
+            for piece in text.split(separator: " ", omittingEmptySubsequences: false) {
+                if !first {
+                    if !word.isEmpty { words.append((word, space)); word = [] }
+                    space = style
+                }
+                first = false
+                if !piece.isEmpty { word.append(Segment(text: String(piece), style: style)) }
+            }
+        }
+        for span in spans {
+            switch span {
+            case .text(let t): add(t[...], base)
+            case .strong(let t): add(t[...], .strong)
+            case .emphasis(let t): add(t[...], .italic)
+            case .code(let t): add(t[...], .code)
+            case .link(let text, let url):
+                add(text[...], .link)
+                if !(url.hasSuffix(text) || url == "mailto:" + text) { add(" (\(url))"[...], base) }
+            }
+        }
+        if !word.isEmpty { words.append((word, space)) }
+        var lines: [Line] = []
+        var line: Line = []
+        var used = 0
+        for (word, spaceStyle) in words {
+            let columns = word.reduce(0) { $0 + $1.text.columns }
+            if used > 0 && used + 1 + columns > width {
+                lines.append(line)
+                line = []
+                used = 0
+            }
+            if columns > width {
+                // Too long for any line: cut as plain text, in the style of its first piece.
+                let pieces = wrap(word.map(\.text).joined(), width)
+                for piece in pieces.dropLast() { lines.append([Segment(text: piece, style: word[0].style)]) }
+                line = [Segment(text: pieces.last ?? "", style: word[0].style)]
+                used = line[0].text.columns
+                continue
+            }
+            if used > 0 {
+                put(Segment(text: " ", style: spaceStyle), in: &line)
+                used += 1
+            }
+            for segment in word { put(segment, in: &line) }
+            used += columns
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// Appends `segment` to `line`, joined to the last segment when it has the same style (one escape sequence per
+    /// run of a style, not per word).
+    private func put(_ segment: Segment, in line: inout Line) {
+        if let last = line.indices.last, line[last].style == segment.style {
+            line[last].text += segment.text
+        } else {
+            line.append(segment)
+        }
     }
 
     /// Word-wraps to `width` columns, breaking words longer than a line.

@@ -16,6 +16,12 @@ public struct ViewTree: Sendable, Equatable {
     }
 }
 
+extension ViewTree {
+    /// The pages shown for the values rendered: those with a visible section (a page whose sections are all
+    /// hidden is skipped, and pages are counted among those shown).
+    public var shownPages: [Int] { pages.indices.filter { pages[$0].sections.contains { sections[$0].visible } } }
+}
+
 /// A page of the form: its title and the range of `ViewTree.sections` it holds.
 public struct PageView: Sendable, Equatable {
     public var id: String

@@ -101,9 +101,9 @@ struct UTF8BytesTests {
         #expect(TerminalText.safe("abcdefgh\u{1B}[2Jx\u{85}y\u{7F}") == "abcdefgh␛[2Jx\u{FFFD}y\u{2421}")
         #expect(TerminalText.safe("abcdefgh é ★ Ç") == "abcdefgh é ★ Ç")  // 0xC3, 0xE2: no control
         #expect(TerminalText.safe("abcdefgh\nij", keepLayout: true) == "abcdefgh\nij")
-        #expect(InlineMarkup.plain("abcdefgh *ij* [k](https://l.example)") == "abcdefgh ij k (https://l.example)")
-        #expect(InlineMarkup.plain("abcdefgh ij") == "abcdefgh ij")
-        #expect(InlineMarkup.html("abcdefgh <b> & 'q'") == "abcdefgh &lt;b&gt; &amp; &#39;q&#39;")
+        #expect(RichText.plain("abcdefgh *ij* [k](https://l.example)") == "abcdefgh ij k (https://l.example)")
+        #expect(RichText.plain("abcdefgh ij") == "abcdefgh ij")
+        #expect(RichText.html("abcdefgh <b> & 'q'").html == "abcdefgh &lt;b&gt; &amp; &#39;q&#39;")
         #expect(HTML.escape("abcdefghij\"") == "abcdefghij&quot;")
         // Controls never reach a terminal through HTML or JSON either: neutralised, or escaped.
         #expect(HTML.escape("abcdefgh\u{1B}[2J\u{9B}x\u{7F}\ty\nz") == "abcdefgh␛[2J\u{FFFD}x\u{2421}\ty\nz")
