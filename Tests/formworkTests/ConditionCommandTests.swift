@@ -109,35 +109,46 @@ struct ConditionCommandTests {
         #expect(seen == "Free:hidden:optional Team:shown:optional Enterprise:shown:required Free:hidden:optional", "\(seen)")
     }
 
-    @Test("HTML pages: one page at a time with next and back (headless Chromium); every page without script")
+    @Test(
+        "HTML pages: one page at a time; Next checks the page first; a page whose sections are all hidden is skipped and not counted (headless Chromium)"
+    )
     func pages() throws {
         let feedback = "\(Source.root)/Examples/Forms/feedback.yaml"
         let html = try run(Build.formwork, ["render", feedback, "--format", "html"], environment: environment).stdout
-        #expect(html.components(separatedBy: "<section class=\"fw-page\"").count - 1 == 3)
+        #expect(html.components(separatedBy: "<section class=\"fw-page\"").count - 1 == 4)
         #expect(html.contains("<nav class=\"fw-page-nav\" aria-label=\"Page 1 of 3\" hidden>"), "the navigation is hidden without script")
+        // Without script the welcome page (first visits only) stays hidden: its section is.
+        #expect(html.contains("id=\"page-welcome\" aria-labelledby=\"page-welcome-title\" hidden>"))
         guard Chromium.path != nil else {
             print("skipped: chromium is not installed (apt-get install chromium)")
             return
         }
-        let probe = """
-            <pre id="probe"></pre><script>
+        // Pages: you, welcome (visibleIf firstVisit), visit (a required score), contact.
+        let script = """
             (function () {
               var pages = document.querySelectorAll(".fw-page"), out = [];
-              function note() { out.push(Array.prototype.map.call(pages, function (p) { return p.hidden ? "-" : "P"; }).join("")); }
-              note();
-              pages[0].querySelector("[data-page-go]").click(); note();
-              pages[1].querySelector("[data-page-go='2']").click(); note();
-              pages[2].querySelector("[data-page-go='1']").click(); note();
-              out.push(document.activeElement && document.activeElement.id);
-              document.getElementById("probe").textContent = out.join(" ");
+              function state() { return Array.prototype.map.call(pages, function (p) { return p.hidden ? "-" : "P"; }).join(""); }
+              function heading(i) { return pages[i].querySelector("h2").textContent; }
+              function next(i) { pages[i].querySelector(".fw-page-nav .fw-primary").click(); }
+              function back(i) { pages[i].querySelector(".fw-page-nav [data-page-go]:not(.fw-primary)").click(); }
+              out.push(state());
+              next(0); out.push(state(), heading(2));
+              next(2); out.push(state(), document.activeElement && document.activeElement.id);
+              var nps = document.getElementById("nps"); nps.value = "9"; nps.dispatchEvent(new Event("input", { bubbles: true }));
+              next(2); out.push(state(), heading(3));
+              back(3); back(2); out.push(state());
+              var first = document.getElementById("firstVisit"); first.click();
+              out.push(heading(0));
+              next(0); out.push(state(), heading(1));
+              next(1); out.push(state(), heading(2));
+              document.getElementById("probe").textContent = out.join(" | ");
             })();
-            </script>
             """
-        let page = try Scratch.file("conditions/feedback.html", contents: html.replacingOccurrences(of: "</body>", with: probe + "</body>"))
-        let dom = try Chromium.dumpDOM(of: page, profile: "pages").stdout
+        let seen = try Chromium.probe(html, script: script, name: "pages")
         #expect(
-            dom.contains("P-- -P- --P -P- page-visit-title"), "\(dom.components(separatedBy: "<pre id=\"probe\">").last?.prefix(200) ?? "")"
-        )
+            seen
+                == "P--- | --P- | Page 2 of 3: Your visit | --P- | nps | ---P | Page 3 of 3: Staying in touch | P--- | Page 1 of 4: About you | -P-- | Page 2 of 4: Welcome | --P- | Page 3 of 4: Your visit",
+            "\(seen)")
     }
 
     @Test("documents: pages and sections together, an empty page and a duplicate page id are refused")
@@ -157,6 +168,23 @@ struct ConditionCommandTests {
         #expect(result.stderr.contains("/pages: a form has 'sections' or 'pages' (each with its sections), not both"), "\(result.stderr)")
         #expect(result.stderr.contains("/pages/0/sections: a page needs at least one section"), "\(result.stderr)")
         #expect(result.stderr.contains("/pages/1/id: duplicate page id 'p'"), "\(result.stderr)")
+        // A page's condition is checked as a section's: known fields, kinds, and no field of the page itself.
+        let conditional = try Scratch.file(
+            "conditions/page-conditions.yaml",
+            contents: """
+                formwork: 1
+                id: paged
+                pages:
+                  - { id: one, sections: [{ id: s0, fields: [{ id: n, cell: org.formwork.integer, model: { title: N } }] }] }
+                  - { id: two, visibleIf: "nope == 1", sections: [{ id: s1, fields: [] }] }
+                  - { id: three, visibleIf: "n == 'x'", sections: [{ id: s2, fields: [] }] }
+                  - { id: four, visibleIf: "m > 1", sections: [{ id: s3, fields: [{ id: m, cell: org.formwork.integer, model: { title: M } }] }] }
+                """)
+        let refused = try run(Build.formwork, ["validate", conditional], environment: environment)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("/pages/1/visibleIf: column 1: unknown field 'nope'"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("/pages/2/visibleIf: column 6: 'n' (a number) is compared with text"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the conditions of 'm' depend on themselves"), "\(refused.stderr)")
     }
 
     @Test("a duplicate field id in a form with conditions is reported, not a trap (found by the fuzzer)")

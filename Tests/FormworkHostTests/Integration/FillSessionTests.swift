@@ -103,18 +103,26 @@ struct FillSessionTests {
 
     @Test("a form with pages is filled page by page; 'back' returns to the previous page and keeps its answers")
     func pages() throws {
-        // Page 1: name, first visit. Page 2: nps 2 makes 'better' appear (and required); back to page 1, then on.
+        // Page 1: name, first visit (which shows the welcome page). Page 3: nps 2 makes 'better' appear (and
+        // required); back twice to page 1, then on.
         let terminal = ScriptedTerminal([
-            "Ada", "y", "2", "Too slow", ".", "back", "Bob", "", "9", "", "", "", "",
+            "Ada", "y", "", "", "2", "Too slow", ".", "back", "", "back", "Bob", "", "", "", "9", "", "", "", "",
         ])
         let filled = try FillSession(form: form("feedback.yaml"), terminal: terminal, driver: InProcessCells(registry: registry)).run()
-        #expect(terminal.transcript.contains("Page 2 of 3: Your visit"))
-        #expect(terminal.transcript.contains("[4/6] What should we do better? *"))
+        #expect(terminal.transcript.contains("Page 2 of 4: Welcome"))
+        #expect(terminal.transcript.contains("Page 3 of 4: Your visit"))
+        #expect(terminal.transcript.contains("What should we do better? *"))
         #expect(filled.values["name"] == .string("Bob"))
         #expect(filled.values["nps"] == .integer(9))
         // 'better' was answered while it showed; with a 9 it is hidden again and not submitted.
         #expect(!filled.valuesJSON.serialized().contains("Too slow"))
         #expect(filled.valuesJSON.serialized().contains("\"firstVisit\": true"))
+        // Not a first visit: the welcome page is skipped and the pages are counted without it.
+        let returning = ScriptedTerminal(["Ada", "n", "9", "", "", "", ""])
+        _ = try FillSession(form: form("feedback.yaml"), terminal: returning, driver: InProcessCells(registry: registry)).run()
+        #expect(!returning.transcript.contains("Welcome"))
+        #expect(returning.transcript.contains("Page 2 of 3: Your visit"))
+        #expect(returning.transcript.contains("Page 3 of 3: Staying in touch"))
     }
 
     @Test("words and sentences capitalisation")
