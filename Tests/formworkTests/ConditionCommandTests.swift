@@ -187,6 +187,61 @@ struct ConditionCommandTests {
         #expect(refused.stderr.contains("the conditions of 'm' depend on themselves"), "\(refused.stderr)")
     }
 
+    @Test("computed values: shown read-only, recomputed by validate and render, never taken from the values; the page recomputes live (headless Chromium)")
+    func computed() throws {
+        let order = "\(Source.root)/Examples/Forms/order.yaml"
+        let given = try Scratch.file("conditions/order-values.json", contents: #"{"quantity": 3, "tip": 1}"#)
+        let text = try run(Build.formwork, ["render", order, "--values", given], environment: environment)
+        #expect(text.stdout.contains("Total (EUR)  [            29.5] (read-only)"), "\(text.stdout)")
+        let agreeing = try Scratch.file("conditions/order-agreeing.json", contents: #"{"quantity": 3, "tip": 1, "total": 29.5}"#)
+        #expect(try run(Build.formwork, ["validate", order, "--values", agreeing], environment: environment).status == 0)
+        let forged = try Scratch.file("conditions/order-forged.json", contents: #"{"quantity": 3, "tip": 1, "total": 1}"#)
+        let refused = try run(Build.formwork, ["validate", order, "--values", forged], environment: environment)
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr.contains("/total: 'total' is computed ('quantity * 9.5 + tip' makes 29.5); the value given is not used: leave it out"),
+            "\(refused.stderr)")
+        let json = try run(Build.formwork, ["render", order, "--format", "json"], environment: environment).stdout
+        #expect(json.contains(#""computed": "quantity * 9.5 + tip""#))
+        // Refusals: arithmetic on text, a result of the wrong kind, a field without a value.
+        let bad = try Scratch.file(
+            "conditions/computed-bad.yaml",
+            contents: """
+                formwork: 1
+                id: bad
+                sections:
+                  - id: s
+                    fields:
+                      - { id: name, cell: org.formwork.text-field, model: { title: Name } }
+                      - { id: n, cell: org.formwork.integer, model: { title: N } }
+                      - { id: twice, cell: org.formwork.integer, model: { title: Twice }, value: "name * 2" }
+                      - { id: flag, cell: org.formwork.toggle, model: { title: Flag }, value: "n + 1" }
+                      - { id: note, cell: org.formwork.text, model: { text: Hi }, value: "n" }
+                """)
+        let badResult = try run(Build.formwork, ["validate", bad], environment: environment)
+        #expect(badResult.status == 65)
+        #expect(badResult.stderr.contains("/sections/0/fields/2/value: column 1: '*' works on numbers, not 'name' (text)"), "\(badResult.stderr)")
+        #expect(badResult.stderr.contains("/sections/0/fields/3/value: 'value' makes number but 'flag' holds bool"), "\(badResult.stderr)")
+        #expect(badResult.stderr.contains("/sections/0/fields/4/value: 'note' (org.formwork.text) holds no value"), "\(badResult.stderr)")
+        guard Chromium.path != nil else {
+            print("skipped: chromium is not installed (apt-get install chromium)")
+            return
+        }
+        let html = try run(Build.formwork, ["render", order, "--format", "html"], environment: environment).stdout
+        let script = """
+            (function () {
+              var q = document.getElementById("quantity"), tip = document.getElementById("tip"), total = document.getElementById("total"), out = [];
+              out.push(total.value, String(total.disabled));
+              q.value = "4"; q.dispatchEvent(new Event("input", { bubbles: true })); out.push(total.value);
+              tip.value = ""; tip.dispatchEvent(new Event("input", { bubbles: true })); out.push(total.value === "" ? "none" : total.value);
+              tip.value = "0.5"; tip.dispatchEvent(new Event("input", { bubbles: true })); out.push(total.value, String(total.disabled));
+              document.getElementById("probe").textContent = out.join(" ");
+            })();
+            """
+        let seen = try Chromium.probe(html, script: script, name: "computed")
+        #expect(seen == "12 true 40.5 none 38.5 true", "\(seen)")
+    }
+
     @Test("a duplicate field id in a form with conditions is reported, not a trap (found by the fuzzer)")
     func duplicateIDs() throws {
         let document = try Scratch.file(

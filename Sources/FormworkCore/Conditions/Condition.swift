@@ -6,9 +6,12 @@
 /// or         := and ("or" and)*
 /// and        := not ("and" not)*
 /// not        := "not" not | comparison
-/// comparison := operand (("==" | "!=" | "<" | "<=" | ">" | ">=") operand
-///                        | "not"? "in" operand
+/// comparison := sum (("==" | "!=" | "<" | "<=" | ">" | ">=") sum
+///                        | "not"? "in" sum
 ///                        | "is" "not"? "empty")?
+/// sum        := product (("+" | "-") product)*
+/// product    := unary (("*" | "/") unary)*
+/// unary      := "-" unary | operand
 /// operand    := NUMBER | STRING | "true" | "false" | "null" | FIELD-ID | list | "(" expression ")"
 /// list       := "[" (literal ("," literal)*)? "]"
 /// ```
@@ -27,6 +30,13 @@ public indirect enum Condition: Sendable, Equatable {
     case compare(Condition, Comparison, Condition)
     case isIn(Condition, Condition)
     case isEmpty(Condition)
+    /// Arithmetic on numbers (a computed value's `price * quantity`); absent when an operand is not a number or
+    /// the result is not finite (a division by zero).
+    case arithmetic(Condition, Arithmetic, Condition)
+
+    public enum Arithmetic: String, Sendable, CaseIterable {
+        case add = "+", subtract = "-", multiply = "*", divide = "/"
+    }
 
     public enum Comparison: String, Sendable, CaseIterable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
@@ -38,7 +48,8 @@ public indirect enum Condition: Sendable, Equatable {
         case .literal, .list: []
         case .field(let id): [id]
         case .not(let c), .isEmpty(let c): c.fields
-        case .and(let a, let b), .or(let a, let b), .compare(let a, _, let b), .isIn(let a, let b): a.fields + b.fields
+        case .and(let a, let b), .or(let a, let b), .compare(let a, _, let b), .isIn(let a, let b), .arithmetic(let a, _, let b):
+            a.fields + b.fields
         }
     }
 
@@ -62,8 +73,40 @@ public indirect enum Condition: Sendable, Equatable {
             if case .stringList(let items) = needle { return .bool(items.contains { hay.contains($0) }) }
             return .bool(hay.contains(Self.text(needle)))
         case .compare(let a, let op, let b): return .bool(Self.compare(a.evaluate(value), op, b.evaluate(value)))
+        case .arithmetic(let a, let op, let b): return Self.arithmetic(a.evaluate(value), op, b.evaluate(value))
         }
     }
+
+    /// The value of an expression, for a computed value: nil when it has none.
+    public func value(_ value: (String) -> Value?) -> Value? { evaluate(value) }
+
+    /// `a op b` on two numbers: integers stay integers while the result is one and fits (an overflow goes on in
+    /// floating point, as the page's script does); nil when an operand is no number or the result is not finite.
+    static func arithmetic(_ a: Value?, _ op: Arithmetic, _ b: Value?) -> Value? {
+        if case .integer(let x)? = a, case .integer(let y)? = b {
+            let r: (partialValue: Int64, overflow: Bool)
+            switch op {
+            case .add: r = x.addingReportingOverflow(y)
+            case .subtract: r = x.subtractingReportingOverflow(y)
+            case .multiply: r = x.multipliedReportingOverflow(by: y)
+            case .divide:
+                guard y != 0 else { return nil }
+                r = x.dividedReportingOverflow(by: y)
+                if !r.overflow && r.partialValue.multipliedReportingOverflow(by: y) == (x, false) { return .integer(r.partialValue) }
+                return finite(Double(x) / Double(y))
+            }
+            if !r.overflow { return .integer(r.partialValue) }
+        }
+        guard let x = number(a), let y = number(b) else { return nil }
+        switch op {
+        case .add: return finite(x + y)
+        case .subtract: return finite(x - y)
+        case .multiply: return finite(x * y)
+        case .divide: return y == 0 ? nil : finite(x / y)
+        }
+    }
+
+    static func finite(_ d: Double) -> Value? { d.isFinite ? .number(d) : nil }
 
     static func truthy(_ v: Value?) -> Bool {
         switch v {
@@ -146,6 +189,7 @@ public indirect enum Condition: Sendable, Equatable {
         case .compare(let a, let op, let b): .array([.string(op.rawValue), a.json, b.json])
         case .isIn(let a, let b): .array([.string("in"), a.json, b.json])
         case .isEmpty(let c): .array([.string("empty"), c.json])
+        case .arithmetic(let a, let op, let b): .array([.string("math"), .string(op.rawValue), a.json, b.json])
         }
     }
 
@@ -194,6 +238,9 @@ public struct FieldConditions: Sendable, Equatable {
         var visibleIf: ConditionSource?
         var enabledIf: ConditionSource?
         var requiredIf: ConditionSource?
+        /// A computed value (`value: "price * quantity"`): the field shows it, read-only, and it is recomputed
+        /// wherever values are checked, never taken from an answer.
+        var value: ConditionSource?
     }
 
     private var storage: [Storage] = []
@@ -215,6 +262,10 @@ public struct FieldConditions: Sendable, Equatable {
         get { storage.first?.requiredIf ?? nil }
         set { edit { $0.requiredIf = newValue } }
     }
+    public var value: ConditionSource? {
+        get { storage.first?.value ?? nil }
+        set { edit { $0.value = newValue } }
+    }
 
     public init(visibleIf: ConditionSource? = nil, enabledIf: ConditionSource? = nil, requiredIf: ConditionSource? = nil) {
         if visibleIf != nil || enabledIf != nil || requiredIf != nil {
@@ -229,10 +280,10 @@ public struct FieldConditions: Sendable, Equatable {
     public var isEmpty: Bool { storage.isEmpty || storage[0] == Storage() }
 
     /// The ids of every field the conditions read.
-    public var fields: [String] { [visibleIf, enabledIf, requiredIf].compactMap { $0?.condition.fields }.flatMap { $0 } }
+    public var fields: [String] { [visibleIf, enabledIf, requiredIf, value].compactMap { $0?.condition.fields }.flatMap { $0 } }
 
-    /// The keys a document uses for them.
-    public static let keys = ["visibleIf", "enabledIf", "requiredIf"]
+    /// The keys a document uses for them (`value`: a computed value).
+    public static let keys = ["visibleIf", "enabledIf", "requiredIf", "value"]
 }
 
 /// Where a field stands for the values at hand.

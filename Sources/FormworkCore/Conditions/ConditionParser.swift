@@ -35,6 +35,24 @@ public struct ConditionParser {
 
     init(fields: [String: ConditionType]?) { self.fields = fields }
 
+    /// The kind of value a parsed expression makes (`bool` for a test, `number` for arithmetic).
+    static func kind(of c: Condition, fields: [String: ConditionType]) -> ConditionType {
+        switch c {
+        case .literal(let v?):
+            switch v {
+            case .string: .text
+            case .integer, .number: .number
+            case .bool: .bool
+            case .stringList: .list
+            }
+        case .literal(nil): .null
+        case .list: .list
+        case .field(let id): fields[id] ?? .any
+        case .arithmetic: .number
+        case .not, .and, .or, .compare, .isIn, .isEmpty: .bool
+        }
+    }
+
     var current: (token: Token, column: Int) { tokens[position] }
 
     func error(_ message: String, at column: Int? = nil) -> ConditionError {
@@ -57,6 +75,15 @@ public struct ConditionParser {
             throw ConditionError(column: Self.maxLength, message: "the expression is longer than \(Self.maxLength) characters")
         }
         var i = 0
+        // A '-' right after a value is a subtraction (`a -1`); elsewhere, before a digit, it is a number's sign.
+        var followsOperand: Bool {
+            switch tokens.last?.token {
+            case .number?, .string?: true
+            case .word(let w)?: !["and", "or", "not", "in", "is"].contains(w)
+            case .symbol(let s)?: s == ")" || s == "]"
+            default: false
+            }
+        }
         func isWordStart(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c == "_") }
         func isWord(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-") }
         while i < chars.count {
@@ -83,7 +110,9 @@ public struct ConditionParser {
                 }
                 guard closed else { throw ConditionError(column: column, message: "the string is not closed; end it with \(c)") }
                 tokens.append((.string(s), column))
-            } else if c.isASCII && (c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isASCII && chars[i + 1].isNumber)) {
+            } else if c.isASCII
+                && (c.isNumber || (c == "-" && !followsOperand && i + 1 < chars.count && chars[i + 1].isASCII && chars[i + 1].isNumber))
+            {
                 var j = i + 1
                 while j < chars.count && chars[j].isASCII && (chars[j].isNumber || chars[j] == "." || chars[j] == "e" || chars[j] == "E") {
                     j += 1
@@ -104,7 +133,7 @@ public struct ConditionParser {
                 if ["==", "!=", "<=", ">="].contains(two) {
                     tokens.append((.symbol(two), column))
                     i += 2
-                } else if "<>()[],".contains(c) {
+                } else if "<>()[],+-*/".contains(c) {
                     tokens.append((.symbol(String(c)), column))
                     i += 1
                 } else if c == "=" {
@@ -162,12 +191,12 @@ public struct ConditionParser {
 
     mutating func comparison(depth: Int) throws(ConditionError) -> (Condition, ConditionType) {
         let leftColumn = current.column
-        let (left, leftType) = try operand(depth: depth)
+        let (left, leftType) = try sum(depth: depth)
         // `is empty` applies to every kind: a number or true/false is empty when absent.
         if case .symbol(let s) = current.token, let op = Condition.Comparison(rawValue: s) {
             _ = advance()
             let rightColumn = current.column
-            let (right, rightType) = try operand(depth: depth)
+            let (right, rightType) = try sum(depth: depth)
             try checkComparable(leftType, rightType, op: op, column: rightColumn, left: left, right: right)
             return (.compare(left, op, right), .bool)
         }
@@ -202,6 +231,50 @@ public struct ConditionParser {
             return (negate ? .not(test) : test, .bool)
         }
         return (left, leftType)
+    }
+
+    mutating func sum(depth: Int) throws(ConditionError) -> (Condition, ConditionType) {
+        let column = current.column
+        var (left, type) = try product(depth: depth)
+        while case .symbol(let s) = current.token, s == "+" || s == "-" {
+            let opColumn = advance().column
+            let (right, rightType) = try product(depth: depth)
+            try checkArithmetic(type, rightType, s, column: column, opColumn: opColumn, left: left, right: right)
+            left = .arithmetic(left, s == "+" ? .add : .subtract, right)
+            type = .number
+        }
+        return (left, type)
+    }
+
+    mutating func product(depth: Int) throws(ConditionError) -> (Condition, ConditionType) {
+        let column = current.column
+        var (left, type) = try unary(depth: depth)
+        while case .symbol(let s) = current.token, s == "*" || s == "/" {
+            let opColumn = advance().column
+            let (right, rightType) = try unary(depth: depth)
+            try checkArithmetic(type, rightType, s, column: column, opColumn: opColumn, left: left, right: right)
+            left = .arithmetic(left, s == "*" ? .multiply : .divide, right)
+            type = .number
+        }
+        return (left, type)
+    }
+
+    mutating func unary(depth: Int) throws(ConditionError) -> (Condition, ConditionType) {
+        guard current.token == .symbol("-") else { return try operand(depth: depth) }
+        let column = advance().column
+        guard depth < Self.maxDepth else { throw error("the expression nests deeper than \(Self.maxDepth) levels", at: column) }
+        let (inner, type) = try unary(depth: depth + 1)
+        try checkArithmetic(.number, type, "-", column: column, opColumn: column, left: .literal(.integer(0)), right: inner)
+        return (.arithmetic(.literal(.integer(0)), .subtract, inner), .number)
+    }
+
+    /// Arithmetic takes numbers (or fields of any kind, checked when evaluated).
+    func checkArithmetic(
+        _ a: ConditionType, _ b: ConditionType, _ op: String, column: Int, opColumn: Int, left: Condition, right: Condition
+    ) throws(ConditionError) {
+        for (type, operand, at) in [(a, left, column), (b, right, opColumn + 1)] where type != .number && type != .any {
+            throw error("'\(op)' works on numbers, not \(describeType(type, operand))", at: at)
+        }
     }
 
     func describeType(_ type: ConditionType, _ c: Condition) -> String {

@@ -105,6 +105,22 @@ extension FormDecoder {
             case (.field, "visibleIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.visibleIf = source }
             case (.field, "enabledIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.enabledIf = source }
             case (.field, "requiredIf"): if let (s, f) = fieldIndex { sections[s].fields[f].conditions.requiredIf = source }
+            case (.field, "value"):
+                guard let (s, f) = fieldIndex else { break }
+                let field = sections[s].fields[f]
+                guard let name = field.valueField, let schema = field.cell.field(named: name) else {
+                    report(item.pointer, item.node, "'\(field.id)' (\(field.cell.id)) holds no value; a computed value needs a field that has one")
+                    break
+                }
+                let kind = field.typedChoiceKind ?? ConditionType(schema.type)
+                let made = ConditionParser.kind(of: condition, fields: types)
+                // A number may be shown in a text field; otherwise the kinds must agree.
+                guard made == kind || made == .any || kind == .any || (made == .number && kind == .text && field.labelledChoices.isEmpty)
+                else {
+                    report(item.pointer, item.node, "'value' makes \(made.rawValue) but '\(field.id)' holds \(kind.rawValue)")
+                    break
+                }
+                sections[s].fields[f].conditions.value = source
             default: break
             }
         }

@@ -245,6 +245,8 @@ package enum DocumentSchema {
             ("required", .object([("type", .string("boolean"))])),
             ("rules", ref("rules")),
             ("visibleIf", ref("condition")), ("enabledIf", ref("condition")), ("requiredIf", ref("condition")),
+            // A computed value: an expression over other fields (docs/forms.md, Computed values).
+            ("value", ref("condition")),
             // The id (or ids) this field's answers were stored under in earlier revisions (docs/format.md, Revisions).
             (
                 "renamedFrom",

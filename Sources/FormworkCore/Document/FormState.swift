@@ -39,6 +39,54 @@ extension Form {
         return out
     }
 
+    /// Whether any field's value is computed (`value: "price * quantity"`).
+    public var hasComputedValues: Bool { hasConditions && sections.contains { $0.fields.contains { $0.conditions.value != nil } } }
+
+    /// Sets every computed field's value from the values it reads, in evaluation order (a computed value may read
+    /// another; a hidden field reads as absent, as in conditions). Whatever an answer or a values file put in a
+    /// computed field is replaced: the value is never taken from outside.
+    public mutating func recompute() {
+        guard hasComputedValues else { return }
+        var where_: [String: (section: Int, field: Int)] = [:]
+        for (s, section) in sections.enumerated() {
+            for (f, field) in section.fields.enumerated() where field.item == nil { where_[field.id] = (s, f) }
+        }
+        var visibleValues: [String: Value] = [:]
+        func value(_ id: String) -> Value? { visibleValues[id] }
+        for id in evaluationOrder {
+            guard let (s, f) = where_[id] else { continue }
+            let section = sections[s]
+            let conditions = section.fields[f].conditions
+            let visible =
+                (section.conditions.visibleIf?.condition.holds(value) ?? true) && (conditions.visibleIf?.condition.holds(value) ?? true)
+            if let computed = conditions.value, let name = section.fields[f].valueField,
+                let type = section.fields[f].cell.field(named: name)?.type
+            {
+                sections[s].fields[f].model[name] = Self.computed(computed.condition.value(value), as: type)
+            }
+            let field = sections[s].fields[f]
+            if visible, let name = field.valueField, let v = field.model[name] { visibleValues[id] = field.conditionValue(v) }
+        }
+    }
+
+    /// A computed result as a value of the field's type: a whole number for an integer field (else none), a
+    /// decimal text for a text field, true/false for a boolean.
+    static func computed(_ v: Value?, as type: FieldType) -> Value? {
+        guard let v else { return nil }
+        switch (type, v) {
+        case (.integer, .integer): return v
+        case (.integer, .number(let d)): return Int64(exactly: d).map(Value.integer)
+        case (.number, .integer(let n)): return .number(Double(n))
+        case (.number, .number): return v
+        case (.string, _), (.text, _), (.choice, _):
+            if case .string = v { return v }
+            if case .stringList = v { return nil }
+            return .string(Condition.text(v))
+        case (.bool, _): return .bool(Condition.truthy(v))
+        default: return nil
+        }
+    }
+
     /// The pages shown for the current values, in order: a page is skipped when every one of its sections is
     /// hidden (its own `visibleIf`, or the page's, which applies to each of them). Empty for a form without pages.
     public func shownPages(_ states: [String: FieldState]) -> [Int] {

@@ -48,6 +48,7 @@ public enum ValuesFile {
         }
         application.applyMembers(members, to: &form)
         application.fillOmittedGroups(of: &form)
+        application.recompute(members, in: &form)
         if requireComplete { application.checkRequiredAndUnsubmitted(members, in: form) }
         if !application.diagnostics.isEmpty { throw .invalid(application.diagnostics) }
     }
@@ -199,6 +200,27 @@ public enum ValuesFile {
                     }
                     applyOne("\(key)/\(i)/\(name)", itemPointer, valueNode, s, i * template.count + t, to: &form)
                 }
+            }
+        }
+
+        /// Computed values are computed again from the values applied; one given that differs is reported (it
+        /// would not be used), one that agrees is accepted.
+        mutating func recompute(_ members: [(key: String, value: SourceNode)], in form: inout Form) {
+            guard form.hasComputedValues else { return }
+            var given: [(id: String, value: Value?, node: SourceNode)] = []
+            for (key, node) in members where !node.isNull {
+                guard let field = form.field(key), field.conditions.value != nil, let name = field.valueField else { continue }
+                given.append((key, field.model[name], node))
+            }
+            form.recompute()
+            for (id, value, node) in given {
+                guard let field = form.field(id), let source = field.conditions.value, let name = field.valueField else { continue }
+                let made = field.model[name]
+                if value != nil && made != nil && Condition.compare(value, .equal, made) { continue }
+                let shown = made.map { "makes \(Condition.text($0))" } ?? "has no value for these answers"
+                report(
+                    field.valuePointer, node,
+                    "'\(id)' is computed ('\(source.text)' \(shown)); the value given is not used: leave it out", code: "computed")
             }
         }
 

@@ -49,7 +49,14 @@ package enum ValuesSchema {
             }
             for field in section.fields {
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
-                properties.append((field.id, value(schema, field: field)))
+                var property = value(schema, field: field)
+                if let computed = field.conditions.value, case .object(var members) = property {
+                    // Computed from the others: a value given must agree, which JSON Schema cannot check.
+                    members.append(("readOnly", .bool(true)))
+                    property = .object(members)
+                    notExpressed.append("'\(field.id)' is computed as \(computed.text); a value given must agree")
+                }
+                properties.append((field.id, property))
                 // The field's value is submitted when it is visible and enabled (its own and its section's conditions).
                 let gates = [
                     section.conditions.visibleIf, field.conditions.visibleIf, section.conditions.enabledIf, field.conditions.enabledIf,

@@ -80,6 +80,7 @@ public final class FillSession {
         } else {
             try runPages(order)
         }
+        form.recompute()
         say(options.accessible ? "Done. \(order.count) fields filled." : style("✓ \(order.count) fields filled", "32"))
         runtime.drain()
         return form
@@ -180,6 +181,14 @@ public final class FillSession {
         let state =
             form.hasConditions ? (form.states()[field.id] ?? FieldState(required: field.required)) : FieldState(required: field.required)
         guard state.visible else { return }
+        if field.conditions.value != nil {
+            // Computed from the answers so far: shown, not asked.
+            form.recompute()
+            let made = form.sections[s].fields[f].model[name].map(Condition.text) ?? "no value yet"
+            let line = TerminalText.safe("\(form.displayLabel(field)): \(made)")
+            say(options.accessible ? "\(line) (computed)." : style("[\(number)/\(total)] \(line) (computed)", "2"))
+            return
+        }
         field.required = state.required
         let view: FieldView
         do { view = try runtime.render(field) } catch {

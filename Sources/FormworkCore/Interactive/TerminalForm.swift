@@ -110,6 +110,7 @@ public final class TerminalFormSession {
                 }
             }
         }
+        form.recompute()
         states = form.hasConditions ? form.states() : [:]
         rebuild(keepFocusOn: nil)
         redraw()
@@ -199,7 +200,8 @@ public final class TerminalFormSession {
             guard let name = field.valueField, field.cell.field(named: name) != nil else {
                 return button(ui[field.id]?.view) != nil && states[field.id]?.enabled ?? true
             }
-            return states[field.id]?.enabled ?? true && ui[field.id]?.prompt?.disabled != true
+            // A computed value is shown, never edited.
+            return states[field.id]?.enabled ?? true && ui[field.id]?.prompt?.disabled != true && field.conditions.value == nil
         default: return true
         }
     }
@@ -719,6 +721,22 @@ public final class TerminalFormSession {
 
     /// After a value changed: conditions and rules across fields, live.
     func valuesChanged(changed id: String) {
+        if form.hasComputedValues {
+            // Computed values follow the answers: those that changed are drawn again.
+            let before = form.values
+            form.recompute()
+            let after = form.values
+            var redrawn: [(section: Int, field: Int, highlighted: Bool, selected: Bool)] = []
+            for (i, block) in blocks.enumerated() {
+                guard case .field(let s, let f) = block else { continue }
+                let field = form.sections[s].fields[f]
+                guard field.conditions.value != nil, before[field.id] != after[field.id] else { continue }
+                redrawn.append((s, f, false, false))
+                ui[field.id]?.editor = nil  // its text is the value's, made again
+                dirty.insert(i)
+            }
+            renderFields(redrawn)
+        }
         if form.hasConditions {
             let new = form.states()
             if new != states {

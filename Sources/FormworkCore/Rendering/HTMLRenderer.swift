@@ -244,12 +244,18 @@ struct HTMLRenderer {
             var sectionVisible = !sv || holds(sv, get), sectionEnabled = !se || holds(se, get);
             section.hidden = !sectionVisible;
             Array.prototype.forEach.call(section.querySelectorAll(".fw-field"), function (div) {
-              var v = cond(div, "visible-if"), e = cond(div, "enabled-if"), r = cond(div, "required-if");
+              var v = cond(div, "visible-if"), e = cond(div, "enabled-if"), r = cond(div, "required-if"), m = cond(div, "value");
               var visible = sectionVisible && (!v || holds(v, get));
               var enabled = sectionEnabled && (!e || holds(e, get));
               div.hidden = !visible;
+              // A computed value is written into its control (shown, never edited; the server computes it again).
+              if (m) {
+                var made = evaluate(m, get), out = document.getElementById(div.getAttribute("data-value-id") || "");
+                if (out && out.type === "checkbox") out.checked = truthy(made);
+                else if (out && "value" in out) out.value = made === null ? "" : text(made);
+              }
               Array.prototype.forEach.call(div.querySelectorAll("input, select, textarea, button"), function (c) {
-                c.disabled = !visible || !enabled;
+                c.disabled = !visible || !enabled || !!m;
                 if (c.hasAttribute("data-required")) c.required = visible && enabled;
               });
               if (r) {
@@ -446,8 +452,15 @@ struct HTMLRenderer {
               if (needle === null || !Array.isArray(hay)) return false;
               if (Array.isArray(needle)) return needle.some(function (x) { return hay.indexOf(x) >= 0; });
               return hay.indexOf(text(needle)) >= 0;
+            case "math": return math(evaluate(n[2], get), n[1], evaluate(n[3], get));
             default: return compare(evaluate(n[1], get), n[0], evaluate(n[2], get));
           }
+        }
+        function math(a, op, b) {
+          if (typeof a !== "number" || typeof b !== "number") return null;
+          if (op === "/" && b === 0) return null;
+          var r = op === "+" ? a + b : op === "-" ? a - b : op === "*" ? a * b : a / b;
+          return isFinite(r) ? r : null;
         }
         function holds(n, get) { return truthy(evaluate(n, get)); }
         """
@@ -523,6 +536,7 @@ struct HTMLRenderer {
         write("visible-if", c.visibleIf)
         write("enabled-if", c.enabledIf)
         write("required-if", c.requiredIf)
+        write("value", c.value)
     }
 
     func render(_ node: ViewNode, field: FieldView, messages: Int, messageIndex: inout Int, to out: inout HTMLBytes) {

@@ -19,6 +19,9 @@ final class RenderPass {
     private(set) var rejections: [Diagnostic] = []
 
     init(_ form: Form) {
+        // Computed values are drawn as the values they read make them.
+        var form = form
+        form.recompute()
         // A repeatable group below its maximum gets one spare, empty item (rendered in the same batch).
         var spares: [Int: [FormField]] = [:]
         for (s, section) in form.sections.enumerated() {
@@ -118,7 +121,13 @@ final class RenderPass {
         if group < sectionCount {
             let id = field.pointee.id
             if !states.isEmpty, let state = states[id] { FormRuntime.apply(state, to: &view) }
-            if !field.pointee.conditions.isEmpty { view.conditions = field.pointee.conditions }
+            if !field.pointee.conditions.isEmpty {
+                view.conditions = field.pointee.conditions
+                // A computed value is shown, never edited.
+                if field.pointee.conditions.value != nil, let value = view.valueField {
+                    view.nodes = view.nodes.map { FormRuntime.mapControls($0) { if $0.field == value { $0.disabled = true } } }
+                }
+            }
             if !field.pointee.crossRules.isEmpty { view.crossRules = field.pointee.crossRules }
             if let item = field.pointee.item { view.item = item }
             if !crossProblems.isEmpty {

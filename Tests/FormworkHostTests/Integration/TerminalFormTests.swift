@@ -127,6 +127,9 @@ struct TerminalFormTests {
         #expect(dict["size"] == .string("Large"))
         #expect(dict["toppings"] == strings("Cheese", "Ham"))
         #expect(dict["diet"] == strings("Vegetarian", "Vegan"))
+        // The computed total follows the quantity at once (20 × 9.5 + the 2.5 tip), and is never focused.
+        #expect(dict["total"] == .number(192.5))
+        #expect(text(session).contains("192.5"))
         let survey = try play(
             "survey.yaml",
             [.tab, .enter] + typing("wee") + [.enter, .tab, .tab] + [.character(" "), .down, .character(" "), .down, .character(" ")])
