@@ -237,6 +237,12 @@ package enum ValuesSchema {
                 if rules.pattern == nil { pattern = "^https?://[^/\\s]+[^\\s]*$" }
             case .date?: members.append(("format", .string("date")))
             case .uuid?: members.append(("format", .string("uuid")))
+            case .uri?:
+                members.append(("format", .string("uri")))
+                if rules.pattern == nil { pattern = "^[A-Za-z][A-Za-z0-9+.\\-]*:[^\\s]+$" }
+            case .time?:
+                // JSON Schema's "time" needs seconds and a zone; a time input posts neither.
+                if rules.pattern == nil { pattern = "^(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?$" }
             case .tel?:
                 if rules.pattern == nil { pattern = "^(?=(?:[^0-9]*[0-9]){3})[0-9 +\\-().]+$" }
             case nil: break

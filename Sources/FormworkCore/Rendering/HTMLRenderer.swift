@@ -764,7 +764,7 @@ struct HTMLRenderer {
         // pattern that a browser would read otherwise (or refuse) is left to the server: one attribute, the same answer.
         let rulePattern = field.rules.pattern.flatMap { PatternCache.compiled($0.value)?.isBrowserCompatible == true ? $0.value : nil }
         if isValue, !c.multiline,
-            let pattern = rulePattern ?? (field.rules.format?.value == .url ? "https?://.+" : nil)
+            let pattern = rulePattern ?? field.rules.format?.value.browserPattern
                 ?? field.rules.minLength.map({ "[\\s\\S]{\($0.value),}" })
         {
             out.raw(" pattern=\"")

@@ -61,9 +61,24 @@ package enum DateFormat {
         }
     }
 
-    /// Parses "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]" (UTC when no zone).
+    /// Parses "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]" (UTC when no zone), and a time of day alone,
+    /// "HH:MM[:SS]" (what an HTML time input posts), as that time on 1970-01-01 UTC — the seconds a time-only
+    /// date picker holds.
     package static func parse(_ text: String) -> Double? {
         let s = Array(text.utf8)
+        if (s.count == 5 || s.count == 8) && s[2] == 0x3A {
+            func two(_ i: Int) -> Int? {
+                guard (0x30...0x39).contains(s[i]), (0x30...0x39).contains(s[i + 1]) else { return nil }
+                return Int(s[i] - 0x30) * 10 + Int(s[i + 1] - 0x30)
+            }
+            guard let h = two(0), let m = two(3), h < 24, m < 60 else { return nil }
+            var sec = 0
+            if s.count == 8 {
+                guard s[5] == 0x3A, let ss = two(6), ss < 60 else { return nil }
+                sec = ss
+            }
+            return Double(h * 3600 + m * 60 + sec)
+        }
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= s.count else { return nil }
             var n = 0

@@ -9,7 +9,7 @@ import Synchronization
 ///   minLength: 3                                  # or { value: 3, message: "At least 3 letters." }
 ///   maxLength: 100
 ///   pattern: "[A-Z]{2}[0-9]{4}"                   # the whole value must match (as HTML's pattern)
-///   format: email                                 # email, url, tel, date, uuid
+///   format: email                                 # email, url, uri, tel, date, time, uuid
 ///   minimum: 0
 ///   maximum: 10
 ///   step: 0.5
@@ -34,6 +34,20 @@ public struct FieldRules: Sendable, Equatable {
     /// Formats a string value can be required to have.
     public enum Format: String, Sendable, CaseIterable, Equatable {
         case email, url, tel, date, uuid
+        /// Any absolute URI (`mailto:`, `tel:`, `urn:`, `ftp://` …): a scheme, a colon, no space.
+        case uri
+        /// A time of day, `09:30` or `09:30:15` (what an HTML time input posts).
+        case time
+
+        /// The browser's `pattern` that checks the same (nil: the browser's own type check, or none).
+        var browserPattern: String? {
+            switch self {
+            case .url: "https?://.+"
+            case .uri: "[A-Za-z][A-Za-z0-9+.\\-]*:\\S+"
+            case .time: "([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?"
+            default: nil
+            }
+        }
     }
 
     /// The rules themselves, out of line: every field and every view carries a `FieldRules`, and most
@@ -171,6 +185,8 @@ public struct FieldRules: Sendable, Equatable {
         case .tel: "a telephone number"
         case .date: "a date such as 2026-11-21"
         case .uuid: "a UUID"
+        case .uri: "an address with a scheme, such as mailto:name@example.com or urn:isbn:0451450523"
+        case .time: "a time of day such as 09:30"
         }
     }
 
@@ -192,6 +208,15 @@ public struct FieldRules: Sendable, Equatable {
             return digits >= 3 && s.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || " +-().".unicodeScalars.contains($0) }
         case .date:
             return s.utf8.count == 10 && DateFormat.parse(s) != nil
+        case .uri:
+            // scheme ":" rest (RFC 3986): a letter, then letters, digits, '+', '-' or '.'; no space or control after.
+            guard let colon = s.utf8.firstIndex(of: 0x3A), colon != s.utf8.startIndex else { return false }
+            let scheme = s.utf8[..<colon], rest = s.utf8[s.utf8.index(after: colon)...]
+            guard let first = scheme.first, (0x61...0x7A).contains(first | 0x20) else { return false }
+            return scheme.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0 | 0x20) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+                && !rest.isEmpty && rest.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+        case .time:
+            return (s.utf8.count == 5 || s.utf8.count == 8) && DateFormat.parse(s) != nil
         case .uuid:
             let hex = s.unicodeScalars.filter { $0 != "-" }
             let groups = s.split(separator: "-", omittingEmptySubsequences: false).map(\.count)

@@ -44,13 +44,36 @@ struct FieldRulesTests {
     }
 
     @Test("formats agree with what browsers and JSON Schema accept")
-    func formats() {
+    func formats() throws {
         #expect(FieldRules.isValid("ada@example.com", as: .email) && !FieldRules.isValid("ada@example", as: .email))
         #expect(!FieldRules.isValid("a da@example.com", as: .email))
         #expect(FieldRules.isValid("https://example.com/x", as: .url) && !FieldRules.isValid("example.com", as: .url))
         #expect(FieldRules.isValid("+33 (1) 23-45", as: .tel) && !FieldRules.isValid("call me", as: .tel))
         #expect(FieldRules.isValid("2026-02-28", as: .date) && !FieldRules.isValid("2026-02-30", as: .date))
         #expect(FieldRules.isValid("123e4567-e89b-12d3-a456-426614174000", as: .uuid))
+        for good in ["mailto:ada@example.com", "urn:isbn:0451450523", "tel:+33123", "ftp://x.example/a", "HTTPS://e.x", "a+b.c-d:x"] {
+            #expect(FieldRules.isValid(good, as: .uri), "\(good)")
+        }
+        for bad in ["example.com", ":x", "1ab:x", "mailto:", "mailto:a b", "ma_il:x", "a\u{1}:x", "é:x"] {
+            #expect(!FieldRules.isValid(bad, as: .uri), "\(bad)")
+        }
+        for good in ["09:30", "00:00", "23:59:59"] { #expect(FieldRules.isValid(good, as: .time), "\(good)") }
+        for bad in ["24:00", "9:30", "09:60", "09:30:60", "09:30Z", "2026-11-21", "09-30"] {
+            #expect(!FieldRules.isValid(bad, as: .time), "\(bad)")
+        }
+        // The browser's pattern for a format says what the host says, on the same samples.
+        let samples = ["09:30", "23:59:59", "24:00", "9:30", "mailto:ada@example.com", "urn:x", "example.com", "http://a", "https://",
+            "a:b c", "http://e.x/y"]
+        for format in FieldRules.Format.allCases {
+            guard let source = format.browserPattern else { continue }
+            let pattern = try Pattern(source)
+            #expect(pattern.isBrowserCompatible, "\(format)")
+            for sample in samples {
+                #expect(pattern.matchesWhole(sample) == FieldRules.isValid(sample, as: format), "\(format): \(sample)")
+            }
+        }
+        // A date picker for a time of day takes what an HTML time input posts.
+        #expect(DateFormat.parse("09:30") == 34200 && DateFormat.parse("09:30:15") == 34215 && DateFormat.parse("25:00") == nil)
     }
 
     @Test("rules are checked against the value's type, and patterns that cannot be matched in linear time are refused")
