@@ -394,7 +394,7 @@ struct RenderCommandTests {
         try? FileManager.default.removeItem(atPath: examplesFolder)
         try FileManager.default.createDirectory(atPath: examplesFolder, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: "\(examplesFolder)/Examples", withDestinationPath: "\(Source.root)/Examples")
-        for command in ["render", "validate", "list", "inspect", "check", "fill", "schema", "preview", "gallery", "paths"] {
+        for command in ["render", "validate", "list", "inspect", "check", "fill", "schema", "preview", "gallery", "paths", "new-pack"] {
             let text = try run(Build.formwork, [command, "--help"], environment: environment).stdout
             #expect(text.contains("\nEXAMPLES:\n  formwork \(command)"), "\(command) --help has no EXAMPLES section")
             let examples = text.split(separator: "\n").filter { $0.hasPrefix("  formwork \(command)") }

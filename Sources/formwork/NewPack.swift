@@ -1,0 +1,296 @@
+import ArgumentParser
+import FormworkCore
+import Glibc
+
+/// `formwork new-pack NAME`: a working C pack to start from — its source, a Makefile that finds `formwork.h` through
+/// pkg-config (or `FORMWORK_INCLUDE`), a form that uses its cell, and `make check` (conformance and a render). A pack
+/// author's first hour is then editing a pack that already loads, not finding out how to build one.
+struct NewPack: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-pack",
+        abstract: "Write a new, working cell pack to start from: C source, Makefile, a form that uses it, and make check.",
+        discussion: """
+            The pack builds against formwork.h found by pkg-config (an installed Formwork) or in FORMWORK_INCLUDE, and
+            exports only formwork_pack_v1. `make check` runs `formwork check` on it and renders its form. See
+            docs/abi.md for the ABI.
+
+            EXAMPLES:
+              formwork new-pack stars
+                  Writes stars/ with stars.c, Makefile, exports.map, form.yaml and README.md.
+              formwork new-pack stars --id org.example.stars --directory stars-pack
+                  The same, with your own pack id, in another directory.
+              cd stars && make check
+                  Builds libstars.so, checks it for conformance and renders form.yaml with it.
+            """)
+
+    @Argument(help: ArgumentHelp("The pack's name: a lowercase letter, then lowercase letters, digits and '-'.", valueName: "name"))
+    var name: String
+    @Option(help: ArgumentHelp("The pack's and its cell type's id (default: com.example.NAME).", valueName: "id"))
+    var id: String?
+    @Option(help: ArgumentHelp("Where to write the files; it must not exist or be empty (default: ./NAME).", valueName: "path"))
+    var directory: String?
+    @Option(help: ArgumentHelp("The pack's language (c: the only one written for now).", valueName: "lang"))
+    var lang = "c"
+
+    func validate() throws {
+        guard let first = name.utf8.first, (0x61...0x7A).contains(first), name.utf8.count <= 64,
+            name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D })
+        else {
+            throw ValidationError(
+                "the pack name '\(TerminalText.safe(name))' must start with a lowercase letter and hold only lowercase letters, digits and '-' (at most 64)"
+            )
+        }
+        if let id, !Self.isPackID(id) {
+            throw ValidationError("the id '\(TerminalText.safe(id))' must be a reverse-DNS name such as org.example.\(name)")
+        }
+        guard lang == "c" else {
+            throw ValidationError("--lang \(TerminalText.safe(lang)): only c is written for now; see Examples/Packs for C++, Rust and Swift packs")
+        }
+    }
+
+    /// Reverse-DNS: dot-separated parts of letters, digits, '-' and '_', at least two.
+    static func isPackID(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && id.utf8.count <= 128
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
+            }
+    }
+
+    func run() throws {
+        let directory = directory ?? name
+        let packID = id ?? "com.example.\(name)"
+        // An existing, non-empty directory is someone's work: never written into.
+        if let entries = Self.entries(of: directory) {
+            guard entries == 0 else {
+                Console.error("\(directory) exists and is not empty; choose another --directory")
+                throw Exit.cannotCreate
+            }
+        } else if mkdir(directory, 0o755) != 0 {
+            Console.error("cannot create \(directory): \(String(cString: strerror(errno)))")
+            throw Exit.cannotCreate
+        }
+        let symbol = name.replacing("-", with: "_")
+        let files = [
+            ("\(name).c", PackTemplate.c(name: name, symbol: symbol, id: packID)),
+            ("exports.map", PackTemplate.exports),
+            ("Makefile", PackTemplate.makefile(name: name)),
+            ("form.yaml", PackTemplate.form(name: name, id: packID)),
+            ("README.md", PackTemplate.readme(name: name, id: packID)),
+        ]
+        for (file, contents) in files {
+            let path = "\(directory)/\(file)"
+            do { try OutputFile.write(contents, to: path) } catch {
+                Console.error("cannot write \(path): \(error)")
+                throw Exit.cannotCreate
+            }
+        }
+        Console.out(
+            """
+            Wrote \(TerminalText.safe(directory))/: \(files.map(\.0).joined(separator: ", ")).
+            Next: cd \(TerminalText.safe(directory)) && make check
+
+            """)
+    }
+
+    /// The number of entries in `path` when it is a directory; nil when it does not exist.
+    static func entries(of path: String) -> Int? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var count = 0
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { count += 1 }
+        }
+        return count
+    }
+}
+
+/// The files `new-pack` writes.
+enum PackTemplate {
+    static func c(name: String, symbol: String, id: String) -> String {
+        """
+        /*
+         * The \(name) pack: one cell type, \(id), a text field with a title.
+         * Start here: add model fields to `fields`, read them in `configure`, draw them in `render`, and check what
+         * the user types in `value_changed`. The header documents every function, with who calls it and what it
+         * may keep (formwork.h); `make check` tells you what the host thinks of the result.
+         */
+        #include "formwork.h"
+
+        #include <stdlib.h>
+        #include <string.h>
+
+        typedef struct \(symbol)_cell {
+            char *title;
+            char *value;
+            char reason[96];
+        } \(symbol)_cell;
+
+        static const fw_field fields[] = {
+            { .struct_size = sizeof(fw_field), .type = FW_FIELD_STRING, .name = "title", .label = "Title",
+              .flags = FW_FIELD_REQUIRED, .max_length = 200, .doc = "The label shown with the value." },
+            { .struct_size = sizeof(fw_field), .type = FW_FIELD_STRING, .name = "value", .label = "Value",
+              .max_length = 200, .doc = "What the user typed." },
+        };
+
+        static char *copy(const char *s) {
+            if (!s) return NULL;
+            size_t n = strlen(s) + 1;
+            char *p = malloc(n);
+            if (p) memcpy(p, s, n);
+            return p;
+        }
+
+        /* Called by the host on its thread; the cell is the pack's until destroy. */
+        static void *\(symbol)_create(const fw_cell_type *type, const fw_host *host) {
+            (void)type;
+            (void)host;
+            return calloc(1, sizeof(\(symbol)_cell));
+        }
+
+        static void \(symbol)_destroy(void *p) {
+            \(symbol)_cell *cell = p;
+            free(cell->title);
+            free(cell->value);
+            free(cell);
+        }
+
+        /* The values are the host's for the call only: copy what you keep. An absent value has type 0. */
+        static fw_status \(symbol)_configure(void *p, const fw_value *values, uint32_t count) {
+            \(symbol)_cell *cell = p;
+            if (count != 2) return FW_INVALID_ARGUMENT;
+            char *title = copy(values[0].type ? values[0].as.string : "\(name)");
+            char *value = values[1].type ? copy(values[1].as.string) : NULL;
+            if (!title || (values[1].type && !value)) {
+                free(title);
+                free(value);
+                return FW_ERROR;
+            }
+            free(cell->title);
+            free(cell->value);
+            cell->title = title;
+            cell->value = value;
+            return FW_OK;
+        }
+
+        static fw_status \(symbol)_render(void *p, const fw_canvas *canvas, void *ctx) {
+            \(symbol)_cell *cell = p;
+            canvas->text_input(ctx, "value", cell->title, cell->value, NULL, 0);
+            return FW_OK;
+        }
+
+        /* Refuse a value with a reason the host shows under the field (the reason must outlive the call). */
+        static fw_status \(symbol)_value_changed(void *p, const char *field, const fw_value *value, const char **message) {
+            \(symbol)_cell *cell = p;
+            if (strcmp(field, "value") != 0 || value->type != FW_FIELD_STRING || !value->as.string) return FW_OK;
+            if (strchr(value->as.string, '<')) {
+                strcpy(cell->reason, "'<' is not allowed here");
+                *message = cell->reason;
+                return FW_REJECTED;
+            }
+            return FW_OK;
+        }
+
+        static const fw_cell_type cell_types[] = { {
+            .struct_size = sizeof(fw_cell_type),
+            .id = "\(id)",
+            .name = "\(name)",
+            .summary = "A text field with a title (written by formwork new-pack).",
+            .fields = fields,
+            .field_count = 2,
+            .text_input_kind = FW_TEXT_INPUT_TEXT_FIELD,
+            .text_input_field = "value",
+            .create = \(symbol)_create,
+            .destroy = \(symbol)_destroy,
+            .configure = \(symbol)_configure,
+            .render = \(symbol)_render,
+            .value_changed = \(symbol)_value_changed,
+        } };
+
+        static const fw_pack pack = {
+            .abi = FW_ABI_VERSION_INIT,
+            .struct_size = sizeof(fw_pack),
+            .id = "\(id)",
+            .name = "\(name)",
+            .version = "0.1.0",
+            .vendor = "",
+            .license = "",
+            .cell_types = cell_types,
+            .cell_type_count = 1,
+        };
+
+        FW_EXPORT const fw_pack *formwork_pack_v1(void) { return &pack; }
+
+        """
+    }
+
+    static let exports = """
+        /* Export the entry and nothing else. */
+        {
+            global: formwork_pack_v1;
+            local: *;
+        };
+
+        """
+
+    static func makefile(name: String) -> String {
+        """
+        # Builds the \(name) pack against formwork.h: FORMWORK_INCLUDE when set, else pkg-config (an installed Formwork).
+        FORMWORK ?= formwork
+        FORMWORK_INCLUDE ?= $(shell pkg-config --variable=includedir formwork 2>/dev/null)
+        CC ?= cc
+        CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Werror
+        PACK_CFLAGS = -shared -fPIC -fvisibility=hidden -I$(FORMWORK_INCLUDE)
+        LDFLAGS ?= -Wl,--version-script=exports.map
+
+        all: lib\(name).so
+
+        lib\(name).so: \(name).c exports.map
+        \t@test -f "$(FORMWORK_INCLUDE)/formwork.h" || { echo "formwork.h not found: install Formwork (pkg-config formwork) or set FORMWORK_INCLUDE"; exit 1; }
+        \t$(CC) $(CFLAGS) $(PACK_CFLAGS) \(name).c $(LDFLAGS) -o $@
+
+        # Conformance (every entry of every cell type), then the pack's form rendered with it.
+        check: lib\(name).so
+        \t$(FORMWORK) check ./lib\(name).so
+        \t$(FORMWORK) render form.yaml --pack-path .
+
+        clean:
+        \trm -f lib\(name).so
+
+        .PHONY: all check clean
+
+        """
+    }
+
+    static func form(name: String, id: String) -> String {
+        """
+        # A form that uses the \(name) pack's cell: formwork render form.yaml --pack-path .
+        formwork: 1
+        id: \(name)-example
+        title: The \(name) pack
+        sections:
+          - id: main
+            fields:
+              - id: answer
+                cell: \(id)
+                required: true
+                model: { title: Your answer }
+
+        """
+    }
+
+    static func readme(name: String, id: String) -> String {
+        """
+        # \(name)
+
+        A Formwork cell pack with one cell type, `\(id)`.
+
+        - `make` builds `lib\(name).so` against `formwork.h` (pkg-config `formwork`, or `make FORMWORK_INCLUDE=…`).
+        - `make check` runs `formwork check` on it and renders `form.yaml` with it.
+        - Install it: copy `lib\(name).so` into `$(pkg-config --variable=packsdir formwork)` or
+          `~/.local/share/formwork/packs`, then `formwork list`.
+
+        """
+    }
+}

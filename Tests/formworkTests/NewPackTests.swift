@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import FormworkTestSupport
+
+@Suite("new-pack: a scaffold that builds, passes check and renders its form")
+struct NewPackTests {
+    let environment = ["PATH": "/usr/bin:/bin", "HOME": Scratch.directory]
+
+    @Test("the C scaffold builds with make from its own directory, passes formwork check, and its form renders with it")
+    func scaffold() throws {
+        let parent = try Scratch.file("new-pack/.keep", contents: "")
+        let directory = (parent as NSString).deletingLastPathComponent
+        let made = try run(Build.formwork, ["new-pack", "my-stars", "--id", "org.example.stars"], environment: environment, directory: directory)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("Wrote my-stars/: my-stars.c, exports.map, Makefile, form.yaml, README.md."))
+        let pack = "\(directory)/my-stars"
+        let built = try run(
+            "/usr/bin/make", ["check", "FORMWORK=\(Build.formwork)", "FORMWORK_INCLUDE=\(Source.include)", "CFLAGS=-std=c99 -O2 -Wall -Wextra -pedantic -Werror"],
+            environment: environment, directory: pack)
+        #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
+        #expect(built.stdout.contains("1 pack: 4 passed, 0 failed"), "\(built.stdout)")
+        #expect(built.stdout.contains("Your answer *  ["), "the form renders with the new cell: \(built.stdout)")
+        // The cell refuses what its value_changed refuses, with its reason, through validate.
+        let values = try Scratch.file("new-pack/values.json", contents: #"{"answer": "<b>"}"#)
+        let refused = try run(
+            Build.formwork, ["validate", "\(pack)/form.yaml", "--values", values, "--pack-path", pack], environment: environment)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("'<' is not allowed here"), "\(refused.stderr)")
+        // Someone's work is never written into; a bad name or language is a usage error naming it.
+        let again = try run(Build.formwork, ["new-pack", "my-stars"], environment: environment, directory: directory)
+        #expect(again.status == 73)
+        #expect(again.stderr.contains("formwork: error: my-stars exists and is not empty; choose another --directory"), "\(again.stderr)")
+        let bad = try run(Build.formwork, ["new-pack", "My Pack"], environment: environment, directory: directory)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("the pack name 'My Pack' must start with a lowercase letter"), "\(bad.stderr)")
+        let rust = try run(Build.formwork, ["new-pack", "x", "--lang", "rust"], environment: environment, directory: directory)
+        #expect(rust.status == 64)
+        #expect(rust.stderr.contains("only c is written for now"), "\(rust.stderr)")
+    }
+}
