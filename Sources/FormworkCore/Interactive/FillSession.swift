@@ -296,6 +296,12 @@ public final class FillSession {
         if let error = p.error { lines.append(a ? "Note: \(error)" : style("  ! \(error)", "31")) }
         if p.secure { lines.append(a ? "Secure entry: what you type is not shown." : style("  (hidden as you type)", "2")) }
         if let kind = AnswerShaping.keyboardWords(p.traits.keyboard) { lines.append(a ? "Expected: \(kind)." : style("  (\(kind))", "2")) }
+        if !p.traits.suggestions.isEmpty {
+            // The first few, as the page's list shows them; any text is still taken.
+            let shown = p.traits.suggestions.prefix(8).map { TerminalText.safe($0) }.joined(separator: ", ")
+            let more = p.traits.suggestions.count > 8 ? ", …" : ""
+            lines.append(a ? "Suggestions: \(shown)\(more). Any text is accepted." : style("  suggestions: \(shown)\(more)", "2"))
+        }
         switch p.type {
         case .choice, .stringList, .choiceList:
             let list = p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }

@@ -112,7 +112,12 @@ public final class TerminalFormSession {
         }
         form.recompute()
         states = form.hasConditions ? form.states() : [:]
-        rebuild(keepFocusOn: nil)
+        // A field the document marks `autofocus` has the focus when the form opens.
+        var first: Block? = nil
+        for (s, section) in form.sections.enumerated() where first == nil {
+            if let f = section.fields.firstIndex(where: { $0.textInput.traits.autofocus == true }) { first = .field(section: s, field: f) }
+        }
+        rebuild(keepFocusOn: first)
         redraw()
     }
 

@@ -772,7 +772,9 @@ struct HTMLRenderer {
             out.raw("\"")
         }
         if c.multiline {
-            out.raw(" rows=\"4\">")
+            out.raw(" rows=\"")
+            out.int(field.textInput.traits.rows ?? 4)
+            out.raw("\">")
             out.text(text ?? "")
             out.raw("</textarea>\n")
             return
@@ -791,7 +793,20 @@ struct HTMLRenderer {
             out.text(text)
             out.raw("\"")
         }
-        out.raw(">\n")
+        let suggestions = isValue ? field.textInput.traits.suggestions : []
+        guard !suggestions.isEmpty else { return out.raw(">\n") }
+        // Suggestions, not choices: any text is still accepted.
+        out.raw(" list=\"")
+        out.text(c.id)
+        out.raw("-suggestions\">\n<datalist id=\"")
+        out.text(c.id)
+        out.raw("-suggestions\">")
+        for suggestion in suggestions {
+            out.raw("<option value=\"")
+            out.text(suggestion)
+            out.raw("\">")
+        }
+        out.raw("</datalist>\n")
     }
 
     /// The input types a format rule sets (and the keyboard for them).
@@ -945,6 +960,7 @@ struct HTMLRenderer {
             out.raw("\"")
         }
         if multiline, t.selectable == false { out.raw(" readonly") }
+        if t.autofocus == true { out.raw(" autofocus") }
     }
     /// UIKit-style content types to HTML autocomplete tokens.
     static func autocomplete(_ contentType: String) -> String {

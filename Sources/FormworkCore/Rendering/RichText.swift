@@ -165,7 +165,8 @@ package enum RichText {
         /// Whether the address in `r` may be a link's: http, https or mailto, with no space.
         func linkable(_ r: Range<Int>) -> Bool {
             guard !b[r].contains(0x20) else { return false }
-            for scheme in ["https://", "http://", "mailto:"] where r.count >= scheme.utf8.count {
+            // An address beyond the scheme: `mailto:` alone links nowhere.
+            for scheme in ["https://", "http://", "mailto:"] where r.count > scheme.utf8.count {
                 if zip(b[r], scheme.utf8).allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }) { return true }
             }
             return false

@@ -160,6 +160,11 @@ public struct TextInputTraits: Sendable, Equatable {
     public var dateMode: DatePickerMode?
     public var minimumField: String?
     public var maximumField: String?
+    /// A document's own (no pack declares them): a text view's height in lines, a text field's suggestions (HTML
+    /// `datalist`, offered by `fill`), and the field that has the focus when the form opens.
+    public var rows: Int?
+    public var suggestions: [String] = []
+    public var autofocus: Bool?
 
     public init() {}
 }

@@ -23,7 +23,11 @@ public struct TraitKey: @unchecked Sendable {
     /// Sets a `choice` trait from its value's name; false when the name is not one of its values.
     fileprivate let set: (@Sendable (inout TextInputTraits, String) -> Bool)?
 
-    fileprivate enum Codec: Sendable { case bool, choice, contentType, dataDetectors, fieldName }
+    fileprivate enum Codec: Sendable { case bool, choice, contentType, dataDetectors, fieldName, rows, suggestions }
+
+    /// The most suggestions a field may offer, and the longest one (a document's list becomes a page's `datalist`).
+    static let maxSuggestions = 1000
+    static let maxSuggestionLength = 200
 
     fileprivate init(
         name: String, kinds: [TextInputKind], codec: Codec, names: [String] = [],
@@ -65,6 +69,9 @@ public struct TraitKey: @unchecked Sendable {
         TraitKey(name: "dataDetectors", kinds: [.textView], codec: .dataDetectors),
         bool("selectable", [.textView], { $0.selectable }, { $0.selectable = $1 }),
         choice("datePickerMode", [.datePicker], { $0.dateMode }, { $0.dateMode = $1 }),
+        TraitKey(name: "rows", kinds: [.textView], codec: .rows),
+        TraitKey(name: "suggestions", kinds: [.textField], codec: .suggestions),
+        bool("autofocus", textKinds, { $0.autofocus }, { $0.autofocus = $1 }),
         TraitKey(name: "minimumField", kinds: [], codec: .fieldName, get: { $0.minimumField }),
         TraitKey(name: "maximumField", kinds: [], codec: .fieldName, get: { $0.maximumField }),
     ]
@@ -112,6 +119,8 @@ public struct TraitKey: @unchecked Sendable {
         case .contentType: traits.contentType.map(JSON.string)
         case .dataDetectors: traits.dataDetectors.isEmpty ? nil : .array(traits.dataDetectors.map { .string($0.rawValue) })
         case .fieldName: get!(traits).map(JSON.string)
+        case .rows: traits.rows.map { .integer(Int64($0)) }
+        case .suggestions: traits.suggestions.isEmpty ? nil : .array(traits.suggestions.map(JSON.string))
         }
     }
 
@@ -157,6 +166,23 @@ public struct TraitKey: @unchecked Sendable {
             return nil
         case .fieldName:
             return "'\(name)' is declared by the cell's pack, not by a document"
+        case .rows:
+            guard case .integer(let n) = node.kind, (1...50).contains(n) else { return "'rows' must be a whole number from 1 to 50" }
+            traits.rows = Int(n)
+            return nil
+        case .suggestions:
+            guard case .array(let items) = node.kind, items.count <= Self.maxSuggestions else {
+                return "'suggestions' must be a list of at most \(Self.maxSuggestions) texts"
+            }
+            var out: [String] = []
+            for item in items {
+                guard let s = item.string, !s.isEmpty, s.count <= Self.maxSuggestionLength else {
+                    return "\(item.json.serialized(pretty: false)) is not a suggestion; use texts of 1 to \(Self.maxSuggestionLength) characters"
+                }
+                if !out.contains(s) { out.append(s) }
+            }
+            traits.suggestions = out
+            return nil
         }
     }
 
@@ -172,6 +198,15 @@ public struct TraitKey: @unchecked Sendable {
                 ("uniqueItems", .bool(true)),
             ])
         case .fieldName: .object([("type", .string("string"))])
+        case .rows: .object([("type", .string("integer")), ("minimum", .integer(1)), ("maximum", .integer(50))])
+        case .suggestions:
+            .object([
+                ("type", .string("array")), ("maxItems", .integer(Int64(Self.maxSuggestions))),
+                (
+                    "items",
+                    .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(Int64(Self.maxSuggestionLength)))])
+                ),
+            ])
         }
     }
 }

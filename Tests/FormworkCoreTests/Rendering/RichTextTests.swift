@@ -12,6 +12,7 @@ struct RichTextTests {
         #expect(RichText.html("**bold** and *italic*").html == "<strong>bold</strong> and <em>italic</em>")
         #expect(RichText.html("[click](javascript:alert(1)) <b>x</b>").html == "[click](javascript:alert(1)) &lt;b&gt;x&lt;/b&gt;")
         #expect(RichText.html("[x](HTTPS://Example.com)").html == "<a href=\"HTTPS://Example.com\" rel=\"noopener noreferrer\">x</a>")
+        #expect(RichText.html("[x](mailto:) [y](https://)").html == "[x](mailto:) [y](https://)")
         #expect(RichText.html("*<script>*").html == "<em>&lt;script&gt;</em>")
         #expect(RichText.html("[a\\\"](https://x.example/\\\"onmouseover=1)").html.contains("&quot;"))
         #expect(RichText.html("\\*not emphasis\\* and \\`not code\\`").html == "*not emphasis* and `not code`")

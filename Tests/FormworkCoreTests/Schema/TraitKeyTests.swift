@@ -11,7 +11,7 @@ struct TraitKeyTests {
             TraitKey.documentKeys == [
                 "autocapitalization", "autocorrection", "spellChecking", "smartDashes", "smartQuotes",
                 "smartInsertDelete", "keyboard", "keyboardAppearance", "returnKey", "clearButton",
-                "secure", "contentType", "dataDetectors", "selectable", "datePickerMode",
+                "secure", "contentType", "dataDetectors", "selectable", "datePickerMode", "rows", "suggestions", "autofocus",
             ])
         #expect(TraitKey.documentKeys(for: .picker) == [])
         #expect(TraitKey.documentKeys(for: .datePicker) == ["datePickerMode"])

@@ -70,7 +70,10 @@ struct FormDecoderTests {
             ),
             ("/sections/0/fields/1/model/value", 13, "value must be true or false, not a string"),
             ("/sections/0/fields/1/textInput", 14, "cell 'org.formwork.toggle' has no text input; remove 'textInput'"),
-            ("/sections/0/fields/2/model/value", 17, "value '2026-02-30' is not a date; write \"2026-11-21\" or \"2026-11-21T09:30:00Z\""),
+            (
+                "/sections/0/fields/2/model/value", 17,
+                "value '2026-02-30' is not a date; write \"2026-11-21\", \"2026-11-21T09:30:00Z\" or a time alone, \"09:30\""
+            ),
             ("/sections/0/fields/3/model/value", 20, "value 2028-01-01 is after the latest date 2027-01-01 (maximum)"),
             ("/sections/0/fields/4/model/value", 23, "value is 12, above the maximum 10"),
             ("/sections/0/fields/5/model/currency", 26, "currency 'BTC' is not one of the choices: EUR, USD, GBP, JPY"),
