@@ -241,6 +241,9 @@ public struct FieldConditions: Sendable, Equatable {
         /// A computed value (`value: "price * quantity"`): the field shows it, read-only, and it is recomputed
         /// wherever values are checked, never taken from an answer.
         var value: ConditionSource?
+        /// `hidden: true`: never shown, but submitted — the document's value (or the computed one), which an
+        /// answer cannot change.
+        var hidden = false
     }
 
     private var storage: [Storage] = []
@@ -265,6 +268,10 @@ public struct FieldConditions: Sendable, Equatable {
     public var value: ConditionSource? {
         get { storage.first?.value ?? nil }
         set { edit { $0.value = newValue } }
+    }
+    public var hidden: Bool {
+        get { storage.first?.hidden ?? false }
+        set { edit { $0.hidden = newValue } }
     }
 
     public init(visibleIf: ConditionSource? = nil, enabledIf: ConditionSource? = nil, requiredIf: ConditionSource? = nil) {

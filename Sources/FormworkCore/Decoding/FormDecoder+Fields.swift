@@ -16,6 +16,7 @@ extension FormDecoder {
         // checking for unknown keys did it again); the first of a repeated key counts, as with `node[key]`.
         var idNode: SourceNode?, cellNode: SourceNode?, modelNode: SourceNode?, textInputNode: SourceNode?
         var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?, renamedNode: SourceNode?
+        var hiddenNode: SourceNode?
         var unknownKeys = false, conditionKeys = false
         for (key, value) in members {
             // On the key's length first: a `switch` on the string compares it with each case in turn, and each
@@ -29,6 +30,7 @@ extension FormDecoder {
             case 8 where key == "required": if requiredNode == nil { requiredNode = value }
             case 5 where key == "rules": if rulesNode == nil { rulesNode = value }
             case 11 where key == "renamedFrom": if renamedNode == nil { renamedNode = value }
+            case 6 where key == "hidden": if hiddenNode == nil { hiddenNode = value }
             default:
                 if FieldConditions.keys.contains(key) { conditionKeys = true } else { unknownKeys = true }
             }
@@ -114,6 +116,17 @@ extension FormDecoder {
         field.rules = rules
         field.labelledChoices = labelledChoices
         labelledChoices = [:]
+        if let hiddenNode {
+            if case .bool(let hidden) = hiddenNode.kind {
+                if hidden && cell.roles.value == nil {
+                    report("\(pointer)/hidden", hiddenNode, "'\(id)' (\(cell.id)) holds no value; a hidden field submits its value, so it needs one")
+                } else {
+                    field.conditions.hidden = hidden
+                }
+            } else {
+                report("\(pointer)/hidden", hiddenNode, "'hidden' must be true or false, not \(hiddenNode.typeName)")
+            }
+        }
         return field
     }
 

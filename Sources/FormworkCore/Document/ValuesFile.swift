@@ -206,6 +206,7 @@ public enum ValuesFile {
         /// Computed values are computed again from the values applied; one given that differs is reported (it
         /// would not be used), one that agrees is accepted.
         mutating func recompute(_ members: [(key: String, value: SourceNode)], in form: inout Form) {
+            keepHiddenValues(members, in: &form)
             guard form.hasComputedValues else { return }
             var given: [(id: String, value: Value?, node: SourceNode)] = []
             for (key, node) in members where !node.isNull {
@@ -221,6 +222,26 @@ public enum ValuesFile {
                 report(
                     field.valuePointer, node,
                     "'\(id)' is computed ('\(source.text)' \(shown)); the value given is not used: leave it out", code: "computed")
+            }
+        }
+
+        /// A hidden field submits the document's value: one given that differs is reported, and the document's
+        /// kept (a hidden input of a page can be edited by whoever posts it). A computed hidden field is checked
+        /// as a computed one.
+        mutating func keepHiddenValues(_ members: [(key: String, value: SourceNode)], in form: inout Form) {
+            for (key, node) in members where !node.isNull {
+                guard let field = form.field(key), field.conditions.hidden, field.conditions.value == nil, let name = field.valueField,
+                    field.valuesFromFile.contains(name), let (s, f) = form.locate(key)
+                else { continue }
+                let document = field.documentModel[name] ?? nil
+                let given = field.model[name]
+                form.sections[s].fields[f].model[name] = document
+                form.sections[s].fields[f].valuesFromFile.remove(name)
+                if let given, let document, Condition.compare(given, .equal, document) { continue }
+                // No value and false are the same answer for a toggle (an unticked box posts nothing).
+                if (given == nil || given == .bool(false)) && (document == nil || document == .bool(false)) { continue }
+                let kept = document.map { "its value is the document's, \(Condition.text($0))" } ?? "it has no value"
+                report(field.valuePointer, node, "'\(key)' is hidden and \(kept); the value given is not used: leave it out", code: "hidden")
             }
         }
 

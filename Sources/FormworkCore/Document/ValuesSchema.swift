@@ -50,6 +50,14 @@ package enum ValuesSchema {
             for field in section.fields {
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
                 var property = value(schema, field: field)
+                if field.conditions.hidden, field.conditions.value == nil, case .object(var members) = property {
+                    // The document's value, which a submission cannot change.
+                    members.append(("readOnly", .bool(true)))
+                    if let name = field.valueField, let v = field.model[name], let schema = field.cell.field(named: name) {
+                        members.append(("const", v.json(as: schema.type)))
+                    }
+                    property = .object(members)
+                }
                 if let computed = field.conditions.value, case .object(var members) = property {
                     // Computed from the others: a value given must agree, which JSON Schema cannot check.
                     members.append(("readOnly", .bool(true)))

@@ -180,7 +180,8 @@ public final class FillSession {
         // Conditions are live: a field appears when its condition becomes true through earlier answers.
         let state =
             form.hasConditions ? (form.states()[field.id] ?? FieldState(required: field.required)) : FieldState(required: field.required)
-        guard state.visible else { return }
+        // A hidden field submits the document's (or its computed) value: nothing to ask.
+        guard state.visible, !field.conditions.hidden else { return }
         if field.conditions.value != nil {
             // Computed from the answers so far: shown, not asked.
             form.recompute()

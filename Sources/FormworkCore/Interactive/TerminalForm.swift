@@ -270,7 +270,7 @@ public final class TerminalFormSession {
             let width = max(1, section.template.count)
             for f in section.fields.indices {
                 if section.repeatGroup != nil && f % width == 0 { new.append(.item(section: s, index: f / width)) }
-                if states[section.fields[f].id]?.visible ?? true { new.append(.field(section: s, field: f)) }
+                if states[section.fields[f].id]?.visible ?? true, !section.fields[f].conditions.hidden { new.append(.field(section: s, field: f)) }
             }
             if let group = section.repeatGroup {
                 if section.itemCount < group.maxItems { new.append(.add(section: s)) }

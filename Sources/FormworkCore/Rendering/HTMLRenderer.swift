@@ -474,8 +474,42 @@ struct HTMLRenderer {
     /// A CSS length: insets and spacing are bounded by the decoder, and this never traps either way.
     func css(_ d: Double) -> String { NumberText.format(d) }
 
+    /// A hidden field: its value in hidden inputs (submitted, never shown), in a hidden block the conditions' script
+    /// can still read it from.
+    mutating func renderHidden(_ field: FieldView, to out: inout HTMLBytes) {
+        out.raw("<div class=\"fw-field\" data-field=\"")
+        out.text(field.id)
+        out.raw("\" data-cell=\"")
+        out.text(field.cell)
+        out.raw("\"")
+        if live && field.valueField != nil {
+            out.raw(" data-value-id=\"")
+            out.text(field.accessibilityId)
+            out.raw("\"")
+        }
+        if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
+        out.raw(" hidden>\n")
+        var first = true
+        for text in field.submittedTexts {
+            out.raw("<input type=\"hidden\"")
+            if first {
+                out.raw(" id=\"")
+                out.text(field.accessibilityId)
+                out.raw("\"")
+                first = false
+            }
+            out.raw(" name=\"")
+            out.text(field.id)
+            out.raw("\" value=\"")
+            out.text(text)
+            out.raw("\">\n")
+        }
+        out.raw("</div>\n")
+    }
+
     /// A field's HTML, written to `out`.
     mutating func render(_ field: FieldView, to out: inout HTMLBytes) {
+        if field.conditions.hidden { return renderHidden(field, to: &out) }
         out.raw("<div class=\"fw-field\" data-field=\"")
         out.text(field.id)
         out.raw("\" data-cell=\"")

@@ -246,7 +246,7 @@ struct TextRenderer {
             let piece = pieces[split[k]]
             return tree.sections[piece.section].fields.withUnsafeBufferPointer { fields in
                 var widest = 0
-                for f in piece.fields where fields[f].visible { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
+                for f in piece.fields where fields[f].isDrawn { widest = max(widest, labelColumns(in: fields[f].nodes).widest) }
                 return widest
             }
         }
@@ -272,7 +272,7 @@ struct TextRenderer {
             emit([Segment(text: String(repeating: "-", count: min(width, header.columns)), style: .header)])
         }
         if let group = section.repeatGroup {
-            let items = Dictionary(grouping: section.fields.filter(\.visible)) { $0.item?.index ?? 0 }
+            let items = Dictionary(grouping: section.fields.filter(\.isDrawn)) { $0.item?.index ?? 0 }
             if items.isEmpty { emit([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
             for index in items.keys.sorted() {
                 emit([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
@@ -280,13 +280,13 @@ struct TextRenderer {
             }
         } else if let labelWidth {
             section.fields.withUnsafeBufferPointer { fields in
-                for f in piece.fields where fields[f].visible {
+                for f in piece.fields where fields[f].isDrawn {
                     layOut(fields.baseAddress! + f, labelWidth: labelWidth, value: &value, to: &sink)
                 }
             }
         } else {
             // Usually every field is visible: no filtered copy then.
-            layOut(section.fields.allSatisfy({ $0.visible }) ? section.fields : section.fields.filter { $0.visible }, to: &sink)
+            layOut(section.fields.allSatisfy({ $0.isDrawn }) ? section.fields : section.fields.filter { $0.isDrawn }, to: &sink)
         }
         if piece.last, let footer = section.footer, !footer.isEmpty {
             for line in richLines(footer, width: width - 2, style: .footer) { emit([Segment(text: "  ")] + line) }

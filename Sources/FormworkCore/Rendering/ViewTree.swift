@@ -16,6 +16,32 @@ public struct ViewTree: Sendable, Equatable {
     }
 }
 
+extension FieldView {
+    /// Drawn by text, ANSI and the terminal form: visible, and not a hidden field.
+    public var isDrawn: Bool { visible && !conditions.hidden }
+
+    /// The texts a form posts for the field's value, as its value control would (a hidden field's hidden inputs).
+    public var submittedTexts: [String] {
+        guard let value = valueField else { return [] }
+        func texts(_ node: ViewNode) -> [String]? {
+            switch node {
+            case .group(_, _, let children):
+                for child in children { if let found = texts(child) { return found } }
+                return nil
+            case .textInput(let c, let text, _) where c.field == value: return text.map { [$0] } ?? []
+            case .toggle(let c, let isOn) where c.field == value: return isOn ? ["true"] : []
+            case .choice(let c, _, let selected, _) where c.field == value: return selected.map { [$0] } ?? []
+            case .number(let c, let v, _, _, _, _) where c.field == value: return v.map { [NumberText.format($0)] } ?? []
+            case .date(let c, let seconds, _) where c.field == value: return seconds.map { [DateFormat.iso8601($0)] } ?? []
+            case .multiChoice(let c, _, let selected, _) where c.field == value: return selected
+            default: return nil
+            }
+        }
+        for node in nodes { if let found = texts(node) { return found } }
+        return []
+    }
+}
+
 extension ViewTree {
     /// The pages shown for the values rendered: those with a visible section (a page whose sections are all
     /// hidden is skipped, and pages are counted among those shown).
