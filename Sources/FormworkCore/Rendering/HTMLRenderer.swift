@@ -474,19 +474,28 @@ struct HTMLRenderer {
     /// A CSS length: insets and spacing are bounded by the decoder, and this never traps either way.
     func css(_ d: Double) -> String { NumberText.format(d) }
 
-    /// A hidden field: its value in hidden inputs (submitted, never shown), in a hidden block the conditions' script
-    /// can still read it from.
-    mutating func renderHidden(_ field: FieldView, to out: inout HTMLBytes) {
+    /// `<div class="fw-field"` with the field's id and cell, and where the conditions' script reads its value.
+    func writeFieldOpening(_ field: FieldView, to out: inout HTMLBytes) {
         out.raw("<div class=\"fw-field\" data-field=\"")
         out.text(field.id)
         out.raw("\" data-cell=\"")
         out.text(field.cell)
         out.raw("\"")
-        if live && field.valueField != nil {
-            out.raw(" data-value-id=\"")
-            out.text(field.accessibilityId)
-            out.raw("\"")
+        guard live && field.valueField != nil else { return }
+        out.raw(" data-value-id=\"")
+        out.text(field.accessibilityId)
+        out.raw("\"")
+        switch field.choiceKind {
+        case .number?: out.raw(" data-value-type=\"number\"")
+        case .bool?: out.raw(" data-value-type=\"bool\"")
+        default: break
         }
+    }
+
+    /// A hidden field: its value in hidden inputs (submitted, never shown), in a hidden block the conditions' script
+    /// can still read it from.
+    mutating func renderHidden(_ field: FieldView, to out: inout HTMLBytes) {
+        writeFieldOpening(field, to: &out)
         if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
         out.raw(" hidden>\n")
         var first = true
@@ -510,21 +519,7 @@ struct HTMLRenderer {
     /// A field's HTML, written to `out`.
     mutating func render(_ field: FieldView, to out: inout HTMLBytes) {
         if field.conditions.hidden { return renderHidden(field, to: &out) }
-        out.raw("<div class=\"fw-field\" data-field=\"")
-        out.text(field.id)
-        out.raw("\" data-cell=\"")
-        out.text(field.cell)
-        out.raw("\"")
-        if live && field.valueField != nil {
-            out.raw(" data-value-id=\"")
-            out.text(field.accessibilityId)
-            out.raw("\"")
-            switch field.choiceKind {
-            case .number?: out.raw(" data-value-type=\"number\"")
-            case .bool?: out.raw(" data-value-type=\"bool\"")
-            default: break
-            }
-        }
+        writeFieldOpening(field, to: &out)
         if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
         conditional = sectionConditional || field.conditions.visibleIf != nil || field.conditions.enabledIf != nil
         out.raw(">\n")
