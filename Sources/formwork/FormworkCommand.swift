@@ -113,7 +113,8 @@ struct FormworkCommand: ParsableCommand {
             """,
         version: FormworkVersion.string,
         subcommands: [
-            List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self, Paths.self, NewPack.self,
+            List.self, Inspect.self, Render.self, Validate.self, Preview.self, Gallery.self, Check.self, Schema.self, Fill.self, Paths.self,
+            NewPack.self,
             Serve.self, Submissions.self,
         ])
 }

@@ -44,7 +44,8 @@ struct NewPack: ParsableCommand {
             throw ValidationError("the id '\(TerminalText.safe(id))' must be a reverse-DNS name such as org.example.\(name)")
         }
         guard lang == "c" else {
-            throw ValidationError("--lang \(TerminalText.safe(lang)): only c is written for now; see Examples/Packs for C++, Rust and Swift packs")
+            throw ValidationError(
+                "--lang \(TerminalText.safe(lang)): only c is written for now; see Examples/Packs for C++, Rust and Swift packs")
         }
     }
 
@@ -53,7 +54,10 @@ struct NewPack: ParsableCommand {
         let parts = id.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count >= 2 && id.utf8.count <= 128
             && parts.allSatisfy { part in
-                !part.isEmpty && part.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
+                !part.isEmpty
+                    && part.utf8.allSatisfy {
+                        ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F
+                    }
             }
     }
 

@@ -187,7 +187,9 @@ struct ConditionCommandTests {
         #expect(refused.stderr.contains("the conditions of 'm' depend on themselves"), "\(refused.stderr)")
     }
 
-    @Test("computed values: shown read-only, recomputed by validate and render, never taken from the values; the page recomputes live (headless Chromium)")
+    @Test(
+        "computed values: shown read-only, recomputed by validate and render, never taken from the values; the page recomputes live (headless Chromium)"
+    )
     func computed() throws {
         let order = "\(Source.root)/Examples/Forms/order.yaml"
         let given = try Scratch.file("conditions/order-values.json", contents: #"{"quantity": 3, "tip": 1}"#)
@@ -199,7 +201,8 @@ struct ConditionCommandTests {
         let refused = try run(Build.formwork, ["validate", order, "--values", forged], environment: environment)
         #expect(refused.status == 65)
         #expect(
-            refused.stderr.contains("/total: 'total' is computed ('quantity * 9.5 + tip' makes 29.5); the value given is not used: leave it out"),
+            refused.stderr.contains(
+                "/total: 'total' is computed ('quantity * 9.5 + tip' makes 29.5); the value given is not used: leave it out"),
             "\(refused.stderr)")
         let json = try run(Build.formwork, ["render", order, "--format", "json"], environment: environment).stdout
         #expect(json.contains(#""computed": "quantity * 9.5 + tip""#))
@@ -220,7 +223,9 @@ struct ConditionCommandTests {
                 """)
         let badResult = try run(Build.formwork, ["validate", bad], environment: environment)
         #expect(badResult.status == 65)
-        #expect(badResult.stderr.contains("/sections/0/fields/2/value: column 1: '*' works on numbers, not 'name' (text)"), "\(badResult.stderr)")
+        #expect(
+            badResult.stderr.contains("/sections/0/fields/2/value: column 1: '*' works on numbers, not 'name' (text)"),
+            "\(badResult.stderr)")
         #expect(badResult.stderr.contains("/sections/0/fields/3/value: 'value' makes number but 'flag' holds bool"), "\(badResult.stderr)")
         #expect(badResult.stderr.contains("/sections/0/fields/4/value: 'note' (org.formwork.text) holds no value"), "\(badResult.stderr)")
         guard Chromium.path != nil else {

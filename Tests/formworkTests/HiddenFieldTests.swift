@@ -43,6 +43,7 @@ struct HiddenFieldTests {
                 """)
         let badResult = try run(Build.formwork, ["validate", bad], environment: environment)
         #expect(badResult.stderr.contains("/sections/0/fields/0/hidden: 'a' (org.formwork.text) holds no value"), "\(badResult.stderr)")
-        #expect(badResult.stderr.contains("/sections/0/fields/1/hidden: 'hidden' must be true or false, not a string"), "\(badResult.stderr)")
+        #expect(
+            badResult.stderr.contains("/sections/0/fields/1/hidden: 'hidden' must be true or false, not a string"), "\(badResult.stderr)")
     }
 }

@@ -12,7 +12,8 @@ struct InputTraitsTests {
         let html = try run(Build.formwork, ["render", delivery, "--format", "html"], environment: environment).stdout
         #expect(html.contains("rows=\"3\"></textarea>"))
         #expect(html.contains("type=\"text\" list=\"city-suggestions\">\n<datalist id=\"city-suggestions\"><option value=\"Amsterdam\">"))
-        let kitchen = try run(Build.formwork, ["render", "\(Source.root)/Examples/Forms/kitchen-sink.yaml", "--format", "html"], environment: environment)
+        let kitchen = try run(
+            Build.formwork, ["render", "\(Source.root)/Examples/Forms/kitchen-sink.yaml", "--format", "html"], environment: environment)
         #expect(kitchen.stdout.components(separatedBy: " autofocus").count == 2, "one field has the focus")
         // fill: the suggestions are offered; a city that is not one of them is taken.
         let answers = try Scratch.file("inputs/answers.txt", contents: "delivery\nn\nMain street 1\n1234 AB\nHaarlem\n\n")
@@ -36,9 +37,12 @@ struct InputTraitsTests {
                 """)
         let refused = try run(Build.formwork, ["validate", bad], environment: environment)
         #expect(refused.status == 65)
-        #expect(refused.stderr.contains("/sections/0/fields/0/textInput/rows: 'rows' must be a whole number from 1 to 50"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("/sections/0/fields/0/textInput/rows: 'rows' must be a whole number from 1 to 50"), "\(refused.stderr)")
         #expect(refused.stderr.contains("/sections/0/fields/1/textInput/suggestions: 'suggestions' must be a list"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("/sections/0/fields/2/textInput/suggestions: 'suggestions' does not apply to a textView"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("/sections/0/fields/2/textInput/suggestions: 'suggestions' does not apply to a textView"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("/sections/0/fields/3/textInput/suggestions: \"\" is not a suggestion"), "\(refused.stderr)")
     }
 }

@@ -10,12 +10,17 @@ struct NewPackTests {
     func scaffold() throws {
         let parent = try Scratch.file("new-pack/.keep", contents: "")
         let directory = (parent as NSString).deletingLastPathComponent
-        let made = try run(Build.formwork, ["new-pack", "my-stars", "--id", "org.example.stars"], environment: environment, directory: directory)
+        let made = try run(
+            Build.formwork, ["new-pack", "my-stars", "--id", "org.example.stars"], environment: environment, directory: directory)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("Wrote my-stars/: my-stars.c, exports.map, Makefile, form.yaml, README.md."))
         let pack = "\(directory)/my-stars"
         let built = try run(
-            "/usr/bin/make", ["check", "FORMWORK=\(Build.formwork)", "FORMWORK_INCLUDE=\(Source.include)", "CFLAGS=-std=c99 -O2 -Wall -Wextra -pedantic -Werror"],
+            "/usr/bin/make",
+            [
+                "check", "FORMWORK=\(Build.formwork)", "FORMWORK_INCLUDE=\(Source.include)",
+                "CFLAGS=-std=c99 -O2 -Wall -Wextra -pedantic -Werror",
+            ],
             environment: environment, directory: pack)
         #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
         #expect(built.stdout.contains("1 pack: 4 passed, 0 failed"), "\(built.stdout)")

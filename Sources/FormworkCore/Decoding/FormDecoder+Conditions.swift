@@ -109,7 +109,9 @@ extension FormDecoder {
                 guard let (s, f) = fieldIndex else { break }
                 let field = sections[s].fields[f]
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else {
-                    report(item.pointer, item.node, "'\(field.id)' (\(field.cell.id)) holds no value; a computed value needs a field that has one")
+                    report(
+                        item.pointer, item.node,
+                        "'\(field.id)' (\(field.cell.id)) holds no value; a computed value needs a field that has one")
                     break
                 }
                 let kind = field.typedChoiceKind ?? ConditionType(schema.type)

@@ -119,7 +119,9 @@ extension FormDecoder {
         if let hiddenNode {
             if case .bool(let hidden) = hiddenNode.kind {
                 if hidden && cell.roles.value == nil {
-                    report("\(pointer)/hidden", hiddenNode, "'\(id)' (\(cell.id)) holds no value; a hidden field submits its value, so it needs one")
+                    report(
+                        "\(pointer)/hidden", hiddenNode,
+                        "'\(id)' (\(cell.id)) holds no value; a hidden field submits its value, so it needs one")
                 } else {
                     field.conditions.hidden = hidden
                 }

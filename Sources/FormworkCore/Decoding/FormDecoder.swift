@@ -275,7 +275,8 @@ public struct FormDecoder {
                 // A page's condition applies to each of its sections (resolved after theirs, and joined to them).
                 if let n = pageNode["visibleIf"], sections.count > first {
                     pending.append(
-                        PendingCondition(target: .sections(first..<sections.count), key: "visibleIf", node: n, pointer: "\(pointer)/visibleIf"))
+                        PendingCondition(
+                            target: .sections(first..<sections.count), key: "visibleIf", node: n, pointer: "\(pointer)/visibleIf"))
                 }
                 if let pageID {
                     pages.append(FormPage(id: pageID, title: pageTitle, firstSection: first, sectionCount: sections.count - first))

@@ -241,7 +241,8 @@ public enum ValuesFile {
                 // No value and false are the same answer for a toggle (an unticked box posts nothing).
                 if (given == nil || given == .bool(false)) && (document == nil || document == .bool(false)) { continue }
                 let kept = document.map { "its value is the document's, \(Condition.text($0))" } ?? "it has no value"
-                report(field.valuePointer, node, "'\(key)' is hidden and \(kept); the value given is not used: leave it out", code: "hidden")
+                report(
+                    field.valuePointer, node, "'\(key)' is hidden and \(kept); the value given is not used: leave it out", code: "hidden")
             }
         }
 

@@ -270,7 +270,9 @@ public final class TerminalFormSession {
             let width = max(1, section.template.count)
             for f in section.fields.indices {
                 if section.repeatGroup != nil && f % width == 0 { new.append(.item(section: s, index: f / width)) }
-                if states[section.fields[f].id]?.visible ?? true, !section.fields[f].conditions.hidden { new.append(.field(section: s, field: f)) }
+                if states[section.fields[f].id]?.visible ?? true, !section.fields[f].conditions.hidden {
+                    new.append(.field(section: s, field: f))
+                }
             }
             if let group = section.repeatGroup {
                 if section.itemCount < group.maxItems { new.append(.add(section: s)) }
@@ -1028,7 +1030,9 @@ public final class TerminalFormSession {
             out.append([indent, Segment(text: "⚠ the cell failed (\(failure)); type the value as text", style: .warning)])
         }
         if focused, let hint = p.hint {
-            for line in text.richLines(hint, width: max(10, size.columns - indent.text.columns), style: .hint) { out.append([indent] + line) }
+            for line in text.richLines(hint, width: max(10, size.columns - indent.text.columns), style: .hint) {
+                out.append([indent] + line)
+            }
         }
         if let problem = state.problem, focused || state.touched || !problem.isEmpty {
             out.append([indent, Segment(text: "! " + problem, style: .error)])

@@ -122,7 +122,8 @@ struct HTMLRenderer {
                 // A page whose sections are all hidden is hidden with them (the script shows it when they show).
                 out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\""
                 out += shown.contains(p) ? ">\n" : " hidden>\n"
-                out += "<h2 id=\"page-\(escape(page.id))-title\"\(page.title.map { " data-page-title=\"\(escape($0))\"" } ?? "")>\(escape(heading))</h2>\n"
+                out +=
+                    "<h2 id=\"page-\(escape(page.id))-title\"\(page.title.map { " data-page-title=\"\(escape($0))\"" } ?? "")>\(escape(heading))</h2>\n"
             }
             var style = ""
             if let i = section.insets { style += "padding:\(css(i.top))px \(css(i.right))px \(css(i.bottom))px \(css(i.left))px;" }

@@ -213,7 +213,9 @@ public struct FieldRules: Sendable, Equatable {
             guard let colon = s.utf8.firstIndex(of: 0x3A), colon != s.utf8.startIndex else { return false }
             let scheme = s.utf8[..<colon], rest = s.utf8[s.utf8.index(after: colon)...]
             guard let first = scheme.first, (0x61...0x7A).contains(first | 0x20) else { return false }
-            return scheme.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0 | 0x20) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+            return scheme.allSatisfy {
+                (0x30...0x39).contains($0) || (0x61...0x7A).contains($0 | 0x20) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
+            }
                 && !rest.isEmpty && rest.allSatisfy { $0 > 0x20 && $0 != 0x7F }
         case .time:
             return (s.utf8.count == 5 || s.utf8.count == 8) && DateFormat.parse(s) != nil

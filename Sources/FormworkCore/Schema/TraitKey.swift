@@ -177,7 +177,8 @@ public struct TraitKey: @unchecked Sendable {
             var out: [String] = []
             for item in items {
                 guard let s = item.string, !s.isEmpty, s.count <= Self.maxSuggestionLength else {
-                    return "\(item.json.serialized(pretty: false)) is not a suggestion; use texts of 1 to \(Self.maxSuggestionLength) characters"
+                    return
+                        "\(item.json.serialized(pretty: false)) is not a suggestion; use texts of 1 to \(Self.maxSuggestionLength) characters"
                 }
                 if !out.contains(s) { out.append(s) }
             }
@@ -204,7 +205,9 @@ public struct TraitKey: @unchecked Sendable {
                 ("type", .string("array")), ("maxItems", .integer(Int64(Self.maxSuggestions))),
                 (
                     "items",
-                    .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(Int64(Self.maxSuggestionLength)))])
+                    .object([
+                        ("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(Int64(Self.maxSuggestionLength))),
+                    ])
                 ),
             ])
         }

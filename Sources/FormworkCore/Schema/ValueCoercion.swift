@@ -46,7 +46,10 @@ enum ValueCoercion {
         if let scalar, let value = coerce(scalar, to: field.type) { return .success(value) }
         if field.type == .date, case .string(let s) = node.kind {
             return .failure(
-                Problem(text: "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\", \"2026-11-21T09:30:00Z\" or a time alone, \"09:30\""))
+                Problem(
+                    text:
+                        "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\", \"2026-11-21T09:30:00Z\" or a time alone, \"09:30\""
+                ))
         }
         let expected: String =
             switch field.type {

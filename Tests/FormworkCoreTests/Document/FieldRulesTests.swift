@@ -62,8 +62,10 @@ struct FieldRulesTests {
             #expect(!FieldRules.isValid(bad, as: .time), "\(bad)")
         }
         // The browser's pattern for a format says what the host says, on the same samples.
-        let samples = ["09:30", "23:59:59", "24:00", "9:30", "mailto:ada@example.com", "urn:x", "example.com", "http://a", "https://",
-            "a:b c", "http://e.x/y"]
+        let samples = [
+            "09:30", "23:59:59", "24:00", "9:30", "mailto:ada@example.com", "urn:x", "example.com", "http://a", "https://",
+            "a:b c", "http://e.x/y",
+        ]
         for format in FieldRules.Format.allCases {
             guard let source = format.browserPattern else { continue }
             let pattern = try Pattern(source)

@@ -46,10 +46,14 @@ struct RichTextTests {
     @Test("every renderer: HTML blocks in a div, text without marks, ANSI in styles, list items hang")
     func renderers() {
         let tree = ViewTree(
-            formID: "f", title: "T", description: "Run `x` — see [docs](https://example.com).\n\n- **one** item that is long enough to wrap around\n- two",
+            formID: "f", title: "T",
+            description: "Run `x` — see [docs](https://example.com).\n\n- **one** item that is long enough to wrap around\n- two",
             sections: [])
         let html = Renderer.render(tree, as: .html)
-        #expect(html.contains("<div class=\"fw-description\"><p>Run <code>x</code> — see <a href=\"https://example.com\" rel=\"noopener noreferrer\">docs</a>.</p><ul><li><strong>one</strong> item"))
+        #expect(
+            html.contains(
+                "<div class=\"fw-description\"><p>Run <code>x</code> — see <a href=\"https://example.com\" rel=\"noopener noreferrer\">docs</a>.</p><ul><li><strong>one</strong> item"
+            ))
         let text = Renderer.render(tree, as: .text, width: 30)
         #expect(text.contains("Run x — see docs\n(https://example.com).\n\n• one item that is long enough\n  to wrap around\n• two"))
         #expect(!text.contains("*"))
@@ -64,7 +68,8 @@ struct RichTextTests {
         // Each of these was quadratic in a parser that searched from every mark to the end of the text.
         let n = 200_000
         for text in [
-            String(repeating: "[", count: n), String(repeating: "*a", count: n), String(repeating: "`", count: 1) + String(repeating: "x", count: n),
+            String(repeating: "[", count: n), String(repeating: "*a", count: n),
+            String(repeating: "`", count: 1) + String(repeating: "x", count: n),
             String(repeating: "[a", count: n) + "](javascript:" + String(repeating: "x", count: n) + ")",
             String(repeating: "**a", count: n), String(repeating: "- \n", count: n), String(repeating: "1", count: n) + ". x",
         ] {
