@@ -247,6 +247,8 @@ package enum DocumentSchema {
             ("visibleIf", ref("condition")), ("enabledIf", ref("condition")), ("requiredIf", ref("condition")),
             // A computed value: an expression over other fields (docs/forms.md, Computed values).
             ("value", ref("condition")),
+            // Never shown, submitted with the document's value (docs/forms.md, A field).
+            ("hidden", .object([("type", .string("boolean"))])),
             // The id (or ids) this field's answers were stored under in earlier revisions (docs/format.md, Revisions).
             (
                 "renamedFrom",
