@@ -37,7 +37,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Submission stores")
+// One test at a time: they share one PostgreSQL. On a loaded CI machine the drafts test's statements once went
+// unanswered past their 5 s deadline, most likely while the migration test's CREATE DATABASE (a checkpoint) ran.
+@Suite("Submission stores", .serialized)
 struct StoreTests {
     /// A form id of the test's own (the PostgreSQL database is shared by the tests of a run).
     func form(_ name: String) -> String { "\(name)-\(UInt64.random(in: 0...UInt64.max))" }
