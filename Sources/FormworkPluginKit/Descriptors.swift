@@ -137,6 +137,9 @@ enum Descriptors {
         if field.required { flags |= UInt32(FW_FIELD_REQUIRED) }
         if let minimum = field.minimum { flags |= UInt32(FW_FIELD_HAS_MINIMUM); f.minimum = minimum }
         if let maximum = field.maximum { flags |= UInt32(FW_FIELD_HAS_MAXIMUM); f.maximum = maximum }
+        if let step = field.step { flags |= UInt32(FW_FIELD_HAS_STEP); f.step = step }
+        if field.exclusiveMinimum { flags |= UInt32(FW_FIELD_EXCLUSIVE_MINIMUM) }
+        if field.exclusiveMaximum { flags |= UInt32(FW_FIELD_EXCLUSIVE_MAXIMUM) }
         f.flags = flags
         if !field.choices.isEmpty {
             let choices = UnsafeMutablePointer<fw_choice>.allocate(capacity: field.choices.count)

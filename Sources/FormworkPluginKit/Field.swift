@@ -22,6 +22,11 @@ public struct Field: Sendable {
     public var maxLength: Int?
     public var choices: [(value: String, label: String)] = []
     public var optionsField: String?
+    /// ABI 1.2: the step between allowed values (integer and number), counted from `minimum` (0 without one).
+    public var step: Double?
+    /// ABI 1.2: `minimum` / `maximum` themselves are not allowed.
+    public var exclusiveMinimum = false
+    public var exclusiveMaximum = false
 
     public static func string(
         _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
@@ -48,20 +53,21 @@ public struct Field: Sendable {
 
     public static func integer(
         _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-        default value: Int64? = nil, minimum: Int64? = nil, maximum: Int64? = nil
+        default value: Int64? = nil, minimum: Int64? = nil, maximum: Int64? = nil, step: Int64? = nil
     ) -> Field {
         Field(
             name: name, kind: .integer, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.integer),
-            minimum: minimum.map(Double.init), maximum: maximum.map(Double.init))
+            minimum: minimum.map(Double.init), maximum: maximum.map(Double.init), step: step.map(Double.init))
     }
 
     public static func number(
         _ name: String, label: String? = nil, doc: String? = nil, required: Bool = false,
-        default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil
+        default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil,
+        exclusiveMinimum: Bool = false, exclusiveMaximum: Bool = false
     ) -> Field {
         Field(
             name: name, kind: .number, label: label, doc: doc, required: required, defaultValue: value.map(ModelValue.number),
-            minimum: minimum, maximum: maximum)
+            minimum: minimum, maximum: maximum, step: step, exclusiveMinimum: exclusiveMinimum, exclusiveMaximum: exclusiveMaximum)
     }
 
     /// A date: seconds since 1970-01-01T00:00:00Z.

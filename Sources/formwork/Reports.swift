@@ -100,6 +100,9 @@ enum Reports {
             ("default", field.defaultValue.map { $0.json(as: field.type) }),
             ("minimum", field.minimum.map(field.boundJSON)),
             ("maximum", field.maximum.map(field.boundJSON)),
+            ("exclusiveMinimum", field.exclusiveMinimum ? .bool(true) : nil),
+            ("exclusiveMaximum", field.exclusiveMaximum ? .bool(true) : nil),
+            ("step", field.step.map(field.boundJSON)),
             ("minLength", field.minLength.map { .integer(Int64($0)) }),
             ("maxLength", field.maxLength.map { .integer(Int64($0)) }),
             (
@@ -192,8 +195,13 @@ enum Reports {
         out += "\nFields:\n"
         let rows = cell.fields.map { f -> [String] in
             var constraints: [String] = []
-            if let m = f.minimum { constraints.append("min \(f.boundJSON(m).serialized(pretty: false))") }
-            if let m = f.maximum { constraints.append("max \(f.boundJSON(m).serialized(pretty: false))") }
+            if let m = f.minimum {
+                constraints.append((f.exclusiveMinimum ? "above " : "min ") + f.boundJSON(m).serialized(pretty: false))
+            }
+            if let m = f.maximum {
+                constraints.append((f.exclusiveMaximum ? "below " : "max ") + f.boundJSON(m).serialized(pretty: false))
+            }
+            if let s = f.step { constraints.append("step \(f.boundJSON(s).serialized(pretty: false))") }
             if let m = f.minLength { constraints.append("min length \(m)") }
             if let m = f.maxLength { constraints.append("max length \(m)") }
             if !f.choices.isEmpty { constraints.append("one of " + f.choices.map(\.value).joined(separator: "|")) }

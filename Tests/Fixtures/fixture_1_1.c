@@ -192,6 +192,8 @@ static const fw_cell_type cells[] = { {
 
 #ifdef FIXTURE_CLAIM_1_0
 #define MINOR 0
+#elif defined(FW_TARGET_ABI_MINOR)
+#define MINOR FW_TARGET_ABI_MINOR /* a 1.2 header: the minor the build targets */
 #else
 #define MINOR FW_ABI_VERSION_MINOR
 #endif

@@ -28,6 +28,8 @@ package enum Source {
     package static var include: String { "\(root)/Sources/CFormwork/include" }
     /// The frozen ABI 1.0 header: compatibility fixtures are built against it, as a pack built in the past was.
     package static var include1_0: String { "\(root)/abi/1.0" }
+    /// The frozen ABI 1.1 header: 1.1 fixtures are built against it, as a pack built before 1.2 was.
+    package static var include1_1: String { "\(root)/abi/1.1" }
     package static var tests: String { "\(root)/Tests" }
     package static func fixture(_ name: String) -> String { "\(tests)/Fixtures/\(name)" }
 }

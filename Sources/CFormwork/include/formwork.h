@@ -1,5 +1,5 @@
 /*
- * formwork.h — the Formwork cell-pack ABI, version 1.1.
+ * formwork.h — the Formwork cell-pack ABI, version 1.2.
  *
  * This header is the whole contract between a Formwork host (the `Formwork`
  * Swift library, the `formwork` command) and a cell pack (a shared library
@@ -12,8 +12,17 @@
  * FW_FIELD_CHOICE_LIST field type, the `number` and `multi_choice` canvas
  * controls, the pack-context host extension (a pack learns its own file and
  * resource directory), the entry prototype, FW_ALIGNOF, and C++ helpers.
- * Every addition is marked "1.1". The frozen 1.0 header is published beside
- * this one (Formwork's source tree, abi/1.0/formwork.h).
+ * Every addition is marked "1.1".
+ *
+ * What 1.2 adds to 1.1 (append-only; 1.0 and 1.1 packs load and behave as
+ * before): a target version (FW_TARGET_ABI_MINOR: build a pack that older
+ * hosts load, with the newer declarations hidden), presence in typed configure
+ * (FW_CELL_TYPED_PRESENCE: a typed model can tell an absent number, integer or
+ * bool from 0 / false), and a step and exclusive bounds on number and integer
+ * fields (`fw_field.step`, FW_FIELD_HAS_STEP, FW_FIELD_EXCLUSIVE_MINIMUM,
+ * FW_FIELD_EXCLUSIVE_MAXIMUM), which the host checks in every path. Every
+ * addition is marked "1.2". The frozen headers of earlier versions are
+ * published with Formwork's source (abi/1.0/formwork.h, abi/1.1/formwork.h).
  *
  * Thread tags: every function below says, in brackets, who calls it, on which
  * thread, and who owns what it is given, e.g.
@@ -91,11 +100,28 @@ extern "C" {
 
 /** ABI version this header describes. A pack records it in `fw_pack.abi`. */
 #define FW_ABI_VERSION_MAJOR 1
-#define FW_ABI_VERSION_MINOR 1
+#define FW_ABI_VERSION_MINOR 2
 #define FW_ABI_VERSION_PATCH 0
 
-/** Initializer for an `fw_version` holding this header's ABI version. */
-#define FW_ABI_VERSION_INIT { FW_ABI_VERSION_MAJOR, FW_ABI_VERSION_MINOR, FW_ABI_VERSION_PATCH }
+/**
+ * 1.2. The ABI minor a pack targets, as MACOSX_DEPLOYMENT_TARGET does for an
+ * operating system: define it before including this header to build a pack
+ * that hosts of that minor load. The header then leaves out every declaration
+ * newer than the target (so using one is a compile error, not a refusal at
+ * load time), `sizeof` of each struct is the target's, and
+ * FW_ABI_VERSION_INIT records the target minor in `fw_pack.abi`.
+ * Default: this header's minor. Example: `cc -DFW_TARGET_ABI_MINOR=0 ...`
+ * builds a pack that a 1.0 host loads.
+ */
+#ifndef FW_TARGET_ABI_MINOR
+#define FW_TARGET_ABI_MINOR FW_ABI_VERSION_MINOR
+#endif
+#if FW_TARGET_ABI_MINOR > FW_ABI_VERSION_MINOR || FW_TARGET_ABI_MINOR < 0
+#error "FW_TARGET_ABI_MINOR names an ABI minor this formwork.h does not describe (0 ... FW_ABI_VERSION_MINOR)"
+#endif
+
+/** Initializer for an `fw_version` holding the ABI version the pack targets (by default this header's). */
+#define FW_ABI_VERSION_INIT { FW_ABI_VERSION_MAJOR, FW_TARGET_ABI_MINOR, FW_ABI_VERSION_PATCH }
 
 /** Name of the entry symbol for ABI major 1. */
 #define FW_PACK_ENTRY_SYMBOL "formwork_pack_v1"
@@ -178,10 +204,12 @@ enum {
     FW_FIELD_DATE = 6,        /**< Seconds since 1970-01-01T00:00:00Z. C: double. value.as.number */
     FW_FIELD_CHOICE = 7,      /**< One of the field's choices, by value. C: const char *. value.as.string */
     FW_FIELD_STRING_LIST = 8, /**< C: fw_string_list. value.as.list */
+#if FW_TARGET_ABI_MINOR >= 1
     FW_FIELD_CHOICE_LIST = 9  /**< 1.1. Several of the field's choices, by value, each at most once.
                                    C: fw_string_list. value.as.list. min_length / max_length count items
                                    (min_length at most choice_count, or the pack is refused).
                                    A pack that claims ABI 1.0 cannot use it. */
+#endif
 };
 
 /** A list of strings. Frozen value type (16 bytes). */
@@ -225,7 +253,15 @@ enum {
                                           CHOICE_LIST, [] is a value (no items): use `min_length`
                                           1 to ask for at least one item. */
     FW_FIELD_HAS_MINIMUM = 1u << 1,  /**< `minimum` is meaningful (INTEGER, NUMBER, DATE). */
-    FW_FIELD_HAS_MAXIMUM = 1u << 2   /**< `maximum` is meaningful (INTEGER, NUMBER, DATE). */
+    FW_FIELD_HAS_MAXIMUM = 1u << 2,  /**< `maximum` is meaningful (INTEGER, NUMBER, DATE). */
+#if FW_TARGET_ABI_MINOR >= 2
+    FW_FIELD_HAS_STEP = 1u << 3,          /**< 1.2. `step` is meaningful (INTEGER, NUMBER): a value must be
+                                               `minimum` (0 without one) plus a whole number of steps. */
+    FW_FIELD_EXCLUSIVE_MINIMUM = 1u << 4, /**< 1.2. With FW_FIELD_HAS_MINIMUM: the value must be above
+                                               `minimum`, not equal to it (INTEGER, NUMBER, DATE). */
+    FW_FIELD_EXCLUSIVE_MAXIMUM = 1u << 5  /**< 1.2. With FW_FIELD_HAS_MAXIMUM: the value must be below
+                                               `maximum`, not equal to it (INTEGER, NUMBER, DATE). */
+#endif
 };
 
 /**
@@ -257,7 +293,7 @@ typedef struct fw_field {
     const char *name;           /**< Key in documents: [A-Za-z][A-Za-z0-9_]*, unique in the schema. Required. */
     const char *label;          /**< Human label. Default when NULL: `name`. */
     const char *doc;            /**< One-sentence documentation. Optional (NULL). */
-    uint32_t flags;             /**< FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM. */
+    uint32_t flags;             /**< FW_FIELD_* flags (REQUIRED, HAS_MINIMUM, HAS_MAXIMUM; 1.2: HAS_STEP, EXCLUSIVE_*). */
     uint32_t choice_count;      /**< Number of `choices`; >= 1 for CHOICE and CHOICE_LIST, 0 otherwise. */
     const fw_choice *choices;   /**< Allowed values of a CHOICE or CHOICE_LIST field, unique by value. */
     fw_value default_value;     /**< Default; `type` FW_FIELD_NONE for none, else equal to `type`
@@ -269,6 +305,12 @@ typedef struct fw_field {
     const char *options_field;  /**< STRING field (1.1: or STRING_LIST field): name of another STRING_LIST
                                      field of the same model whose items are this field's allowed values
                                      (a picker's rows, a multi-select's options). Optional. */
+#if FW_TARGET_ABI_MINOR >= 2
+    double step;                /**< 1.2. The step between allowed values, if FW_FIELD_HAS_STEP: finite and
+                                     above 0; a whole number for INTEGER. The host refuses values off the
+                                     step in every path (values files, submissions, `fill`) before a
+                                     configure, and draws number controls with it. Default when absent: none. */
+#endif
 } fw_field;
 
 /* ------------------------------------------------------------------------- */
@@ -563,9 +605,31 @@ enum {
     FW_CELL_SELECTABLE = 1u << 0,      /**< did_set_selected is provided. */
     FW_CELL_HIGHLIGHTABLE = 1u << 1,   /**< did_set_highlighted is provided. */
     FW_CELL_TYPED_CONFIGURE = 1u << 2, /**< typed_configure is provided. */
-    FW_CELL_THREAD_SAFE = 1u << 3      /**< create/destroy may run concurrently; distinct
+    FW_CELL_THREAD_SAFE = 1u << 3,     /**< create/destroy may run concurrently; distinct
                                             instances may be used on distinct threads at once. */
+#if FW_TARGET_ABI_MINOR >= 2
+    FW_CELL_TYPED_PRESENCE = 1u << 4   /**< 1.2. With FW_CELL_TYPED_CONFIGURE: the typed model struct
+                                            ends with a presence bitmap (see `typed_configure`). */
+#endif
 };
+
+#if FW_TARGET_ABI_MINOR >= 2
+/**
+ * 1.2. The bytes of a typed model's presence bitmap for a schema of
+ * `field_count` fields: declare it as the struct's last member,
+ * `uint8_t present[FW_PRESENCE_BYTES(N)]`.
+ */
+#define FW_PRESENCE_BYTES(field_count) (((field_count) + 7u) / 8u)
+
+/**
+ * 1.2. Whether field `index` (schema order) has a value in a typed model with
+ * FW_CELL_TYPED_PRESENCE: bit `index % 8` of byte `index / 8` of `present`.
+ * [either side, any thread; pure]
+ */
+static inline bool fw_is_present(const uint8_t *present, uint32_t index) {
+    return ((present[index / 8u] >> (index % 8u)) & 1u) != 0;
+}
+#endif
 
 /** Calling convention of `typed_configure`. */
 typedef uint32_t fw_typed_convention;
@@ -685,9 +749,17 @@ typedef struct fw_cell_type {
      * below (by value: directly where the platform's convention for the
      * struct is known, x86-64 System V; through libffi elsewhere — the struct
      * arrives as a C compiler passes it either way). Pointers inside the
-     * struct are valid only during the call. An absent value (no default, not given) is NULL for strings,
-     * an empty list, 0 for numbers and integers, false for bools, and NaN for
-     * dates. Required iff FW_CELL_TYPED_CONFIGURE; the generic `configure`
+     * struct are valid only during the call. An absent value (no default, not
+     * given) is NULL for strings, an empty list, 0 for numbers and integers,
+     * false for bools, and NaN for dates: without presence (every 1.0 and 1.1
+     * pack) a typed model cannot tell an absent number, integer or bool from 0
+     * or false.
+     * 1.2, presence: with FW_CELL_TYPED_PRESENCE the struct's last member is
+     * `uint8_t present[FW_PRESENCE_BYTES(field_count)]` (counted in
+     * `model_size`), and the host sets bit i (`fw_is_present(m.present, i)`)
+     * exactly when field i has a value, given or the schema's default (the
+     * generic path says the same with FW_FIELD_NONE); the other bits are 0.
+     * Required iff FW_CELL_TYPED_CONFIGURE; the generic `configure`
      * must still be provided, and both must apply the same model (`formwork
      * check` renders both and compares).
      * [host → pack, one call at a time per instance, any thread, in place of
@@ -699,6 +771,7 @@ typedef struct fw_cell_type {
     uint64_t model_size;                  /**< sizeof(MODEL), or 0 without typed configure. */
     fw_typed_configure_fn typed_configure;/**< Cast to the convention's signature. */
 
+#if FW_TARGET_ABI_MINOR >= 1
     /*
      * 1.1: field roles. Each names a field of the model (checked at load), or is
      * "" for "this cell has no such field". NULL (and a 1.0 pack, whose
@@ -711,6 +784,7 @@ typedef struct fw_cell_type {
     const char *required_field;    /**< 1.1. A BOOL field that receives a document's `required: true`. */
     const char *max_length_field;  /**< 1.1. An INTEGER field limiting the value's length. */
     const char *placeholder_field; /**< 1.1. A STRING or TEXT field with example text. */
+#endif
 } fw_cell_type;
 
 /* ------------------------------------------------------------------------- */
@@ -795,7 +869,11 @@ FW_STATIC_ASSERT(offsetof(fw_field, choices) == 40, "fw_field layout");
 FW_STATIC_ASSERT(offsetof(fw_field, default_value) == 48, "fw_field layout");
 FW_STATIC_ASSERT(offsetof(fw_field, minimum) == 72, "fw_field layout");
 FW_STATIC_ASSERT(offsetof(fw_field, options_field) == 96, "fw_field layout");
+#if FW_TARGET_ABI_MINOR >= 2
+FW_STATIC_ASSERT(offsetof(fw_field, step) == 104 && sizeof(fw_field) == 112, "fw_field layout (1.2)");
+#else
 FW_STATIC_ASSERT(sizeof(fw_field) == 104, "fw_field layout");
+#endif
 FW_STATIC_ASSERT(offsetof(fw_text_traits, content_type) == 48, "fw_text_traits layout");
 FW_STATIC_ASSERT(offsetof(fw_text_traits, minimum_field) == 72, "fw_text_traits layout");
 FW_STATIC_ASSERT(sizeof(fw_text_traits) == 88, "fw_text_traits layout");
@@ -807,8 +885,12 @@ FW_STATIC_ASSERT(offsetof(fw_cell_type, fields) == 32, "fw_cell_type layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, create) == 64, "fw_cell_type layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, typed_convention) == 120, "fw_cell_type layout");
 FW_STATIC_ASSERT(offsetof(fw_cell_type, model_size) == 128, "fw_cell_type layout");
+#if FW_TARGET_ABI_MINOR >= 1
 FW_STATIC_ASSERT(offsetof(fw_cell_type, value_field) == 144, "fw_cell_type layout (1.1)");
 FW_STATIC_ASSERT(sizeof(fw_cell_type) == 184, "fw_cell_type layout (1.1)");
+#else
+FW_STATIC_ASSERT(sizeof(fw_cell_type) == 144, "fw_cell_type layout (1.0)");
+#endif
 FW_STATIC_ASSERT(offsetof(fw_pack, struct_size) == 12 && offsetof(fw_pack, id) == 16, "fw_pack layout");
 FW_STATIC_ASSERT(offsetof(fw_pack, init) == 64 && sizeof(fw_pack) == 96, "fw_pack layout");
 #endif
@@ -839,6 +921,12 @@ constexpr uint32_t cell_selectable = FW_CELL_SELECTABLE;
 constexpr uint32_t cell_highlightable = FW_CELL_HIGHLIGHTABLE;
 constexpr uint32_t cell_typed_configure = FW_CELL_TYPED_CONFIGURE;
 constexpr uint32_t cell_thread_safe = FW_CELL_THREAD_SAFE;
+#if FW_TARGET_ABI_MINOR >= 2
+constexpr uint32_t field_has_step = FW_FIELD_HAS_STEP;
+constexpr uint32_t field_exclusive_minimum = FW_FIELD_EXCLUSIVE_MINIMUM;
+constexpr uint32_t field_exclusive_maximum = FW_FIELD_EXCLUSIVE_MAXIMUM;
+constexpr uint32_t cell_typed_presence = FW_CELL_TYPED_PRESENCE;
+#endif
 } /* namespace flags */
 
 inline fw_value value_none() { fw_value v = fw_value(); return v; }

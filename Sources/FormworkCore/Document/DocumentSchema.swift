@@ -307,13 +307,15 @@ package enum DocumentSchema {
             ]
             if f.type == .string { members.append(("pattern", .string("^[^\\n]*$"))) }
         case .bool: members.append(("type", .string("boolean")))
-        case .integer:
+        case .integer, .number:
+            // JSON Schema 2020-12: an exclusive bound is `exclusiveMinimum: m`, not a flag.
             members += [
-                ("type", .string("integer")), ("minimum", f.minimum.map(f.boundJSON)),
-                ("maximum", f.maximum.map(f.boundJSON)),
+                ("type", .string(f.type == .integer ? "integer" : "number")),
+                (f.exclusiveMinimum ? "exclusiveMinimum" : "minimum", f.minimum.map(f.boundJSON)),
+                (f.exclusiveMaximum ? "exclusiveMaximum" : "maximum", f.maximum.map(f.boundJSON)),
+                // multipleOf counts from 0: a step from another minimum is checked by `validate` alone.
+                ("multipleOf", f.step.flatMap { (f.minimum ?? 0) == 0 ? f.boundJSON($0) : nil }),
             ]
-        case .number:
-            members += [("type", .string("number")), ("minimum", f.minimum.map(JSON.number)), ("maximum", f.maximum.map(JSON.number))]
         case .date: members.append(("$ref", .string("#/$defs/date")))
         case .choice: members.append(("enum", .array(f.choices.map { .string($0.value) })))
         case .stringList:

@@ -38,8 +38,8 @@ package enum Samples {
         case .string: return .string(f.name == cell.roles.title ? cell.name : f.label)
         case .text: return .string(cell.summary ?? "\(cell.name) sample text.")
         case .bool: return .bool(false)
-        case .integer: return .integer(f.minimum.flatMap(Int64.init(exactly:)) ?? 0)
-        case .number: return .number(f.minimum ?? 0)
+        case .integer: return .integer(f.lowestAllowed.flatMap(Int64.init(exactly:)) ?? 0)
+        case .number: return .number(f.lowestAllowed ?? 0)
         case .date: return .number(f.minimum ?? 1_767_225_600)  // 2026-01-01
         case .choice: return .string(f.choices.first?.value ?? "")
         case .choiceList:

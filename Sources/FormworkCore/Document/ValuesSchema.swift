@@ -262,9 +262,16 @@ package enum ValuesSchema {
             members.append(("type", .string(f.type == .integer ? "integer" : "number")))
             let minimum = [rules.minimum?.value, f.minimum].compactMap { $0 }.max()
             let maximum = [rules.maximum?.value, f.maximum].compactMap { $0 }.min()
-            members.append(("minimum", minimum.map(JSON.number)))
-            members.append(("maximum", maximum.map(JSON.number)))
-            if let step = rules.step?.value, (rules.minimum?.value ?? 0) == 0 { members.append(("multipleOf", .number(step))) }
+            // The pack's bound is the tighter one when it is exclusive and not below the document's.
+            let minimumExcluded = f.exclusiveMinimum && f.minimum != nil && f.minimum == minimum
+            let maximumExcluded = f.exclusiveMaximum && f.maximum != nil && f.maximum == maximum
+            members.append((minimumExcluded ? "exclusiveMinimum" : "minimum", minimum.map(JSON.number)))
+            members.append((maximumExcluded ? "exclusiveMaximum" : "maximum", maximum.map(JSON.number)))
+            if let step = rules.step?.value, (rules.minimum?.value ?? 0) == 0 {
+                members.append(("multipleOf", .number(step)))
+            } else if let step = f.step, (f.minimum ?? 0) == 0 {
+                members.append(("multipleOf", .number(step)))
+            }
         case .date:
             members.append(("type", .string("string")))
             members.append(

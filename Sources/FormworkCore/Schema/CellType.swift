@@ -30,9 +30,11 @@ public struct CellCapabilities: OptionSet, Sendable, Hashable {
     public static let typedConfigure = CellCapabilities(rawValue: 1 << 2)
     /// `FW_CELL_THREAD_SAFE`
     public static let threadSafe = CellCapabilities(rawValue: 1 << 3)
+    /// `FW_CELL_TYPED_PRESENCE` (ABI 1.2): the typed model ends with a presence bitmap.
+    public static let typedPresence = CellCapabilities(rawValue: 1 << 4)
 
-    /// Every bit ABI 1.0 defines.
-    public static let known: CellCapabilities = [.selectable, .highlightable, .typedConfigure, .threadSafe]
+    /// Every bit the host knows (`typedPresence` only from a pack that claims 1.2).
+    public static let known: CellCapabilities = [.selectable, .highlightable, .typedConfigure, .threadSafe, .typedPresence]
 
     /// Names as used in JSON output, in a stable order.
     public var names: [String] {
@@ -41,6 +43,7 @@ public struct CellCapabilities: OptionSet, Sendable, Hashable {
         if contains(.highlightable) { out.append("highlightable") }
         if contains(.typedConfigure) { out.append("typedConfigure") }
         if contains(.threadSafe) { out.append("threadSafe") }
+        if contains(.typedPresence) { out.append("typedPresence") }
         return out
     }
 }

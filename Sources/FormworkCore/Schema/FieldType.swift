@@ -80,11 +80,18 @@ public final class FieldSchema: Sendable, Equatable {
     public let maxLength: Int?
     /// Name of a string-list field of the same model whose items are this field's allowed values.
     public let optionsField: String?
+    /// ABI 1.2: the step between allowed values (integer and number fields), counted from `minimum` (0
+    /// without one); nil for none. Always finite and above 0 (the loader refuses anything else).
+    public let step: Double?
+    /// ABI 1.2: whether `minimum` / `maximum` themselves are excluded.
+    public let exclusiveMinimum: Bool
+    public let exclusiveMaximum: Bool
 
     public init(
         name: String, type: FieldType, label: String? = nil, doc: String? = nil, required: Bool = false,
         choices: [Choice] = [], defaultValue: Value? = nil, minimum: Double? = nil, maximum: Double? = nil,
-        minLength: Int? = nil, maxLength: Int? = nil, optionsField: String? = nil
+        minLength: Int? = nil, maxLength: Int? = nil, optionsField: String? = nil, step: Double? = nil,
+        exclusiveMinimum: Bool = false, exclusiveMaximum: Bool = false
     ) {
         self.name = name
         self.type = type
@@ -98,6 +105,9 @@ public final class FieldSchema: Sendable, Equatable {
         self.minLength = minLength
         self.maxLength = maxLength
         self.optionsField = optionsField
+        self.step = step
+        self.exclusiveMinimum = exclusiveMinimum
+        self.exclusiveMaximum = exclusiveMaximum
     }
 
     /// An equal schema whose objects, arrays and strings are its own (`CellType.copy`).
@@ -106,13 +116,40 @@ public final class FieldSchema: Sendable, Equatable {
             name: name.withOwnStorage, type: type, label: label.withOwnStorage, doc: doc?.withOwnStorage, required: required,
             choices: choices.map { Choice(value: $0.value.withOwnStorage, label: $0.label.withOwnStorage) },
             defaultValue: defaultValue?.copy(), minimum: minimum, maximum: maximum, minLength: minLength, maxLength: maxLength,
-            optionsField: optionsField?.withOwnStorage)
+            optionsField: optionsField?.withOwnStorage, step: step, exclusiveMinimum: exclusiveMinimum,
+            exclusiveMaximum: exclusiveMaximum)
     }
 
     public static func == (a: FieldSchema, b: FieldSchema) -> Bool {
         a === b
             || (a.name == b.name && a.type == b.type && a.label == b.label && a.doc == b.doc && a.required == b.required
                 && a.choices == b.choices && a.defaultValue == b.defaultValue && a.minimum == b.minimum && a.maximum == b.maximum
-                && a.minLength == b.minLength && a.maxLength == b.maxLength && a.optionsField == b.optionsField)
+                && a.minLength == b.minLength && a.maxLength == b.maxLength && a.optionsField == b.optionsField
+                && a.step == b.step && a.exclusiveMinimum == b.exclusiveMinimum && a.exclusiveMaximum == b.exclusiveMaximum)
+    }
+}
+
+extension FieldSchema {
+    /// The smallest value the schema allows (bounds, exclusive bounds and the step together), or nil without a
+    /// minimum: what `check` and the samples try first. Computed here so that no caller guesses at steps.
+    public var lowestAllowed: Double? {
+        guard let minimum else { return nil }
+        guard exclusiveMinimum else { return minimum }
+        if let step { return minimum + step }
+        return type == .integer ? minimum + 1 : minimum.nextUp
+    }
+
+    /// The largest value the schema allows, or nil without a maximum.
+    public var highestAllowed: Double? {
+        guard let maximum else { return nil }
+        var highest = maximum
+        if let step {
+            let base = minimum ?? 0
+            highest = base + ((maximum - base) / step).rounded(.down) * step
+            if exclusiveMaximum && highest >= maximum { highest -= step }
+        } else if exclusiveMaximum {
+            highest = type == .integer ? maximum - 1 : maximum.nextDown
+        }
+        return highest.isFinite ? highest : nil
     }
 }

@@ -78,7 +78,10 @@ package enum SchemaValidator {
     }
 
     @inline(__always) private static func inRange(_ value: Double, _ field: FieldSchema) -> Bool {
-        !(field.minimum.map { value < $0 } ?? false) && !(field.maximum.map { value > $0 } ?? false)
+        if let minimum = field.minimum, value < minimum || (field.exclusiveMinimum && value == minimum) { return false }
+        if let maximum = field.maximum, value > maximum || (field.exclusiveMaximum && value == maximum) { return false }
+        if let step = field.step, !FieldRules.isMultiple(value, of: step, from: field.minimum ?? 0) { return false }
+        return true
     }
 
     /// `shown` (the value as the message quotes it) is made only for a value out of range.
@@ -97,7 +100,17 @@ package enum SchemaValidator {
 
     private static func rangeProblem(_ value: Double, _ field: FieldSchema, shown: @autoclosure () -> String) -> String? {
         if let minimum = field.minimum, value < minimum { return "is \(shown()), below the minimum \(field.boundText(minimum))" }
+        if let minimum = field.minimum, field.exclusiveMinimum, value == minimum {
+            return "is \(shown()); it must be above \(field.boundText(minimum))"
+        }
         if let maximum = field.maximum, value > maximum { return "is \(shown()), above the maximum \(field.boundText(maximum))" }
+        if let maximum = field.maximum, field.exclusiveMaximum, value == maximum {
+            return "is \(shown()); it must be below \(field.boundText(maximum))"
+        }
+        if let step = field.step, !FieldRules.isMultiple(value, of: step, from: field.minimum ?? 0) {
+            let base = field.minimum.map { " from \(field.boundText($0))" } ?? ""
+            return "is \(shown()), not a whole number of steps of \(NumberText.format(step))\(base)"
+        }
         return nil
     }
 

@@ -33,7 +33,7 @@ final class ConfigurePlan {
         let rawValue: UInt8
         /// Required, with no default: an absent value is an error (the general path reports it).
         static let requiredWithoutDefault = Flags(rawValue: 1)
-        /// Checked only by the general path: `options`, a minimum length, a choice list.
+        /// Checked only by the general path: `options`, a minimum length, a choice list, a step.
         static let generalCheck = Flags(rawValue: 2)
     }
 
@@ -47,20 +47,28 @@ final class ConfigurePlan {
     private let genericWithDefaults: UnsafeMutableBufferPointer<fw_value>
     /// Owns the defaults' strings and lists for the plan's life (never reset).
     private let permanent = CMarshaller()
+    /// Where the typed model's presence bitmap starts (ABI 1.2), or nil.
+    private let presenceOffset: Int?
 
     init(fields: [FieldSchema], layout: TypedModelLayout?) {
         slots = .allocate(capacity: fields.count)
         for (i, field) in fields.enumerated() {
             var flags: Flags = []
             if field.required && field.defaultValue == nil { flags.insert(.requiredWithoutDefault) }
-            if field.optionsField != nil || field.minLength != nil || field.type == .choiceList { flags.insert(.generalCheck) }
+            if field.optionsField != nil || field.minLength != nil || field.type == .choiceList || field.step != nil {
+                flags.insert(.generalCheck)
+            }
+            // An exclusive bound as the nearest double inside it: `value > m` is `value >= m.nextUp` for any double.
+            let minimum = field.minimum.map { field.exclusiveMinimum ? $0.nextUp : $0 } ?? -.infinity
+            let maximum = field.maximum.map { field.exclusiveMaximum ? $0.nextDown : $0 } ?? .infinity
             slots.initializeElement(
                 at: i,
                 to: Slot(
-                    type: field.type, offset: layout?.offsets[i] ?? 0, flags: flags, minimum: field.minimum ?? -.infinity,
-                    maximum: field.maximum ?? .infinity, maxLength: field.maxLength ?? .max))
+                    type: field.type, offset: layout?.offsets[i] ?? 0, flags: flags, minimum: minimum, maximum: maximum,
+                    maxLength: field.maxLength ?? .max))
         }
         choices = fields.map { $0.type == .choice ? $0.choices.map(\.value) : [] }
+        presenceOffset = layout?.presenceOffset
         genericWithDefaults = .allocate(capacity: max(fields.count, 1))
         for (i, field) in fields.enumerated() {
             genericWithDefaults.initializeElement(at: i, to: permanent.value(field.defaultValue, as: field.type))
@@ -77,6 +85,7 @@ final class ConfigurePlan {
                 if field.type == .date { bare.baseAddress!.advanced(by: at).storeBytes(of: Double.nan, as: Double.self) }
                 if let value = field.defaultValue {
                     permanent.store(value, as: field.type, at: full.baseAddress! + at)
+                    layout.markPresent(i, in: full.baseAddress!)
                 } else if field.type == .date {
                     full.baseAddress!.advanced(by: at).storeBytes(of: Double.nan, as: Double.self)
                 }
@@ -123,18 +132,23 @@ final class ConfigurePlan {
             case .string(let s)?:
                 guard isStringKind(slot.type), let copied = string(s, slot, index: i, checking: checking, marshaller) else { return false }
                 at.storeBytes(of: copied, as: UnsafePointer<CChar>?.self)
+                markPresent(i, in: model)
             case .bool(let b)?:
                 guard slot.type == .bool else { return false }
                 at.storeBytes(of: b, as: Bool.self)
+                markPresent(i, in: model)
             case .integer(let n)?:
                 guard slot.type == .integer, !checking || inRange(Double(n), slot) else { return false }
                 at.storeBytes(of: n, as: Int64.self)
+                markPresent(i, in: model)
             case .number(let d)?:
                 guard slot.type == .number || slot.type == .date, !checking || (d.isFinite && inRange(d, slot)) else { return false }
                 at.storeBytes(of: d, as: Double.self)
+                markPresent(i, in: model)
             case .stringList(let items)?:
                 guard slot.type == .stringList || slot.type == .choiceList, !checking || fitsList(items, slot) else { return false }
                 at.storeBytes(of: marshaller.list(items), as: fw_string_list.self)
+                markPresent(i, in: model)
             }
         }
         return true
@@ -203,18 +217,23 @@ final class ConfigurePlan {
             case .string(let bytes):
                 guard isStringKind(slot.type) else { return false }
                 at.storeBytes(of: marshaller.copy(bytes), as: UnsafePointer<CChar>?.self)
+                markPresent(i, in: model)
             case .bool(let b):
                 guard slot.type == .bool else { return false }
                 at.storeBytes(of: b, as: Bool.self)
+                markPresent(i, in: model)
             case .integer(let n):
                 guard slot.type == .integer else { return false }
                 at.storeBytes(of: n, as: Int64.self)
+                markPresent(i, in: model)
             case .number(let d):
                 guard slot.type == .number || slot.type == .date else { return false }
                 at.storeBytes(of: d, as: Double.self)
+                markPresent(i, in: model)
             case .list(let count, let first):
                 guard slot.type == .stringList || slot.type == .choiceList else { return false }
                 at.storeBytes(of: marshaller.list(wire: first, count: count), as: fw_string_list.self)
+                markPresent(i, in: model)
             }
         }
         return true
@@ -266,9 +285,19 @@ final class ConfigurePlan {
     /// as there are values (at most the schema's).
     func genericCount(values: Int, defaults: Bool) -> Int { defaults ? slots.count : min(values, slots.count) }
 
+    /// Sets field `index`'s presence bit (ABI 1.2) in a typed model, when the cell type asks for presence.
+    @inline(__always) private func markPresent(_ index: Int, in model: UnsafeMutableRawPointer) {
+        guard let presenceOffset else { return }
+        let byte = model + presenceOffset + index / 8
+        byte.storeBytes(of: byte.load(as: UInt8.self) | UInt8(1 << (index % 8)), as: UInt8.self)
+    }
+
     @inline(__always) private func isStringKind(_ type: FieldType) -> Bool { type == .string || type == .text || type == .choice }
 
-    @inline(__always) private func inRange(_ value: Double, _ slot: Slot) -> Bool { value >= slot.minimum && value <= slot.maximum }
+    /// A field with a step goes to the general path (`generalCheck`), which counts the steps.
+    @inline(__always) private func inRange(_ value: Double, _ slot: Slot) -> Bool {
+        value >= slot.minimum && value <= slot.maximum && !slot.flags.contains(.generalCheck)
+    }
 
     @inline(__always) private func fitsList(_ items: [String], _ slot: Slot) -> Bool {
         !slot.flags.contains(.generalCheck) && items.count <= slot.maxLength

@@ -25,6 +25,9 @@ final class TypedModelLayout: @unchecked Sendable {
 
     let fields: [FieldType]
     let offsets: [Int]
+    /// ABI 1.2 (`FW_CELL_TYPED_PRESENCE`): where the presence bitmap starts, one bit per field after the
+    /// members (`uint8_t present[(n + 7) / 8]`, the struct's last member); nil without presence.
+    let presenceOffset: Int?
     let size: Int
     let alignment: Int
     /// How a by-value call passes the struct without libffi, or nil (libffi).
@@ -64,7 +67,7 @@ final class TypedModelLayout: @unchecked Sendable {
         let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     }
 
-    init(fields: [FieldType]) throws(LayoutError) {
+    init(fields: [FieldType], presence: Bool = false) throws(LayoutError) {
         self.fields = fields
         listElements = .allocate(capacity: 3)
         listElements[0] = cffi_type_pointer()
@@ -73,7 +76,11 @@ final class TypedModelLayout: @unchecked Sendable {
         listType = .allocate(capacity: 1)
         listType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: listElements))
 
-        elements = .allocate(capacity: fields.count + 1)
+        // With presence, the bitmap's bytes follow the members as `uint8_t`s (an array member is laid out as
+        // its elements are).
+        let presenceBytes = presence ? (fields.count + 7) / 8 : 0
+        let memberCount = fields.count + presenceBytes
+        elements = .allocate(capacity: memberCount + 1)
         for (i, type) in fields.enumerated() {
             switch type {
             case .string, .text, .choice: elements[i] = cffi_type_pointer()
@@ -83,24 +90,28 @@ final class TypedModelLayout: @unchecked Sendable {
             case .stringList, .choiceList: elements[i] = listType
             }
         }
-        elements[fields.count] = nil
+        for i in fields.count..<memberCount { elements[i] = cffi_type_uint8() }
+        elements[memberCount] = nil
         let structType = UnsafeMutablePointer<ffi_type>.allocate(capacity: 1)
         structType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: elements))
         self.structType = structType
 
-        var offsets = [Int](repeating: 0, count: fields.count)
+        var offsets = [Int](repeating: 0, count: memberCount)
         let status = offsets.withUnsafeMutableBufferPointer {
             ffi_get_struct_offsets(cffi_default_abi(), structType, $0.baseAddress)
         }
         guard status == FFI_OK else { throw .ffi("ffi_get_struct_offsets", Int(status.rawValue)) }
-        self.offsets = offsets
+        self.offsets = Array(offsets.prefix(fields.count))
+        presenceOffset = presence ? offsets[fields.count] : nil
         size = structType.pointee.size
         alignment = Int(structType.pointee.alignment)
-        direct = Self.directCall(fields: fields, offsets: offsets, size: size)
+        direct = Self.directCall(
+            fields: fields, offsets: self.offsets, size: size,
+            bitmap: presenceOffset.map { $0..<($0 + presenceBytes) })
     }
 
     /// The direct call for a struct of `fields` at `offsets`, or nil where libffi must make it.
-    static func directCall(fields: [FieldType], offsets: [Int], size: Int) -> DirectCall? {
+    static func directCall(fields: [FieldType], offsets: [Int], size: Int, bitmap: Range<Int>? = nil) -> DirectCall? {
         #if arch(x86_64) && os(Linux)
             guard size > 0, !fields.isEmpty else { return nil }
             if size > 16 {
@@ -120,6 +131,11 @@ final class TypedModelLayout: @unchecked Sendable {
                     used[word] = true
                     if type != .number && type != .date { double[word] = false }
                 }
+            }
+            // The presence bitmap's bytes are integers.
+            for word in (bitmap ?? 0..<0).map({ $0 / 8 }) where word < 2 {
+                used[word] = true
+                double[word] = false
             }
             let words = (size + 7) / 8
             guard used[0], words == 1 || used[1] else { return nil }  // a word of padding only: left to libffi
@@ -186,8 +202,10 @@ final class TypedModelLayout: @unchecked Sendable {
                 for i in fields.indices {
                     if i < values.count, let value = values[i] {
                         marshaller.store(value, as: fields[i], at: model + offsets[i])
+                        markPresent(i, in: model)
                     } else if let value = defaults?[i] {
                         marshaller.store(value, as: fields[i], at: model + offsets[i])
+                        markPresent(i, in: model)
                     } else if fields[i] == .date {
                         (model + offsets[i]).storeBytes(of: Double.nan, as: Double.self)  // an absent date
                     }
@@ -195,6 +213,13 @@ final class TypedModelLayout: @unchecked Sendable {
             }
             return try invokeChecked(function, convention: convention, cell: cell, model: model)
         }
+    }
+
+    /// Sets field `index`'s presence bit in the model at `model`, when the layout has a bitmap.
+    @inline(__always) func markPresent(_ index: Int, in model: UnsafeMutableRawPointer) {
+        guard let presenceOffset else { return }
+        let byte = model + presenceOffset + index / 8
+        byte.storeBytes(of: byte.load(as: UInt8.self) | UInt8(1 << (index % 8)), as: UInt8.self)
     }
 
     /// Calls `function` with the model struct at `model` (`bufferSize` bytes): directly by pointer (the

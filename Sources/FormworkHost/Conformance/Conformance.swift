@@ -382,11 +382,11 @@ public enum Conformance {
         for field in cell.fields {
             switch field.type {
             case .integer:
-                if let m = field.minimum.flatMap(Int64.init(exactly:)) { add("minimum", field, .integer(m)) }
-                if let m = field.maximum.flatMap(Int64.init(exactly:)) { add("maximum", field, .integer(m)) }
+                if let m = field.lowestAllowed.flatMap(Int64.init(exactly:)) { add("minimum", field, .integer(m)) }
+                if let m = field.highestAllowed.flatMap(Int64.init(exactly:)) { add("maximum", field, .integer(m)) }
             case .number:
-                add("minimum", field, .number(field.minimum ?? -1e9))
-                add("maximum", field, .number(field.maximum ?? 1e9))
+                add("minimum", field, .number(field.lowestAllowed ?? -1e9))
+                add("maximum", field, .number(field.highestAllowed ?? 1e9))
             case .date:
                 add("earliest", field, .number(field.minimum ?? 0))
                 add("latest", field, .number(field.maximum ?? 4_102_444_800))

@@ -220,6 +220,9 @@ extension WireWriter {
         optional(f.minLength) { $0.int($1) }
         optional(f.maxLength) { $0.int($1) }
         string(f.optionsField)
+        f64(f.step)
+        bool(f.exclusiveMinimum)
+        bool(f.exclusiveMaximum)
     }
 
     mutating func traits(_ t: TextInputTraits) {
@@ -446,9 +449,13 @@ extension WireReader {
         let minLength = try optionalInt()
         let maxLength = try optionalInt()
         let optionsField = try optionalString()
+        let step = try optionalF64()
+        let exclusiveMinimum = try bool()
+        let exclusiveMaximum = try bool()
         return FieldSchema(
             name: name, type: type, label: label, doc: doc, required: required, choices: choices, defaultValue: defaultValue,
-            minimum: minimum, maximum: maximum, minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+            minimum: minimum, maximum: maximum, minLength: minLength, maxLength: maxLength, optionsField: optionsField,
+            step: step, exclusiveMinimum: exclusiveMinimum, exclusiveMaximum: exclusiveMaximum)
     }
 
     mutating func traits() throws(WireError) -> TextInputTraits {

@@ -62,7 +62,7 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
                 "pack ABI \(pack) is incompatible with host ABI \(host) (major \(pack.major) differs from \(host.major)); rebuild the pack against formwork.h \(host.major).x"
         case .incompatibleABI(let pack, let host):
             return
-                "pack ABI \(pack) is newer than host ABI \(host) (minor \(pack.minor) > \(host.minor)); upgrade formwork or rebuild the pack against formwork.h \(host.major).\(host.minor)"
+                "pack ABI \(pack) is newer than host ABI \(host) (minor \(pack.minor) > \(host.minor)); upgrade formwork, or rebuild the pack with -DFW_TARGET_ABI_MINOR=\(host.minor) (formwork.h 1.2 or later) or against formwork.h \(host.major).\(host.minor)"
         case .invalidDescriptor(let text):
             return text
         case .initFailed(let status, let log):

@@ -141,6 +141,11 @@ struct DescriptorValidator {
             throw DescriptorProblem("\(at()): unknown capability flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_CELL_* values")
         }
         let capabilities = CellCapabilities(rawValue: d.flags)
+        if capabilities.contains(.typedPresence) && abi.minor < 2 {
+            throw DescriptorProblem(
+                "\(at()): FW_CELL_TYPED_PRESENCE is new in ABI 1.2 but the pack claims ABI \(abi); build it against formwork.h 1.2 or later"
+            )
+        }
         try checkPair(
             capabilities.contains(.selectable), d.did_set_selected != nil, flag: "FW_CELL_SELECTABLE", function: "did_set_selected", at: at)
         try checkPair(
@@ -240,6 +245,9 @@ struct DescriptorValidator {
         _ d: fw_cell_type, capabilities: CellCapabilities, fields: [FieldSchema], at: () -> String
     ) throws(DescriptorProblem) -> TypedBinding? {
         let declared = capabilities.contains(.typedConfigure)
+        if capabilities.contains(.typedPresence) && !declared {
+            throw DescriptorProblem("\(at()): FW_CELL_TYPED_PRESENCE is set without FW_CELL_TYPED_CONFIGURE; it describes the typed model")
+        }
         guard declared else {
             if d.typed_configure != nil || d.typed_convention != UInt32(FW_TYPED_NONE) {
                 throw DescriptorProblem(
@@ -261,11 +269,13 @@ struct DescriptorValidator {
         }
         guard !fields.isEmpty else { throw DescriptorProblem("\(at()): typed configure needs at least one field in the schema") }
         let layout: TypedModelLayout
-        do { layout = try TypedModelLayout(fields: fields.map(\.type)) } catch {
+        do { layout = try TypedModelLayout(fields: fields.map(\.type), presence: capabilities.contains(.typedPresence)) } catch {
             throw DescriptorProblem("\(at()): libffi could not lay out the model struct (\(error)); report this as a host bug")
         }
         if Int(d.model_size) != layout.size || Int(d.model_alignment) != layout.alignment {
-            let members = zip(fields, layout.offsets).map { "\($0.name)@\($1)" }.joined(separator: ", ")
+            let members =
+                (zip(fields, layout.offsets).map { "\($0.name)@\($1)" } + (layout.presenceOffset.map { ["present@\($0)"] } ?? []))
+                .joined(separator: ", ")
             throw DescriptorProblem(
                 "\(at()): typed model size \(d.model_size) / alignment \(d.model_alignment) does not match the schema's layout, size \(layout.size) / alignment \(layout.alignment) (\(members)); declare the struct's members in schema order with the C types of formwork.h"
             )
@@ -381,7 +391,9 @@ struct DescriptorValidator {
     // MARK: fields
 
     func field(at raw: UnsafeRawPointer, size: Int, cell: () -> String) throws(DescriptorProblem) -> FieldSchema {
-        let d = DescriptorReader.copy(fw_field.self, from: raw, declaredSize: size)
+        // A pack that claims 1.0 or 1.1 knows nothing past 1.1's fw_field: whatever follows is not `step`.
+        let d = DescriptorReader.copy(
+            fw_field.self, from: raw, declaredSize: abi.minor >= 2 ? size : min(size, PackLoader.minimumSize.field))
         let name = try requiredString(d.name, "\(cell()): fw_field.name")
         func at() -> String { "\(cell()) field '\(name)'" }
         guard Self.isFieldName(name) else {
@@ -396,8 +408,15 @@ struct DescriptorValidator {
             )
         }
         let known = UInt32(FW_FIELD_REQUIRED | FW_FIELD_HAS_MINIMUM | FW_FIELD_HAS_MAXIMUM)
-        guard d.flags & ~known == 0 else {
-            throw DescriptorProblem("\(at()): unknown flags 0x\(String(d.flags & ~known, radix: 16)); use only FW_FIELD_* flags")
+        let known12 = UInt32(FW_FIELD_HAS_STEP | FW_FIELD_EXCLUSIVE_MINIMUM | FW_FIELD_EXCLUSIVE_MAXIMUM)
+        guard d.flags & ~(known | known12) == 0 else {
+            throw DescriptorProblem(
+                "\(at()): unknown flags 0x\(String(d.flags & ~(known | known12), radix: 16)); use only FW_FIELD_* flags")
+        }
+        guard d.flags & known12 == 0 || abi.minor >= 2 else {
+            throw DescriptorProblem(
+                "\(at()): flags 0x\(String(d.flags & known12, radix: 16)) (step, exclusive bounds) are new in ABI 1.2 but the pack claims ABI \(abi); build it against formwork.h 1.2 or later"
+            )
         }
         let label = try optionalString(d.label, "\(at()): label") ?? name
         let doc = try optionalString(d.doc, "\(at()): doc")
@@ -454,6 +473,7 @@ struct DescriptorValidator {
         if let minimum, let maximum, minimum > maximum {
             throw DescriptorProblem("\(at()): minimum \(NumberText.format(minimum)) is greater than maximum \(NumberText.format(maximum))")
         }
+        let (step, exclusiveMinimum, exclusiveMaximum) = try steps(d, type: type, minimum: minimum, maximum: maximum, at: at)
         let minLength = d.min_length == 0 ? nil : Int(d.min_length)
         let maxLength = d.max_length == 0 ? nil : Int(d.max_length)
         if (minLength != nil || maxLength != nil) && !type.hasLength {
@@ -474,12 +494,52 @@ struct DescriptorValidator {
             name: name, type: type, label: label, doc: doc,
             required: d.flags & UInt32(FW_FIELD_REQUIRED) != 0, choices: choices,
             defaultValue: nil, minimum: minimum, maximum: maximum,
-            minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+            minLength: minLength, maxLength: maxLength, optionsField: optionsField, step: step,
+            exclusiveMinimum: exclusiveMinimum, exclusiveMaximum: exclusiveMaximum)
         guard let value = try defaultValue(d.default_value, field: schema, at: at) else { return schema }
         return FieldSchema(
             name: name, type: type, label: label, doc: doc, required: schema.required, choices: choices,
             defaultValue: value, minimum: minimum, maximum: maximum,
-            minLength: minLength, maxLength: maxLength, optionsField: optionsField)
+            minLength: minLength, maxLength: maxLength, optionsField: optionsField, step: step,
+            exclusiveMinimum: exclusiveMinimum, exclusiveMaximum: exclusiveMaximum)
+    }
+
+    /// ABI 1.2: the step and the exclusive bounds, refused where no value could ever meet them.
+    func steps(
+        _ d: fw_field, type: FieldType, minimum: Double?, maximum: Double?, at: () -> String
+    ) throws(DescriptorProblem) -> (Double?, Bool, Bool) {
+        let exclusiveMinimum = d.flags & UInt32(FW_FIELD_EXCLUSIVE_MINIMUM) != 0
+        let exclusiveMaximum = d.flags & UInt32(FW_FIELD_EXCLUSIVE_MAXIMUM) != 0
+        if exclusiveMinimum && minimum == nil {
+            throw DescriptorProblem("\(at()): FW_FIELD_EXCLUSIVE_MINIMUM needs FW_FIELD_HAS_MINIMUM and a minimum")
+        }
+        if exclusiveMaximum && maximum == nil {
+            throw DescriptorProblem("\(at()): FW_FIELD_EXCLUSIVE_MAXIMUM needs FW_FIELD_HAS_MAXIMUM and a maximum")
+        }
+        if let minimum, let maximum, minimum == maximum, exclusiveMinimum || exclusiveMaximum {
+            throw DescriptorProblem(
+                "\(at()): minimum and maximum are both \(NumberText.format(minimum)) and one is exclusive, so no value is allowed")
+        }
+        if type == .integer, let minimum, let maximum, exclusiveMinimum && exclusiveMaximum, maximum - minimum <= 1 {
+            throw DescriptorProblem(
+                "\(at()): no whole number lies strictly between \(NumberText.format(minimum)) and \(NumberText.format(maximum))")
+        }
+        guard d.flags & UInt32(FW_FIELD_HAS_STEP) != 0 else {
+            // `step` is read only with its flag: a 1.2 pack that leaves it 0 has no step.
+            return (nil, exclusiveMinimum, exclusiveMaximum)
+        }
+        guard type == .integer || type == .number else {
+            throw DescriptorProblem("\(at()): a step applies only to integer and number fields, not \(type.rawValue)")
+        }
+        let step = d.step
+        guard step.isFinite, step > 0 else {
+            throw DescriptorProblem(
+                "\(at()): step is \(NumberText.format(step)); it must be a finite number above 0 (clear FW_FIELD_HAS_STEP for none)")
+        }
+        if type == .integer, step.rounded() != step || step > 9_007_199_254_740_992 {
+            throw DescriptorProblem("\(at()): an integer field's step must be a whole number (got \(NumberText.format(step)))")
+        }
+        return (step, exclusiveMinimum, exclusiveMaximum)
     }
 
     func defaultValue(_ v: fw_value, field: FieldSchema, at: () -> String) throws(DescriptorProblem) -> Value? {

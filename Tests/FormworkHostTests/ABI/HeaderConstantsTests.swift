@@ -39,6 +39,8 @@ struct HeaderConstantsTests {
         #expect(MessageKind.warning.abiValue == UInt32(FW_MESSAGE_WARNING))
         #expect(
             CellCapabilities.known.rawValue
-                == UInt32(FW_CELL_SELECTABLE | FW_CELL_HIGHLIGHTABLE | FW_CELL_TYPED_CONFIGURE | FW_CELL_THREAD_SAFE))
+                == UInt32(
+                    FW_CELL_SELECTABLE | FW_CELL_HIGHLIGHTABLE | FW_CELL_TYPED_CONFIGURE | FW_CELL_THREAD_SAFE | FW_CELL_TYPED_PRESENCE))
+        #expect(CellCapabilities.typedPresence.rawValue == UInt32(FW_CELL_TYPED_PRESENCE))
     }
 }

@@ -4,13 +4,13 @@ import Testing
 @testable import FormworkHost
 import FormworkTestSupport
 
-/// Packs built against the 1.1 header (Tests/Fixtures/fixture_1_1.c), compiled at test time.
+/// Packs built against the frozen 1.1 header (abi/1.1; Tests/Fixtures/fixture_1_1.c), compiled at test time.
 @Suite("ABI 1.1")
 struct ABI11Tests {
     func pack(_ name: String, _ defines: [String] = []) throws -> String {
         try CCompiler.pack(
             name, source: Source.fixture("fixture_1_1.c"), defines: defines,
-            extraFlags: ["-Wextra"], include: Source.include)
+            extraFlags: ["-Wextra"], include: Source.include1_1)
     }
 
     func form(_ cell: String = "com.example.v11.extras", count: Int = 3) -> String {

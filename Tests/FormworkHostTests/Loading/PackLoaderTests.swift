@@ -64,19 +64,19 @@ struct PackLoaderTests {
         ),
         (
             "only-v2", ["FIXTURE_ONLY_V2"],
-            "exports only `formwork_pack_v2` (ABI major 2) but this host speaks ABI 1.1.0; rebuild the pack against formwork.h 1.x or use a host for that ABI"
+            "exports only `formwork_pack_v2` (ABI major 2) but this host speaks ABI 1.2.0; rebuild the pack against formwork.h 1.x or use a host for that ABI"
         ),
         (
             "major-0", ["FIXTURE_ABI_MAJOR=0"],
-            "pack ABI 0.0.0 is incompatible with host ABI 1.1.0 (major 0 differs from 1); rebuild the pack against formwork.h 1.x"
+            "pack ABI 0.0.0 is incompatible with host ABI 1.2.0 (major 0 differs from 1); rebuild the pack against formwork.h 1.x"
         ),
         (
             "major-2", ["FIXTURE_ABI_MAJOR=2"],
-            "pack ABI 2.0.0 is incompatible with host ABI 1.1.0 (major 2 differs from 1); rebuild the pack against formwork.h 1.x"
+            "pack ABI 2.0.0 is incompatible with host ABI 1.2.0 (major 2 differs from 1); rebuild the pack against formwork.h 1.x"
         ),
         (
-            "newer-minor", ["FIXTURE_ABI_MINOR=2"],
-            "pack ABI 1.2.0 is newer than host ABI 1.1.0 (minor 2 > 1); upgrade formwork or rebuild the pack against formwork.h 1.1"
+            "newer-minor", ["FIXTURE_ABI_MINOR=3"],
+            "pack ABI 1.3.0 is newer than host ABI 1.2.0 (minor 3 > 2); upgrade formwork, or rebuild the pack with -DFW_TARGET_ABI_MINOR=2 (formwork.h 1.2 or later) or against formwork.h 1.2"
         ),
         (
             "small-pack", ["FIXTURE_PACK_SIZE=64"],
@@ -176,8 +176,8 @@ struct PackLoaderTests {
 
     @Test("a future minor's grown structs are refused by the rule, not misread")
     func grownStructs() throws {
-        let path = try CCompiler.pack("grown-1-2", defines: ["FIXTURE_GROWN", "FIXTURE_ABI_MINOR=2"])
-        #expect(throws: PackError(path: path, reason: .incompatibleABI(pack: ABIVersion(major: 1, minor: 2, patch: 0), host: .host))) {
+        let path = try CCompiler.pack("grown-1-3", defines: ["FIXTURE_GROWN", "FIXTURE_ABI_MINOR=3"])
+        #expect(throws: PackError(path: path, reason: .incompatibleABI(pack: ABIVersion(major: 1, minor: 3, patch: 0), host: .host))) {
             try PackLoader.load(path: path)
         }
         // Larger struct_size at the host's own minor: read only what 1.0 knows.
