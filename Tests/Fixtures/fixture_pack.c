@@ -18,6 +18,8 @@
  *   Hostile: FIXTURE_CELL_COUNT=n (the cells array claims n elements; with FIXTURE_CELL_SIZE a huge stride),
  *   FIXTURE_HUGE_BOUND (integer maximum 1e300), FIXTURE_ESCAPES (labels and messages with terminal escapes),
  *   FIXTURE_PRINTS (writes to standard output in its entry, init and render)
+ *   FIXTURE_KEEPS_VALUE_POINTER: value_changed keeps the host's field name; render reads it
+ *   FIXTURE_KEEPS_CONFIGURE_POINTER: configure keeps the title's pointer; render reads it
  */
 #include "formwork.h"
 
@@ -56,7 +58,7 @@ typedef struct counter_model {
     const char *mood;
 } counter_model;
 
-typedef struct counter { int64_t count; int configured; } counter;
+typedef struct counter { int64_t count; int configured; const char *kept; } counter;
 
 static const fw_choice moods[] = {
     { sizeof(fw_choice), 0, "happy", "Happy" },
@@ -135,6 +137,9 @@ static fw_status counter_configure(void *cell, const fw_value *values, uint32_t 
     if (count != 3) return FW_INVALID_ARGUMENT;
     ((counter *)cell)->count = values[1].type == FW_FIELD_INTEGER ? values[1].as.integer : 0;
     ((counter *)cell)->configured = 1;
+#ifdef FIXTURE_KEEPS_CONFIGURE_POINTER
+    ((counter *)cell)->kept = values[0].as.string; /* wrong: valid only during the call */
+#endif
     return FW_OK;
 }
 static fw_status counter_configure_typed(void *cell, const counter_model *model) {
@@ -146,10 +151,16 @@ static fw_status counter_configure_typed(void *cell, const counter_model *model)
     ((counter *)cell)->count = model->count;
 #endif
     ((counter *)cell)->configured = 2;
+#ifdef FIXTURE_KEEPS_CONFIGURE_POINTER
+    ((counter *)cell)->kept = model->title; /* wrong: valid only during the call */
+#endif
     return FW_OK;
 }
 static fw_status counter_value_changed(void *cell, const char *field, const fw_value *value, const char **message) {
     (void)cell; (void)field; (void)value;
+#ifdef FIXTURE_KEEPS_VALUE_POINTER
+    ((counter *)cell)->kept = field; /* wrong: valid only during the call */
+#endif
 #ifdef FIXTURE_REJECT_NO_MESSAGE
     (void)message;
     return FW_REJECTED;
@@ -203,6 +214,7 @@ static fw_status counter_render(void *cell, const fw_canvas *canvas, void *ctx) 
 #ifdef FIXTURE_HANG_RENDER
     for (;;) {}
 #endif
+    if (((counter *)cell)->kept) canvas->value(ctx, "Kept", ((counter *)cell)->kept);
     char text[32];
     int64_t n = ((counter *)cell)->count;
     int i = 0;

@@ -30,7 +30,8 @@ struct CheckCommandTests {
         #expect(text.stdout.contains("✓ org.formwork.c.rating  "))
         #expect(
             text.stdout.contains(
-                "configure (generic), configure (typed), render, selection, value_changed accept, value_changed reject, destroy"))
+                "configure (generic), configure (typed), render, selection, value_changed accept, value_changed reject, host memory not kept, destroy"
+            ))
         #expect(text.stdout.hasSuffix("1 pack: 5 passed, 0 failed\n"))
     }
 
@@ -39,6 +40,14 @@ struct CheckCommandTests {
         (
             "check-crash", ["FIXTURE_CRASH_RENDER"], "com.example.fixture.counter",
             "crashed with SIGSEGV (signal 11) in step 'render [defaults]'; rerun with --in-process under a debugger to see where"
+        ),
+        (
+            "check-keeps-value", ["FIXTURE_KEEPS_VALUE_POINTER"], "com.example.fixture.counter",
+            "crashed with SIGSEGV (signal 11) in step 'render after value_changed 'title', whose field name and value is now unreadable: a pointer kept past the call?'"
+        ),
+        (
+            "check-keeps-configure", ["FIXTURE_KEEPS_CONFIGURE_POINTER"], "com.example.fixture.counter",
+            "crashed with SIGSEGV (signal 11) in step 'render after configure (generic), whose memory is now unreadable: a pointer kept past the call?'"
         ),
         (
             "check-hang", ["FIXTURE_HANG_RENDER"], "com.example.fixture.counter",

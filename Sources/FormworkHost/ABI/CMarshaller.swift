@@ -16,14 +16,29 @@ final class CMarshaller {
     private var current: UnsafeMutableRawPointer?
     private var capacity = 0
     private var used = 0
+    /// `check`'s marshallers only: chunks that become unreadable instead of reused (see `PoisonedChunks`).
+    private let poisoning: PoisonedChunks?
 
-    deinit { for c in chunks { free(c.pointer) } }
+    init(poisoning: PoisonedChunks? = nil) { self.poisoning = poisoning }
+
+    deinit {
+        if let poisoning { return poisoning.poison(chunks) }
+        for c in chunks { free(c.pointer) }
+    }
 
     /// Frees what the last call used, keeping the marshaller (and its first chunk) for the next.
     @inline(__always)
     func reset() {
         used = 0
+        if let poisoning { return poisonAll(poisoning) }
         if chunks.count > 1 { keepFirstChunk() }
+    }
+
+    private func poisonAll(_ poisoning: PoisonedChunks) {
+        poisoning.poison(chunks)
+        chunks = []
+        current = nil
+        capacity = 0
     }
 
     private func keepFirstChunk() {
@@ -52,7 +67,7 @@ final class CMarshaller {
 
     private func allocateChunk(_ count: Int) -> UnsafeMutableRawPointer {
         let size = max(4096, count)
-        let pointer = malloc(size)!
+        let pointer = poisoning?.chunk(size) ?? malloc(size)!
         chunks.append((pointer, size))
         current = pointer
         capacity = size
@@ -153,5 +168,29 @@ final class CMarshaller {
         default:
             if type == .date { at.storeBytes(of: Double.nan, as: Double.self) }  // absent
         }
+    }
+}
+
+/// Memory for `check`'s calls into a pack that becomes unreadable once the call is over.
+///
+/// formwork.h says the strings and lists a pack is given live only for the call. A pack that keeps
+/// such a pointer and reads it later reads freed memory, which goes unnoticed in a render (the bytes are
+/// usually still there). `check` makes its calls with a marshaller whose chunks come from here: each
+/// chunk is its own mapping, made `PROT_NONE` when the call returns and never unmapped, so its addresses
+/// are never reused and a later read faults at once, in the checker's child, in the step that read it.
+final class PoisonedChunks {
+    /// A mapping of at least `size` bytes, readable and writable until `poison`.
+    func chunk(_ size: Int) -> UnsafeMutableRawPointer? {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = (size + page - 1) / page * page
+        let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let pointer, pointer != MAP_FAILED else { return nil }
+        return pointer
+    }
+
+    /// Makes `chunks` unreadable for the rest of the process (they stay mapped: their addresses stay taken).
+    func poison(_ chunks: [(pointer: UnsafeMutableRawPointer, size: Int)]) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for c in chunks { mprotect(c.pointer, (c.size + page - 1) / page * page, PROT_NONE) }
     }
 }

@@ -285,14 +285,47 @@ public enum Conformance {
                 }
             }
         }
+        if let problem = keptPointers(cell, entry: entry, base: sets.first?.1 ?? [:], fail: fail) { return problem }
+        steps.insert("host memory not kept")
         CheckProgress.step("destroy")
         let order = [
             "create", "configure (generic)", "configure (typed)", "render", "selection", "highlight",
-            "value_changed accept", "value_changed reject", "destroy",
+            "value_changed accept", "value_changed reject", "host memory not kept", "destroy",
         ]
         return CheckResult(
             check: id, passed: true,
             message: "\(sets.count) value sets: " + order.filter(steps.contains).joined(separator: ", "))
+    }
+
+    /// Calls configure (generic, then typed) and value_changed on an instance whose memory for each call
+    /// becomes unreadable when the call returns (`PoisonedChunks`), rendering after each: a pack that kept a
+    /// pointer it was given and reads it later faults in the render, and the crash report names the step.
+    static func keptPointers(
+        _ cell: CellType, entry: CellEntry, base: [String: Value], fail: (String, [String: Value]?, String) -> CheckResult
+    ) -> CheckResult? {
+        let hint = "is now unreadable: a pointer kept past the call?"
+        let probe: CellInstance
+        do { probe = try CellInstance(cell, entry: entry, poisoning: PoisonedChunks()) } catch { return fail("create", nil, error.message) }
+        let ordered = cell.fields.map { base[$0.name] }
+        var paths = [("generic", true)]
+        if case .typed = cell.configure { paths.append(("typed", false)) }
+        for (path, generic) in paths {
+            CheckProgress.step("configure (\(path)) [kept pointers]")
+            do { try probe.configure(ordered, field: nil, forceGeneric: generic) } catch {
+                return fail("configure (\(path)) [kept pointers]", base, error.message)
+            }
+            CheckProgress.step("render after configure (\(path)), whose memory \(hint)")
+            do { _ = try render(probe, cell) } catch { return fail("render after configure (\(path))", base, error.text) }
+        }
+        guard entry.valueChanged != nil else { return nil }
+        for field in cell.fields {
+            guard let value = base[field.name] else { continue }
+            CheckProgress.step("value_changed '\(field.name)' [kept pointers]")
+            _ = probe.offer(field: field.name, value: value, type: field.type)
+            CheckProgress.step("render after value_changed '\(field.name)', whose field name and value \(hint)")
+            do { _ = try render(probe, cell) } catch { return fail("render after value_changed '\(field.name)'", base, error.text) }
+        }
+        return nil
     }
 
     /// The first difference between two renders, in words; nil when equal.

@@ -16,13 +16,14 @@ final class CellInstance {
     private let typedConvention: TypedConvention
     private let genericConfigure: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fw_value>?, UInt32) -> fw_status
     /// C memory for the values of one call, reused call after call (freed between calls).
-    private let marshaller = CMarshaller()
+    private let marshaller: CMarshaller
     /// The configure's fast path: per-field kinds, limits, offsets and the defaults laid out once.
     private let plan: ConfigurePlan
     /// The schema's defaults in schema order (nil: none), for the general path.
     private let schemaDefaults: [Value?]
 
-    init(_ cell: CellType, entry: CellEntry) throws(RuntimeError) {
+    /// `poisoning`: `check`'s instances, whose calls' memory becomes unreadable after each call.
+    init(_ cell: CellType, entry: CellEntry, poisoning: PoisonedChunks? = nil) throws(RuntimeError) {
         if let failure = entry.lifecycle.retain() {
             throw RuntimeError(
                 cellID: cell.id, fieldID: nil, packPath: cell.packPath,
@@ -42,6 +43,7 @@ final class CellInstance {
         self.cell = cell
         self.entry = entry
         self.handle = handle
+        marshaller = CMarshaller(poisoning: poisoning)
         fieldTypes = cell.fields.map(\.type)
         typedLayout = entry.typed?.layout
         typedFunction = entry.typed?.function
@@ -188,12 +190,14 @@ final class CellInstance {
     func offer(field name: String, value: Value?, type: FieldType) -> (status: fw_status, message: String?) {
         guard let valueChanged = entry.valueChanged else { return (fw_status(FW_OK), nil) }
         var message: UnsafePointer<CChar>? = nil
+        // The field's name and the value from the instance's marshaller (free between calls), so that a
+        // `check` instance's are made unreadable when the call returns, as its configure's are.
+        let marshaller = self.marshaller
         let (status, log) = PackLog.capture {
-            CMarshaller.with { marshaller in
-                var v = marshaller.value(value, as: type)
-                return name.withCString { valueChanged(handle, $0, &v, &message) }
-            }
+            var v = marshaller.value(value, as: type)
+            return valueChanged(handle, marshaller.cString(name), &v, &message)
         }
+        defer { marshaller.reset() }
         return (status, CanvasRecorder.text(message) ?? (log.isEmpty ? nil : log.joined(separator: "; ")))
     }
 
