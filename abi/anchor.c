@@ -12,3 +12,4 @@ FW_EXPORT void fw_abi_cell_type(fw_cell_type *c) { (void)c; }
 FW_EXPORT void fw_abi_pack(fw_pack *p, fw_pack_entry_fn entry) { (void)p; (void)entry; }
 FW_EXPORT bool fw_abi_compatible(fw_version host, fw_version pack) { return fw_version_is_compatible(host, pack); }
 FW_EXPORT void fw_abi_pack_context(fw_pack_context *c) { (void)c; }
+FW_EXPORT void fw_abi_choices(fw_choices_ext *c) { (void)c; }

@@ -253,8 +253,8 @@ extension FormService {
         let result: Result<(problems: [Diagnostic], values: String), RuntimeError>
         do {
             result = try await lanes.run { driver in
-                var form = form
                 do throws(RuntimeError) {
+                    var form = try self.withChoices(form, driver: driver, fresh: false)
                     let problems = try ValuesCheck.draftProblems(values: values, file: nil, form: &form, driver: driver)
                     let kept = Self.withoutSecureValues(form.valuesJSON, of: form)
                     return .success((problems, problems.isEmpty ? kept.serialized(pretty: false) : ""))

@@ -42,6 +42,8 @@ public final class FormService: Sendable {
     public let catalog: FormCatalog
     public let store: any SubmissionStore
     let lanes: CellLanes
+    /// Answers of packs' choices sources (`choicesFrom`), kept as long as each pack allows, for pages.
+    let choicesCache = ChoicesCache()
     let tokens: FormTokens
     let limits: SubmissionLimits
     let logger: Logger
@@ -308,8 +310,9 @@ public final class FormService: Sendable {
         let result: Result<(problems: [Diagnostic], values: String), RuntimeError>
         do {
             result = try await lanes.run { driver in
-                var form = form
                 do throws(RuntimeError) {
+                    // Checked against the choices packs list now, not a kept answer.
+                    var form = try self.withChoices(form, driver: driver, fresh: true)
                     let problems = try ValuesCheck.problems(values: values, file: nil, form: &form, driver: driver)
                     return .success((problems, problems.isEmpty ? form.valuesJSON.serialized(pretty: false) : ""))
                 } catch { return .failure(error) }
@@ -326,6 +329,28 @@ public final class FormService: Sendable {
                 problemPage(
                     served, status: 503, "Part of this form (cell '\(error.cellID)') is not working just now. Try again in a moment."))
         }
+    }
+
+    /// `form` with the choices its packs supply (`choicesFrom`): for a page, an answer kept as long as the pack
+    /// allows; for a submission (`fresh`), the pack's answer now. A source that cannot be listed, or a value of the
+    /// document it no longer lists, fails like a cell: the page says part of the form is not working.
+    func withChoices(_ form: Form, driver: any CellDriver, fresh: Bool) throws(RuntimeError) -> Form {
+        guard form.hasPackChoices else { return form }
+        var form = form
+        var failed: ChoicesSource?
+        do throws(FormError) {
+            try form.resolveChoices { (source) throws(RuntimeError) in
+                failed = source
+                return try choicesCache.choices(source, fresh: fresh) { (s) throws(RuntimeError) in
+                    try driver.choices(packPath: s.packPath, source: s.source)
+                }
+            }
+        } catch {
+            let message = if case .invalid(let problems) = error { problems.map(\.message).joined(separator: "; ") } else { "\(error)" }
+            throw RuntimeError(
+                cellID: failed.map(\.description) ?? "choices", fieldID: nil, packPath: failed?.packPath ?? "", message: message)
+        }
+        return form
     }
 
     // MARK: Rendering
@@ -359,12 +384,12 @@ public final class FormService: Sendable {
         let result: Result<String, RuntimeError>
         do {
             result = try await lanes.run { driver in
-                var form = form
-                if let values {
-                    _ = ValuesFile.collect(Self.withoutSecureValues(values, of: form), into: &form, file: nil, requireComplete: false)
-                }
                 let runtime = FormRuntime(driver: driver)
                 do throws(RuntimeError) {
+                    var form = try self.withChoices(form, driver: driver, fresh: false)
+                    if let values {
+                        _ = ValuesFile.collect(Self.withoutSecureValues(values, of: form), into: &form, file: nil, requireComplete: false)
+                    }
                     var tree = try runtime.render(form)
                     let links = (summary ?? []) + Self.attach(problems, to: &tree)
                     var hidden = [WebPage.HiddenInput(name: Self.tokenName, value: token)]

@@ -54,7 +54,8 @@ struct Fill: ParsableCommand {
         let isolated = driver as? IsolatedCells
         isolated?.start()
         let catalog = isolated.map { PreloadingCatalog(registry: registry, cells: $0) }
-        let loaded = try FormLoading.load(form, values: values, registry: registry, catalog: catalog, requireComplete: false)
+        let loaded = try FormLoading.load(
+            form, values: values, registry: registry, catalog: catalog, requireComplete: false, driver: driver)
         if answers == nil, !accessible, !line, let term = ProcessEnvironment.variables["TERM"], term != "dumb", !term.isEmpty,
             let terminal = RawTerminal()
         {

@@ -9,15 +9,25 @@ enum FormLoading {
     /// partial (render prefills, fill starts from them).
     /// `catalog`: where the decoder finds the cell types, when not `registry` itself (a render's
     /// `PreloadingCatalog`).
+    /// `driver` lists the choices packs supply (`choicesFrom`), before the values are checked against them.
     static func load(
-        _ path: String, values: String?, registry: Registry, catalog: (any CellTypeCatalog)? = nil, requireComplete: Bool = true
+        _ path: String, values: String?, registry: Registry, catalog: (any CellTypeCatalog)? = nil, requireComplete: Bool = true,
+        driver: any CellDriver
     ) throws -> Form {
         if path == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
         var form = try decode(path, registry: registry, catalog: catalog)
+        try resolveChoices(&form, path: path, driver: driver)
         if let values { try ValuesFile.apply(path: values, to: &form, requireComplete: requireComplete) }
         return form
+    }
+
+    /// The choices packs supply now (`Form.resolveChoices`), listed through `driver` (in its cell host).
+    static func resolveChoices(_ form: inout Form, path: String, driver: any CellDriver) throws {
+        try form.resolveChoices(file: SourceFile.displayName(path)) { (from) throws(RuntimeError) in
+            try driver.choices(packPath: from.packPath, source: from.source)
+        }
     }
 
     /// The document alone; a document error is preceded by notes on packs that could not be read.
@@ -50,4 +60,5 @@ struct PreloadingCatalog: CellTypeCatalog {
 
     var cellTypes: [CellType] { registry.cellTypes }
     var supportsConcurrentLookups: Bool { registry.supportsConcurrentLookups }
+    func choiceSources(pack packID: String) -> PackChoices? { registry.choiceSources(pack: packID) }
 }

@@ -183,7 +183,8 @@ struct Rendering {
         defer { PackOptions.finish(driver) }
         // ... and loads the document's packs as the decoder meets them.
         let catalog = isolated.map { PreloadingCatalog(registry: registry, cells: $0) }
-        let loaded = try FormLoading.load(form, values: values, registry: registry, catalog: catalog, requireComplete: false)
+        let loaded = try FormLoading.load(
+            form, values: values, registry: registry, catalog: catalog, requireComplete: false, driver: driver)
         let runtime = FormRuntime(driver: driver)
         let tree: ViewTree
         do { tree = try runtime.render(loaded, keepGoing: keepGoing) } catch {

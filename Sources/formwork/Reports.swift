@@ -17,6 +17,7 @@ enum Reports {
                             ("path", .string(pack.path)), ("id", .string(pack.id)), ("name", .string(pack.name)),
                             ("version", .string(pack.version)), ("abi", .string(pack.abi.description)),
                             ("vendor", .optional(pack.vendor)), ("license", .optional(pack.license)),
+                            ("choiceSources", pack.choiceSources.isEmpty ? nil : .array(pack.choiceSources.map(JSON.string))),
                             (
                                 "cells",
                                 .array(
@@ -144,6 +145,11 @@ enum Reports {
                 out.append(")\n  ")
                 out.append(pack.path)
                 out.byte(0x0A)
+                if !pack.choiceSources.isEmpty {
+                    out.append("  choices: ")
+                    out.append(pack.choiceSources.joined(separator: ", "))
+                    out.byte(0x0A)
+                }
                 let shadowedHere = winners[pack.path]
                 let rows = pack.cellTypes.map { cell -> [String] in
                     let note = shadowedHere?[cell.id].map { "shadowed by \($0)" } ?? ""

@@ -82,11 +82,15 @@ struct Validate: ParsableCommand {
         }
         var loaded = try FormLoading.decode(form, registry: registry)
         if let previous { try warnOfUnexplainedChanges(since: previous) }
-        if let values {
+        // A cell host only when there is something for it: values to offer, or choices a pack supplies.
+        if values != nil || loaded.hasPackChoices {
             let driver = packs.driver(registry)
             defer { packs.finish(driver) }
-            let problems = try ValuesCheck.problems(path: values, form: &loaded, driver: driver)
-            if !problems.isEmpty { throw FormError.invalid(problems) }
+            try FormLoading.resolveChoices(&loaded, path: form, driver: driver)
+            if let values {
+                let problems = try ValuesCheck.problems(path: values, form: &loaded, driver: driver)
+                if !problems.isEmpty { throw FormError.invalid(problems) }
+            }
         }
         if !quiet {
             Console.out(

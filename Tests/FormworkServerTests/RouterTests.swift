@@ -293,3 +293,32 @@ struct RouterTests {
         }
     }
 }
+
+/// ABI 1.2: a form whose choices a pack lists (`choicesFrom`), served: the page offers them, a submission is checked
+/// against them.
+@Suite("Served choices from a pack")
+struct ServedChoicesTests {
+    @Test("the page lists the pack's choices; a value outside them is refused with 422, one inside them stored")
+    func choices() async throws {
+        let make = try run("/usr/bin/make", ["-C", "\(Source.root)/Examples/Packs/places-c", "-s"])
+        #expect(make.status == 0, "\(make.stderr)")
+        let fixture = try ServerFixture(
+            name: "choices", forms: [], packs: ["\(Source.root)/Examples/Packs/places-c/libplaces.so"],
+            documents: ["\(Source.root)/Examples/Packs/places-c/trip.yaml"])
+        try await fixture.test { client throws in
+            var browser = Browser()
+            let page = try await browser.open(client, "trip")
+            #expect(page.status == .ok, "\(page.text)")
+            #expect(page.text.contains("<option value=\"LHR\">London Heathrow</option>"), "\(page.text)")
+            let refused = try await browser.post(client, "trip", [("from", "JFK")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("not one of choices"), "\(refused.text)")
+            _ = try await browser.open(client, "trip")
+            let accepted = try await browser.post(client, "trip", [("from", "LHR"), ("visit", "FR"), ("visit", "NL")])
+            #expect(accepted.status == .seeOther, "\(accepted.text)")
+            let stored = try await fixture.stored("trip")
+            #expect(stored.count == 1)
+            #expect(stored.first?.values.contains("\"LHR\"") == true, "\(stored)")
+        }
+    }
+}

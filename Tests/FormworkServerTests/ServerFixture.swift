@@ -21,7 +21,7 @@ final class ServerFixture: @unchecked Sendable {
 
     init(
         name: String, forms: [String] = ServerFixture.exampleForms, limits: SubmissionLimits = SubmissionLimits(), lifetime: Double = 3600,
-        draftLifetime: Double = 86400
+        draftLifetime: Double = 86400, packs: [String] = [], documents: [String] = []
     ) throws {
         folder = "\(Scratch.directory)/server-\(name)"
         try? FileManager.default.removeItem(atPath: folder)
@@ -29,11 +29,17 @@ final class ServerFixture: @unchecked Sendable {
         for form in forms {
             try FileManager.default.copyItem(atPath: "\(Source.root)/Examples/Forms/\(form)", toPath: "\(folder)/\(form)")
         }
-        let registry = firstPartyRegistry()
+        // Documents from elsewhere (beside the packs they need), by path.
+        for document in documents {
+            try FileManager.default.copyItem(atPath: document, toPath: "\(folder)/\((document as NSString).lastPathComponent)")
+        }
+        let registry = firstPartyRegistry(plus: packs)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         store = try SQLiteStore(path: "\(folder)/submissions.sqlite")
-        let launcher = IsolationLauncher(executable: Build.formwork, timeout: 10, packLocations: [Build.directory])
+        let launcher = IsolationLauncher(
+            executable: Build.formwork, timeout: 10,
+            packLocations: [Build.directory] + packs.map { ($0 as NSString).deletingLastPathComponent })
         lanes = CellLanes(
             count: 1, makeDriver: { IsolatedCells(launcher: launcher, mode: .shared) }, finish: { ($0 as? IsolatedCells)?.finish() })
         self.limits = limits

@@ -20,7 +20,9 @@
  * (FW_CELL_TYPED_PRESENCE: a typed model can tell an absent number, integer or
  * bool from 0 / false), and a step and exclusive bounds on number and integer
  * fields (`fw_field.step`, FW_FIELD_HAS_STEP, FW_FIELD_EXCLUSIVE_MINIMUM,
- * FW_FIELD_EXCLUSIVE_MAXIMUM), which the host checks in every path. Every
+ * FW_FIELD_EXCLUSIVE_MAXIMUM), which the host checks in every path, and pack
+ * extensions (`fw_pack.get_extension`), the first of them choices a pack
+ * supplies at render and submit time (FW_PACK_EXTENSION_CHOICES). Every
  * addition is marked "1.2". The frozen headers of earlier versions are
  * published with Formwork's source (abi/1.0/formwork.h, abi/1.1/formwork.h).
  *
@@ -827,7 +829,60 @@ typedef struct fw_pack {
     const fw_cell_type *cell_types;  /**< The cell types (stride cell_types[0].struct_size). */
     uint32_t cell_type_count;        /**< Number of cell types, >= 1. */
     uint32_t reserved;               /**< Must be 0. */
+
+#if FW_TARGET_ABI_MINOR >= 2
+    /**
+     * 1.2. Pack extensions: returns an interface the pack offers the host,
+     * named by a versioned string id (FW_PACK_EXTENSION_*), or NULL when it
+     * does not offer it. The mirror of `fw_host.get_extension`. It must be as
+     * cheap and free of side effects as the entry: the host asks while it
+     * lists the pack, before `init`. Optional (NULL: no extensions; default
+     * when absent).
+     * [host → pack, any thread, may be called before `init` and more than
+     * once; `id` the host's, read during the call; the result the pack's:
+     * static, valid and unchanged for the life of the process]
+     */
+    const void *(*get_extension)(const char *id);
+#endif
 } fw_pack;
+
+#if FW_TARGET_ABI_MINOR >= 2
+/**
+ * 1.2. Pack extension "org.formwork.choices/1": choices the pack supplies at
+ * render and submit time, for document fields that say
+ * `choicesFrom: PACK_ID/SOURCE` (a picker's rows, a multi-select's options;
+ * docs/forms.md). The host calls `list` in its sandboxed cell host, with its
+ * usual deadline (`--timeout`), keeps an answer for `cache_seconds`, and
+ * checks a submitted value against a fresh answer.
+ */
+#define FW_PACK_EXTENSION_CHOICES "org.formwork.choices/1"
+
+/**
+ * 1.2. Receives one choice from `fw_choices_ext.list`: `value` (non-empty,
+ * unique in the answer) and `label` (NULL: the value). Both are the pack's,
+ * copied by the host during the call. The host keeps at most 10,000 choices
+ * of an answer and refuses an answer with an empty or repeated value.
+ * [pack → host, on the thread that called `list`, only during that call]
+ */
+typedef void (*fw_choice_sink)(void *ctx, const char *value, const char *label);
+
+typedef struct fw_choices_ext {
+    uint32_t struct_size;          /**< sizeof(fw_choices_ext). */
+    uint32_t reserved;             /**< Must be 0. */
+    const char *const *sources;    /**< `source_count` source names ([A-Za-z][A-Za-z0-9_.-]*, unique). Static. */
+    uint32_t source_count;         /**< >= 1, at most 1000. */
+    uint32_t cache_seconds;        /**< How long the host may reuse an answer for renders; 0: ask every time. */
+    /**
+     * Lists the choices of `source` as they are now: calls `emit(ctx, value,
+     * label)` once per choice, in display order, then returns FW_OK; or
+     * returns FW_ERROR (log why), and the field cannot be shown or submitted.
+     * [host → pack, one call at a time per pack, any thread, after `init`;
+     * `source` is one of `sources` and the host's, valid during the call;
+     * `emit` and `ctx` the host's, valid during the call only]
+     */
+    fw_status (*list)(const char *source, fw_choice_sink emit, void *ctx);
+} fw_choices_ext;
+#endif
 
 /** The entry point type: `formwork_pack_v1`. */
 typedef const fw_pack *(*fw_pack_entry_fn)(void);
@@ -892,7 +947,13 @@ FW_STATIC_ASSERT(sizeof(fw_cell_type) == 184, "fw_cell_type layout (1.1)");
 FW_STATIC_ASSERT(sizeof(fw_cell_type) == 144, "fw_cell_type layout (1.0)");
 #endif
 FW_STATIC_ASSERT(offsetof(fw_pack, struct_size) == 12 && offsetof(fw_pack, id) == 16, "fw_pack layout");
+#if FW_TARGET_ABI_MINOR >= 2
+FW_STATIC_ASSERT(offsetof(fw_pack, init) == 64 && offsetof(fw_pack, get_extension) == 96, "fw_pack layout");
+FW_STATIC_ASSERT(sizeof(fw_pack) == 104, "fw_pack layout (1.2)");
+FW_STATIC_ASSERT(offsetof(fw_choices_ext, list) == 24 && sizeof(fw_choices_ext) == 32, "fw_choices_ext layout");
+#else
 FW_STATIC_ASSERT(offsetof(fw_pack, init) == 64 && sizeof(fw_pack) == 96, "fw_pack layout");
+#endif
 #endif
 
 #ifdef __cplusplus

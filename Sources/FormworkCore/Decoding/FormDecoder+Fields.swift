@@ -16,7 +16,7 @@ extension FormDecoder {
         // checking for unknown keys did it again); the first of a repeated key counts, as with `node[key]`.
         var idNode: SourceNode?, cellNode: SourceNode?, modelNode: SourceNode?, textInputNode: SourceNode?
         var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?, renamedNode: SourceNode?
-        var hiddenNode: SourceNode?
+        var hiddenNode: SourceNode?, choicesNode: SourceNode?
         var unknownKeys = false, conditionKeys = false
         for (key, value) in members {
             // On the key's length first: a `switch` on the string compares it with each case in turn, and each
@@ -30,6 +30,7 @@ extension FormDecoder {
             case 8 where key == "required": if requiredNode == nil { requiredNode = value }
             case 5 where key == "rules": if rulesNode == nil { rulesNode = value }
             case 11 where key == "renamedFrom": if renamedNode == nil { renamedNode = value }
+            case 11 where key == "choicesFrom": if choicesNode == nil { choicesNode = value }
             case 6 where key == "hidden": if hiddenNode == nil { hiddenNode = value }
             default:
                 if FieldConditions.keys.contains(key) { conditionKeys = true } else { unknownKeys = true }
@@ -81,7 +82,8 @@ extension FormDecoder {
         }
 
         labelledChoices = [:]
-        var model = model(modelNode, "\(pointer)/model", cell: cell, parent: node)
+        let choicesFrom = choicesNode.flatMap { choicesSource($0, "\(pointer)/choicesFrom", cell: cell, model: modelNode) }
+        var model = model(modelNode, "\(pointer)/model", cell: cell, parent: node, suppliedLater: choicesFrom?.optionsField)
         if required, let role = cell.roles.required, modelNode?[role] == nil {
             model[role] = .bool(true)
         }
@@ -116,6 +118,7 @@ extension FormDecoder {
         field.rules = rules
         field.labelledChoices = labelledChoices
         labelledChoices = [:]
+        field.choicesFrom = choicesFrom
         if let hiddenNode {
             if case .bool(let hidden) = hiddenNode.kind {
                 if hidden && cell.roles.value == nil {
@@ -325,7 +328,44 @@ extension FormDecoder {
         return id
     }
 
-    mutating func model(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode) -> FieldModel {
+    /// ABI 1.2: `choicesFrom: PACK_ID/SOURCE`, checked against the registry's packs and the cell: its value must be
+    /// chosen from an options list (a picker's `choices`), which the document then leaves to the pack.
+    mutating func choicesSource(_ node: SourceNode, _ pointer: String, cell: CellType, model: SourceNode?) -> ChoicesSource? {
+        guard let text = string(node, pointer, what: "'choicesFrom'") else { return nil }
+        guard let slash = text.lastIndex(of: "/"), slash != text.startIndex, text.index(after: slash) != text.endIndex else {
+            report(pointer, node, "'choicesFrom' names a pack and one of its sources as PACK_ID/SOURCE, e.g. com.example.places/airports")
+            return nil
+        }
+        let packID = String(text[..<slash]), source = String(text[text.index(after: slash)...])
+        guard let pack = registry.choiceSources(pack: packID) else {
+            report(
+                pointer, node, "no pack '\(packID)' is registered; install it or add its directory with --pack-path", kind: .unavailable)
+            return nil
+        }
+        guard pack.sources.contains(source) else {
+            let offered = pack.sources.isEmpty ? "it offers no choices" : "its sources are \(pack.sources.joined(separator: ", "))"
+            report(pointer, node, "pack '\(packID)' has no choices source '\(source)'; \(offered)", kind: .unavailable)
+            return nil
+        }
+        guard let value = cell.roles.value.flatMap(cell.field(named:)), let options = value.optionsField else {
+            report(
+                pointer, node,
+                "'\(cell.id)' takes no list of choices to fill; choicesFrom needs a cell whose value is chosen from a list (org.formwork.picker, org.formwork.segments, org.formwork.multi-select)"
+            )
+            return nil
+        }
+        if let given = model?[options] {
+            report(
+                "\(pointer.dropLastComponent)/model/\(Pointer.escape(options))", given,
+                "'\(options)' comes from \(text); leave it out of the model")
+        }
+        return ChoicesSource(pack: packID, packPath: pack.path, source: source, optionsField: options, cacheSeconds: pack.cacheSeconds)
+    }
+
+    /// `suppliedLater`: a model field filled after decoding (`choicesFrom`), not required here.
+    mutating func model(
+        _ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType, parent: SourceNode, suppliedLater: String? = nil
+    ) -> FieldModel {
         // Values are gathered in schema order (no hashing per schema field), as the model keeps them.
         let fields = cell.fields
         // Reserved and filled rather than `Array(repeating:count:)`, whose allocation looks the storage class's
@@ -386,7 +426,7 @@ extension FormDecoder {
             let field = fields[i]
             func at() -> String { "\(pointer())/\(Pointer.escape(field.name))" }
             guard let value = model[i] else {
-                if field.required {
+                if field.required && field.name != suppliedLater {
                     report(
                         node == nil ? pointer().dropLastComponent : pointer(), node ?? parent,
                         "missing required model field '\(field.name)' (\(field.type.rawValue)) for cell '\(cell.id)'")

@@ -20,7 +20,8 @@ public struct FormDecoder {
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages", "removed"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
     static let fieldKeys =
-        ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden"] + FieldConditions.keys
+        ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden", "choicesFrom"]
+        + FieldConditions.keys
 
     init(registry: any CellTypeCatalog, file: String?) {
         self.registry = registry

@@ -8,10 +8,14 @@ public protocol CellTypeCatalog {
     /// Whether `cellType(_:)` may be called from several threads at once (a large document's sections are
     /// then decoded on several cores). False unless the catalog says so.
     var supportsConcurrentLookups: Bool { get }
+    /// ABI 1.2: the pack registered as `packID` (its path) and the sources of choices it offers; nil when no
+    /// such pack is registered. The default knows no packs.
+    func choiceSources(pack packID: String) -> PackChoices?
 }
 
 extension CellTypeCatalog {
     public var supportsConcurrentLookups: Bool { false }
+    public func choiceSources(pack packID: String) -> PackChoices? { nil }
 }
 
 /// The catalog one worker of a parallel step decodes with (`Parallel.mapOnWorkers`): on worker 0, the calling
@@ -46,6 +50,7 @@ final class WorkerCatalog: CellTypeCatalog, @unchecked Sendable {
     }
 
     var cellTypes: [CellType] { base.cellTypes }
+    func choiceSources(pack packID: String) -> PackChoices? { base.choiceSources(pack: packID) }
     var supportsConcurrentLookups: Bool { base.supportsConcurrentLookups }
 }
 

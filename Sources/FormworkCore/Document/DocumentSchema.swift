@@ -226,7 +226,9 @@ package enum DocumentSchema {
     }
 
     static func field(_ cell: CellType) -> JSON {
-        let required = cell.fields.filter { $0.required && $0.defaultValue == nil }.map { JSON.string($0.name) }
+        // The list a value is chosen from may come from a pack instead (`choicesFrom`): not required here.
+        let choicesField = cell.roles.value.flatMap { cell.field(named: $0)?.optionsField }
+        let required = cell.fields.filter { $0.required && $0.defaultValue == nil && $0.name != choicesField }.map { JSON.string($0.name) }
         var model: [(String, JSON?)] = [
             ("type", .string("object")), ("additionalProperties", .bool(false)),
             (
@@ -263,6 +265,11 @@ package enum DocumentSchema {
                 ])
             ),
         ]
+        if choicesField != nil {
+            // ABI 1.2: the choices come from a pack's source (docs/forms.md, Choices from a pack).
+            properties.append(
+                ("choicesFrom", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z0-9_.-]+/[A-Za-z][A-Za-z0-9_.-]*$"))])))
+        }
         let traits = TraitKey.all.filter { $0.kinds.contains(cell.textInput.kind) }
         if !traits.isEmpty {
             properties.append(

@@ -89,6 +89,7 @@ public struct FormField: Sendable {
         var labelledChoices: [String: LabelledChoice]
         var valuesFromFile: Set<String>
         var documentModel: [String: Value?]
+        var choicesFrom: ChoicesSource?
 
         init(
             id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
@@ -127,6 +128,7 @@ public struct FormField: Sendable {
             labelledChoices = other.labelledChoices
             valuesFromFile = other.valuesFromFile
             documentModel = other.documentModel
+            choicesFrom = other.choicesFrom
         }
     }
 
@@ -266,6 +268,14 @@ public struct FormField: Sendable {
         _modify {
             let box = unique
             yield &box.labelledChoices
+        }
+    }
+    /// ABI 1.2: where the field's choices come from (`choicesFrom: PACK/SOURCE`), filled by `Form.resolveChoices`.
+    public var choicesFrom: ChoicesSource? {
+        get { storage.choicesFrom }
+        _modify {
+            let box = unique
+            yield &box.choicesFrom
         }
     }
     /// Model fields whose value came from a values file (they go through `value_changed`).

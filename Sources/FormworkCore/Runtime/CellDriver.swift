@@ -92,10 +92,17 @@ public protocol CellDriver: AnyObject {
     /// Told before a render's first `perform`: how many requests its batches will hold in all (a driver may
     /// size its resources for the whole render rather than for one batch). The default does nothing.
     func willPerform(requests total: Int)
+    /// ABI 1.2: the choices the pack at `packPath` lists for `source` now (`org.formwork.choices/1`), checked:
+    /// values non-empty and unique, at most 10,000. Throws when the pack offers no such source, fails, crashes
+    /// or hangs (the error's `cellID` is `PACK_ID/SOURCE`). The default refuses: the driver cannot list choices.
+    func choices(packPath: String, source: String) throws(RuntimeError) -> [Choice]
 }
 
 extension CellDriver {
     public func willPerform(requests total: Int) {}
+    public func choices(packPath: String, source: String) throws(RuntimeError) -> [Choice] {
+        throw RuntimeError(cellID: source, fieldID: nil, packPath: packPath, message: "this cell driver cannot list a pack's choices")
+    }
 }
 
 /// Why a cell could not be driven.

@@ -158,11 +158,18 @@ public struct Pack: Sendable {
     public let description: String?
     public let abi: ABIVersion
     public let cellTypes: [CellType]
+    /// ABI 1.2, `org.formwork.choices/1`: the sources of choices the pack supplies (empty: none), and how long
+    /// an answer may be reused for a render (0: not at all).
+    public let choiceSources: [String]
+    public let choicesCacheSeconds: UInt32
 
     public init(
         path: String, id: String, name: String, version: String, vendor: String? = nil, license: String? = nil,
-        description: String? = nil, abi: ABIVersion, cellTypes: [CellType]
+        description: String? = nil, abi: ABIVersion, cellTypes: [CellType], choiceSources: [String] = [],
+        choicesCacheSeconds: UInt32 = 0
     ) {
+        self.choiceSources = choiceSources
+        self.choicesCacheSeconds = choicesCacheSeconds
         self.path = path
         self.id = id
         self.name = name

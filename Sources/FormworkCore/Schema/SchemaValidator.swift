@@ -123,7 +123,7 @@ package enum SchemaValidator {
         return nil
     }
 
-    static func truncated(_ s: String) -> String { s.count > 40 ? String(s.prefix(40)) + "…" : s }
+    package static func truncated(_ s: String) -> String { s.count > 40 ? String(s.prefix(40)) + "…" : s }
     static func list(_ items: [String]) -> String {
         items.prefix(12).joined(separator: ", ") + (items.count > 12 ? ", …" : "")
     }

@@ -83,6 +83,14 @@ struct LoadedPack: Sendable {
     let entries: [CellEntry]
 }
 
+/// A pack's `fw_choices_ext`, checked at load: its `list` function (the pointer is the pack's, static).
+struct ChoicesExtension: @unchecked Sendable {
+    typealias List = @convention(c) (UnsafePointer<CChar>?, fw_choice_sink?, UnsafeMutableRawPointer?) -> fw_status
+    let list: List
+    let sources: [String]
+    let cacheSeconds: UInt32
+}
+
 extension ABIVersion {
     /// The version of `formwork.h` this host was built with.
     public static let host = ABIVersion(

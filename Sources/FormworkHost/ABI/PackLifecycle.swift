@@ -14,9 +14,12 @@ final class PackLifecycle: Sendable {
     /// The pack's own `fw_host`, passed to `init` and to every `create`. Unsafe only to the compiler: the
     /// pointer is set once and never written through by the host.
     nonisolated(unsafe) let host: UnsafeMutablePointer<fw_host>
+    /// The pack's `org.formwork.choices/1` (ABI 1.2), or nil: kept here, once per pack, beside its init.
+    let choices: ChoicesExtension?
 
-    init(host: UnsafeMutablePointer<fw_host>, initialize: Init?, deinitialize: Deinit?) {
+    init(host: UnsafeMutablePointer<fw_host>, initialize: Init?, deinitialize: Deinit?, choices: ChoicesExtension? = nil) {
         self.host = host
+        self.choices = choices
         self.initialize = initialize
         self.deinitialize = deinitialize
     }

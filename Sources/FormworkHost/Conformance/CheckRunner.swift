@@ -34,6 +34,7 @@ public struct CheckRunner: Sendable {
         guard load.passed else { return [load] }
         var results = [load, runOne(.exports, pack: pack), runOne(.lifecycle, pack: pack)]
         for cell in load.cells { results.append(runOne(.cell(cell), pack: pack)) }
+        if load.offersChoices { results.append(runOne(.choices, pack: pack)) }
         return results
     }
 

@@ -11,12 +11,15 @@ public enum ConformanceCheck: Sendable, Equatable, CustomStringConvertible {
     case lifecycle
     /// create → configure (generic and typed) → render → selection / highlight → value_changed → destroy.
     case cell(String)
+    /// ABI 1.2: each source of the pack's `org.formwork.choices/1` lists valid choices.
+    case choices
 
     public var description: String {
         switch self {
         case .load: "load"
         case .exports: "exports"
         case .lifecycle: "lifecycle"
+        case .choices: "choices"
         case .cell(let id): id
         }
     }
@@ -27,6 +30,7 @@ public enum ConformanceCheck: Sendable, Equatable, CustomStringConvertible {
         case "load": self = .load
         case "exports": self = .exports
         case "lifecycle": self = .lifecycle
+        case "choices": self = .choices
         default: self = .cell(text)
         }
     }
@@ -40,18 +44,22 @@ public struct CheckResult: Sendable, Equatable {
     public var message: String
     /// For `load`: the cell identifiers to check next.
     public var cells: [String] = []
+    /// For `load`: whether the pack offers choices (`org.formwork.choices/1`), to check next.
+    public var offersChoices = false
 
-    public init(check: String, passed: Bool, message: String, cells: [String] = []) {
+    public init(check: String, passed: Bool, message: String, cells: [String] = [], offersChoices: Bool = false) {
         self.check = check
         self.passed = passed
         self.message = message
         self.cells = cells
+        self.offersChoices = offersChoices
     }
 
     package var json: JSON {
         .object([
             ("check", .string(check)), ("passed", .bool(passed)), ("message", .string(message)),
             ("cells", cells.isEmpty ? nil : .array(cells.map(JSON.string))),
+            ("offersChoices", offersChoices ? .bool(true) : nil),
         ])
     }
 
@@ -61,7 +69,7 @@ public struct CheckResult: Sendable, Equatable {
         else { return nil }
         var cells: [String] = []
         if case .array(let items)? = json["cells"] { cells = items.compactMap { if case .string(let s) = $0 { s } else { nil } } }
-        self.init(check: check, passed: passed, message: message, cells: cells)
+        self.init(check: check, passed: passed, message: message, cells: cells, offersChoices: json["offersChoices"] == .bool(true))
     }
 }
 
@@ -77,8 +85,35 @@ public enum Conformance {
         case .load: return load(path)
         case .exports: return exports(path)
         case .lifecycle: return lifecycle(path)
+        case .choices: return choices(path)
         case .cell(let id): return cell(id, path: path)
         }
+    }
+
+    /// Lists every source of the pack's choices, as a render would (init first), and counts what each gave.
+    static func choices(_ path: String) -> CheckResult {
+        let pack: Pack
+        do { pack = try PackLoader.load(path: path).pack } catch {
+            return CheckResult(check: "choices", passed: false, message: "does not load: \(error.message)")
+        }
+        let cells = InProcessCells(entries: [:])
+        var counts: [String] = []
+        for source in pack.choiceSources {
+            CheckProgress.step("list '\(source)'")
+            do throws(RuntimeError) {
+                let choices = try cells.choices(packPath: path, source: source)
+                guard !choices.isEmpty else {
+                    return CheckResult(
+                        check: "choices", passed: false, message: "source '\(source)' lists no choices; a field could offer nothing")
+                }
+                counts.append("\(source): \(choices.count)")
+            } catch {
+                return CheckResult(check: "choices", passed: false, message: "source '\(source)': \(error.message)")
+            }
+        }
+        CheckProgress.step("deinit")
+        cells.drain()
+        return CheckResult(check: "choices", passed: true, message: "\(FW_PACK_EXTENSION_CHOICES): " + counts.joined(separator: ", "))
     }
 
     static func load(_ path: String) -> CheckResult {
@@ -100,7 +135,7 @@ public enum Conformance {
                 check: "load", passed: true,
                 message:
                     "\(pack.id) \(pack.version), ABI \(pack.abi), \(pack.cellTypes.count) cell type\(pack.cellTypes.count == 1 ? "" : "s") (\(typed) typed); every descriptor valid",
-                cells: pack.cellTypes.map(\.id))
+                cells: pack.cellTypes.map(\.id), offersChoices: !pack.choiceSources.isEmpty)
         } catch {
             return CheckResult(check: "load", passed: false, message: error.message)
         }

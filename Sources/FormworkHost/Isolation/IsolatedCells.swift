@@ -23,7 +23,8 @@ public final class IsolatedCells: CellDriver {
         // host → child: a batch's table of cell types, its request count and its first requests;
         // then, when they did not all fit, the rest in `more` frames (the child starts on the first).
         // `preload`: a pack's path, to load ahead of the batch that will need it (no answer).
-        case batch = 1, more = 5, preload = 6
+        // `choices`: a pack's path and a source name; answered by one `response` (the choices) or `failure`.
+        case batch = 1, more = 5, preload = 6, choices = 7
         // child → host
         case response = 2, failure = 3, batchEnd = 4
     }
@@ -124,6 +125,48 @@ public final class IsolatedCells: CellDriver {
                 // A child that is gone is found out by the next batch.
                 if (try? child.send(kind: Frame.preload.rawValue, w)) != nil { preloadsSent += 1 }
             }
+        }
+    }
+
+    /// ABI 1.2: the choices of `source` from the pack at `packPath`, listed in a cell host (the shared one, or
+    /// the pack's own in the per-pack mode) under the launcher's timeout. A child that crashes or hangs meanwhile
+    /// is replaced; the error names what happened.
+    public func choices(packPath: String, source: String) throws(RuntimeError) -> [Choice] {
+        let key = mode == .shared ? "" : packPath
+        func failure(_ message: String) -> RuntimeError {
+            RuntimeError(cellID: source, fieldID: nil, packPath: packPath, message: message)
+        }
+        let child: ChildChannel
+        do { child = try self.child(for: key) } catch { throw failure("the cell host \(error)") }
+        var w = WireWriter(capacity: packPath.utf8.count + source.utf8.count + 8)
+        w.string(packPath)
+        w.string(source)
+        // The pack's own refusal (a `failure` frame) is its message; anything else ends the child.
+        let answer: Result<[Choice], RuntimeError>
+        do throws(ChildFailure) {
+            try child.send(kind: Frame.choices.rawValue, w)
+            var (kind, reader) = try child.receive(timeout: launcher.timeout, positions: 1)
+            switch Frame(rawValue: kind) {
+            case .response?:
+                guard
+                    let choices = try? reader.array({ (r) throws(WireError) in Choice(value: try r.string(), label: try r.string()) })
+                else { throw ChildFailure.malformed("choices") }
+                answer = .success(choices)
+            case .failure?:
+                guard let message = try? reader.string() else { throw ChildFailure.malformed("failure") }
+                answer = .failure(failure(message))
+            default:
+                throw ChildFailure.malformed("frame kind \(kind)")
+            }
+        } catch {
+            lock.run { children[key] = nil }
+            var detail = "\(error)"
+            if let line = child.lastOutputLine { detail += "; its last output: \"\(line)\"" }
+            throw failure("the cell host \(detail) while listing choices")
+        }
+        switch answer {
+        case .success(let choices): return choices
+        case .failure(let error): throw error
         }
     }
 
@@ -545,6 +588,22 @@ public final class IsolatedCells: CellDriver {
                 endpoint.mark(preloadPosition << 8 | InProcessCells.Phase.load.rawValue)
                 cells.preload(path: path)
                 endpoint.mark(0)
+                continue
+            }
+            if kind == Frame.choices.rawValue {
+                var r = WireReader(payload)
+                guard let path = try? r.string(), let source = try? r.string() else { return 2 }
+                do throws(RuntimeError) {
+                    let choices = try cells.choices(packPath: path, source: source)
+                    out.frame(.response) { w in
+                        w.array(choices) {
+                            $0.string($1.value); $0.string($1.label)
+                        }
+                    }
+                } catch {
+                    out.frame(.failure) { $0.string(error.message) }
+                }
+                guard out.flush(force: true) else { return 3 }
                 continue
             }
             guard kind == Frame.batch.rawValue else { return 2 }

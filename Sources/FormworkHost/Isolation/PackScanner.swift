@@ -292,6 +292,6 @@ struct LoadedPackInfo {
         }
         return Pack(
             path: path, id: p.id, name: p.name, version: p.version, vendor: p.vendor, license: p.license, description: p.description,
-            abi: p.abi, cellTypes: cells)
+            abi: p.abi, cellTypes: cells, choiceSources: p.choiceSources, choicesCacheSeconds: p.choicesCacheSeconds)
     }
 }

@@ -12,7 +12,7 @@ public struct RegistryCache {
     static let magic: [UInt8] = Array("FWRC".utf8)
     /// 2: each record's encoding is preceded by its length, so that a record is decoded only when looked up.
     /// 3: keys carry the change time, and the file ends in a checksum (`CacheFile`).
-    static let format: UInt32 = 4
+    static let format: UInt32 = 5
 
     enum Record {
         case pack(Pack)

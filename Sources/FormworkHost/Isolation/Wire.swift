@@ -279,6 +279,8 @@ extension WireWriter {
         string(p.description)
         abi(p.abi)
         array(p.cellTypes) { $0.cellType($1) }
+        array(p.choiceSources) { $0.string($1) }
+        u32(p.choicesCacheSeconds)
     }
 
     mutating func packError(_ e: PackError) {
@@ -517,9 +519,11 @@ extension WireReader {
         let description = try optionalString()
         let abi = try abi()
         let cells = try array { (r) throws(WireError) in try r.cellType(packID: id, packPath: path, packABI: abi) }
+        let sources = try array { (r) throws(WireError) in try r.string() }
+        let cacheSeconds = try u32()
         return Pack(
             path: path, id: id, name: name, version: version, vendor: vendor, license: license, description: description, abi: abi,
-            cellTypes: cells)
+            cellTypes: cells, choiceSources: sources, choicesCacheSeconds: cacheSeconds)
     }
 
     mutating func packError() throws(WireError) -> PackError {

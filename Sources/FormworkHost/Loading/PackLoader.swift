@@ -78,7 +78,9 @@ struct DescriptorValidator {
     func pack(at raw: UnsafeRawPointer) throws(DescriptorProblem) -> LoadedPack {
         let size = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         try checkSize(size, minimum: PackLoader.minimumSize.pack, of: "fw_pack")
-        let d = DescriptorReader.copy(fw_pack.self, from: raw, declaredSize: size)
+        // A pack that claims 1.0 or 1.1 knows nothing past 1.1's fw_pack: whatever follows is not get_extension.
+        let d = DescriptorReader.copy(
+            fw_pack.self, from: raw, declaredSize: abi.minor >= 2 ? size : min(size, PackLoader.minimumSize.pack))
 
         let id = try requiredString(d.id, "fw_pack.id")
         try checkIdentifier(id, what: "pack id")
@@ -95,8 +97,10 @@ struct DescriptorValidator {
         guard d.cell_type_count <= 10_000 else {
             throw DescriptorProblem("pack '\(id)' declares \(d.cell_type_count) cell types; the limit is 10000")
         }
+        let choices = try choicesExtension(d.get_extension, packID: id)
         let lifecycle = PackLifecycle(
-            host: Host.forPack(path: path, realPath: realPath, id: id), initialize: d.`init`, deinitialize: d.deinit)
+            host: Host.forPack(path: path, realPath: realPath, id: id), initialize: d.`init`, deinitialize: d.deinit,
+            choices: choices)
         let loaded = try array(
             UnsafeRawPointer(cells), count: Int(d.cell_type_count),
             minimum: PackLoader.minimumSize.cellType, what: "pack '\(id)': cell_types"
@@ -109,8 +113,47 @@ struct DescriptorValidator {
         }
         let pack = Pack(
             path: path, id: id, name: name, version: version, vendor: vendor, license: license,
-            description: description, abi: abi, cellTypes: loaded.map(\.0))
+            description: description, abi: abi, cellTypes: loaded.map(\.0), choiceSources: choices?.sources ?? [],
+            choicesCacheSeconds: choices?.cacheSeconds ?? 0)
         return LoadedPack(pack: pack, lifecycle: lifecycle, entries: loaded.map(\.1))
+    }
+
+    /// The pack's `org.formwork.choices/1` (ABI 1.2), asked for and checked at load, or nil.
+    func choicesExtension(
+        _ getExtension: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?)?, packID: String
+    ) throws(DescriptorProblem) -> ChoicesExtension? {
+        guard let getExtension, let raw = getExtension(FW_PACK_EXTENSION_CHOICES) else { return nil }
+        func at() -> String { "pack '\(packID)': \(FW_PACK_EXTENSION_CHOICES)" }
+        let size = Int(raw.loadUnaligned(as: UInt32.self))
+        guard size >= MemoryLayout<fw_choices_ext>.size, size <= DescriptorReader.maximumStride else {
+            throw DescriptorProblem(
+                "\(at()): struct_size is \(size), not the \(MemoryLayout<fw_choices_ext>.size) bytes of fw_choices_ext; set it to sizeof")
+        }
+        let e = DescriptorReader.copy(fw_choices_ext.self, from: raw, declaredSize: size)
+        try checkReserved(e.reserved, "\(at()): reserved")
+        guard let list = e.list else { throw DescriptorProblem("\(at()): list is NULL; the extension must provide list") }
+        guard (1...1000).contains(e.source_count), let names = e.sources else {
+            throw DescriptorProblem("\(at()): source_count is \(e.source_count); name between 1 and 1000 sources in sources")
+        }
+        var sources: [String] = []
+        for i in 0..<Int(e.source_count) {
+            let name = try requiredString(names[i], "\(at()): sources[\(i)]")
+            guard Self.isSourceName(name) else {
+                throw DescriptorProblem("\(at()): source '\(name)' must match [A-Za-z][A-Za-z0-9_.-]*")
+            }
+            sources.append(name)
+        }
+        if let twice = Self.firstRepeated(sources, { $0 }) {
+            throw DescriptorProblem("\(at()): source '\(twice)' is listed twice")
+        }
+        return ChoicesExtension(list: list, sources: sources, cacheSeconds: e.cache_seconds)
+    }
+
+    /// `[A-Za-z][A-Za-z0-9_.-]*`, at most 100 bytes: a source name is written in documents after the pack's id.
+    static func isSourceName(_ name: String) -> Bool {
+        func letter(_ c: UInt8) -> Bool { (65...90).contains(c) || (97...122).contains(c) }
+        guard let first = name.utf8.first, letter(first), name.utf8.count <= 100 else { return false }
+        return name.utf8.allSatisfy { letter($0) || (48...57).contains($0) || $0 == 95 || $0 == 46 || $0 == 45 }
     }
 
     // MARK: cell types

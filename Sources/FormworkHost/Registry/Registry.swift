@@ -161,6 +161,11 @@ public struct Registry: Sendable, CellTypeCatalog {
     /// A registry is immutable once built: look-ups from several threads are safe.
     public var supportsConcurrentLookups: Bool { true }
 
+    /// The first pack in search order registered as `packID` (another of the same id is shadowed, as cell types are).
+    public func choiceSources(pack packID: String) -> PackChoices? {
+        packs.first { $0.id == packID }.map { PackChoices(path: $0.path, sources: $0.choiceSources, cacheSeconds: $0.choicesCacheSeconds) }
+    }
+
     public func cellType(_ id: String) throws(RegistryError) -> CellType {
         if let cell = byID[id] { return cell }
         throw RegistryError(

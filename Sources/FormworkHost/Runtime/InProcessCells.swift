@@ -1,3 +1,4 @@
+import CFormwork
 import FormworkCore
 
 /// The `CellDriver` for packs loaded in this process: cells are created through
@@ -32,7 +33,54 @@ public final class InProcessCells: CellDriver {
 
     deinit {
         mark(Phase.destroy.rawValue)
-        PackOutput.redirect { pool.drain() }
+        PackOutput.redirect {
+            pool.drain()
+            releaseChoiceUsers()
+        }
+    }
+
+    /// Packs initialised to list choices (`choices`), each once, released with the instances.
+    private var choiceUsers: [String: PackLifecycle] = [:]
+
+    private func releaseChoiceUsers() {
+        for lifecycle in choiceUsers.values { lifecycle.release() }
+        choiceUsers = [:]
+    }
+
+    public func choices(packPath: String, source: String) throws(RuntimeError) -> [Choice] {
+        try PackOutput.redirect { () throws(RuntimeError) -> [Choice] in
+            func failure(_ message: String) -> RuntimeError {
+                RuntimeError(cellID: source, fieldID: nil, packPath: packPath, message: message)
+            }
+            if loadedCells[packPath] == nil && !entries.keys.contains(where: { $0.packPath == packPath }) {
+                do throws(RuntimeError) { try load(path: packPath, cellID: source) } catch { throw failure(error.message) }
+            }
+            guard let lifecycle = entries.first(where: { $0.key.packPath == packPath })?.value.lifecycle else {
+                throw failure("the pack is not loaded")
+            }
+            guard let ext = lifecycle.choices, ext.sources.contains(source) else {
+                throw failure("the pack offers no choices source '\(source)' (\(FW_PACK_EXTENSION_CHOICES))")
+            }
+            if choiceUsers[packPath] == nil {
+                mark(Phase.initialize.rawValue)
+                if let failed = lifecycle.retain() {
+                    throw failure("fw_pack.init failed with \(Status.name(failed.status))" + PackLog.suffix(failed.log))
+                }
+                choiceUsers[packPath] = lifecycle
+            }
+            mark(Phase.choices.rawValue)
+            defer { mark(0) }
+            let collector = ChoiceCollector()
+            let (status, log) = PackLog.capture {
+                source.withCString { name in
+                    ext.list(name, ChoiceCollector.sink, Unmanaged.passUnretained(collector).toOpaque())
+                }
+            }
+            withExtendedLifetime(collector) {}
+            guard status == FW_OK else { throw failure("list returned \(Status.name(status))" + PackLog.suffix(log)) }
+            if let problem = collector.problem { throw failure(problem) }
+            return collector.choices
+        }
     }
 
     /// The calls a request makes, recorded in the cell host's progress page
@@ -42,6 +90,7 @@ public final class InProcessCells: CellDriver {
         /// The child is done: every instance destroyed, every pack's deinit called.
         case finished = 8
         case selection = 9
+        case choices = 10
 
         var name: String {
             switch self {
@@ -54,6 +103,7 @@ public final class InProcessCells: CellDriver {
             case .destroy: "destroy or deinit"
             case .finished: "exiting"
             case .selection: "did_set_highlighted or did_set_selected"
+            case .choices: "listing choices"
             }
         }
     }
@@ -228,6 +278,47 @@ public final class InProcessCells: CellDriver {
 
     public func drain() {
         mark(Phase.destroy.rawValue)
-        PackOutput.redirect { pool.drain() }
+        PackOutput.redirect {
+            pool.drain()
+            releaseChoiceUsers()
+        }
+    }
+}
+
+/// What a pack's `list` emits, checked as it comes: the first problem is kept and the rest ignored.
+final class ChoiceCollector {
+    static let limit = 10_000
+    var choices: [Choice] = []
+    var seen: Set<String> = []
+    var problem: String?
+
+    static let sink: fw_choice_sink = { context, value, label in
+        guard let context else { return }
+        Unmanaged<ChoiceCollector>.fromOpaque(context).takeUnretainedValue().add(value, label)
+    }
+
+    func add(_ value: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?) {
+        guard problem == nil else { return }
+        guard choices.count < Self.limit else {
+            problem = "list emitted more than \(Self.limit) choices"
+            return
+        }
+        let text: String, shown: String?
+        do {
+            guard let v = try DescriptorReader.string(value), !v.isEmpty else {
+                problem = "list emitted an empty or NULL value (choice \(choices.count + 1))"
+                return
+            }
+            text = v
+            shown = try DescriptorReader.string(label)
+        } catch {
+            problem = "list emitted a value or label that is not UTF-8 of at most 64 KiB (choice \(choices.count + 1))"
+            return
+        }
+        guard seen.insert(text).inserted else {
+            problem = "list emitted the value '\(SchemaValidator.truncated(text))' twice; values must be unique"
+            return
+        }
+        choices.append(Choice(value: text, label: shown ?? text))
     }
 }
