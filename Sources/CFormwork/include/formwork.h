@@ -851,9 +851,10 @@ typedef struct fw_pack {
  * 1.2. Pack extension "org.formwork.choices/1": choices the pack supplies at
  * render and submit time, for document fields that say
  * `choicesFrom: PACK_ID/SOURCE` (a picker's rows, a multi-select's options;
- * docs/forms.md). The host calls `list` in its sandboxed cell host, with its
- * usual deadline (`--timeout`), keeps an answer for `cache_seconds`, and
- * checks a submitted value against a fresh answer.
+ * Formwork's documentation of forms, "Choices from a pack"). The host calls
+ * `list` in its sandboxed cell host, with its usual deadline (`--timeout`),
+ * keeps an answer for `cache_seconds`, and checks a submitted value against a
+ * fresh answer.
  */
 #define FW_PACK_EXTENSION_CHOICES "org.formwork.choices/1"
 

@@ -9,7 +9,8 @@ struct HeaderLanguagesTests {
     static let modes: [(String, [String])] = [
         ("/usr/bin/gcc", ["-x", "c", "-std=c99"]), ("/usr/bin/gcc", ["-x", "c", "-std=c11"]),
         ("/usr/bin/g++", ["-x", "c++", "-std=c++17"]), ("/usr/bin/g++", ["-x", "c++", "-std=c++20"]),
-        ("clang", ["-x", "c", "-std=c99"]), ("clang++", ["-x", "c++", "-std=c++17"]),
+        ("clang", ["-x", "c", "-std=c99"]), ("clang", ["-x", "c", "-std=c11"]), ("clang++", ["-x", "c++", "-std=c++17"]),
+        ("clang++", ["-x", "c++", "-std=c++20"]),
     ]
 
     @Test(
