@@ -25,9 +25,19 @@ struct Schema: ParsableCommand {
 
     func run() throws {
         let registry = packs.registry()
-        let schema =
-            try valuesOf.map { ValuesSchema.generate(try FormDecoder.load(path: $0, registry: registry)) }
-            ?? DocumentSchema.generate(registry)
+        let schema: JSON
+        if let valuesOf {
+            var form = try FormDecoder.load(path: valuesOf, registry: registry)
+            // The choices packs list now (`choicesFrom`) become the values' `enum`, as `validate` checks them.
+            if form.hasPackChoices {
+                let driver = packs.driver(registry)
+                defer { packs.finish(driver) }
+                try FormLoading.resolveChoices(&form, path: valuesOf, driver: driver)
+            }
+            schema = ValuesSchema.generate(form)
+        } else {
+            schema = DocumentSchema.generate(registry)
+        }
         let text = schema.serialized() + "\n"
         guard let output else { return Console.out(text) }
         try OutputFile.write(text, to: output)

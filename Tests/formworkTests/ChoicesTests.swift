@@ -53,6 +53,31 @@ struct ChoicesTests {
         #expect(refused.stderr.contains("/visit: visit has 'XX', which is not one of options"))
     }
 
+    @Test("the example's trip form, with an answer, in every format matches its golden files", arguments: ["text", "ansi", "html", "json"])
+    func golden(format: String) throws {
+        let pack = try places()
+        let values = try Scratch.file("choices/golden-\(format).json", contents: #"{"from": "LHR", "visit": ["FR"]}"#)
+        let result = try formwork([
+            "render", "\(Source.root)/Examples/Packs/places-c/trip.yaml", "--values", values, "--pack-path", pack, "--format", format,
+            "--width", "72",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        var output = result.stdout
+        if format == "html", let start = output.range(of: "<style>"), let end = output.range(of: "</style>") {
+            output.replaceSubrange(start.upperBound..<end.lowerBound, with: "/* HTMLRenderer.stylesheet */")
+        }
+        try Golden.check(output, against: "choices/trip.\(format == "text" ? "txt" : format)")
+    }
+
+    @Test("schema --values gives the choices listed now as the value's enum")
+    func valuesSchema() throws {
+        let result = try formwork(["schema", "--values", "\(Source.root)/Examples/Packs/places-c/trip.yaml", "--pack-path", try places()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let compact = result.stdout.filter { !$0.isWhitespace }
+        #expect(compact.contains(#""enum":["AMS","CDG","FRA","LHR","MAD","ZRH"]"#), "\(result.stdout)")
+        #expect(compact.contains(#""enum":["DE","ES","FR","GB","NL","CH"]"#), "\(result.stdout)")
+    }
+
     @Test("the choices come from the pack's data now: a file in its resource directory, read in the sandbox")
     func resourceDirectory() throws {
         let source = try places()
