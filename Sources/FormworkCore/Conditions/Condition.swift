@@ -244,6 +244,9 @@ public struct FieldConditions: Sendable, Equatable {
         /// `hidden: true`: never shown, but submitted — the document's value (or the computed one), which an
         /// answer cannot change.
         var hidden = false
+        /// `readOnly: true`: shown, never edited, and submitted — the document's value, which an answer cannot
+        /// change (where a disabled field's value is not submitted at all).
+        var readOnly = false
     }
 
     private var storage: [Storage] = []
@@ -272,6 +275,10 @@ public struct FieldConditions: Sendable, Equatable {
     public var hidden: Bool {
         get { storage.first?.hidden ?? false }
         set { edit { $0.hidden = newValue } }
+    }
+    public var readOnly: Bool {
+        get { storage.first?.readOnly ?? false }
+        set { edit { $0.readOnly = newValue } }
     }
 
     public init(visibleIf: ConditionSource? = nil, enabledIf: ConditionSource? = nil, requiredIf: ConditionSource? = nil) {

@@ -16,7 +16,7 @@ extension FormDecoder {
         // checking for unknown keys did it again); the first of a repeated key counts, as with `node[key]`.
         var idNode: SourceNode?, cellNode: SourceNode?, modelNode: SourceNode?, textInputNode: SourceNode?
         var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?, renamedNode: SourceNode?
-        var hiddenNode: SourceNode?, choicesNode: SourceNode?
+        var hiddenNode: SourceNode?, choicesNode: SourceNode?, readOnlyNode: SourceNode?
         var unknownKeys = false, conditionKeys = false
         for (key, value) in members {
             // On the key's length first: a `switch` on the string compares it with each case in turn, and each
@@ -28,6 +28,7 @@ extension FormDecoder {
             case 9 where key == "textInput": if textInputNode == nil { textInputNode = value }
             case 15 where key == "accessibilityId": if accessibilityNode == nil { accessibilityNode = value }
             case 8 where key == "required": if requiredNode == nil { requiredNode = value }
+            case 8 where key == "readOnly": if readOnlyNode == nil { readOnlyNode = value }
             case 5 where key == "rules": if rulesNode == nil { rulesNode = value }
             case 11 where key == "renamedFrom": if renamedNode == nil { renamedNode = value }
             case 11 where key == "choicesFrom": if choicesNode == nil { choicesNode = value }
@@ -130,6 +131,19 @@ extension FormDecoder {
                 }
             } else {
                 report("\(pointer)/hidden", hiddenNode, "'hidden' must be true or false, not \(hiddenNode.typeName)")
+            }
+        }
+        if let readOnlyNode {
+            if case .bool(let readOnly) = readOnlyNode.kind {
+                if readOnly && cell.roles.value == nil {
+                    report(
+                        "\(pointer)/readOnly", readOnlyNode,
+                        "'\(id)' (\(cell.id)) holds no value; a read-only field shows and submits its value, so it needs one")
+                } else {
+                    field.conditions.readOnly = readOnly
+                }
+            } else {
+                report("\(pointer)/readOnly", readOnlyNode, "'readOnly' must be true or false, not \(readOnlyNode.typeName)")
             }
         }
         return field

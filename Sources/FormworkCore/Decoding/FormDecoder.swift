@@ -20,7 +20,7 @@ public struct FormDecoder {
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages", "removed"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
     static let fieldKeys =
-        ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden", "choicesFrom"]
+        ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden", "readOnly", "choicesFrom"]
         + FieldConditions.keys
 
     init(registry: any CellTypeCatalog, file: String?) {

@@ -251,6 +251,8 @@ package enum DocumentSchema {
             ("value", ref("condition")),
             // Never shown, submitted with the document's value (docs/forms.md, A field).
             ("hidden", .object([("type", .string("boolean"))])),
+            // Shown, never edited, submitted with the document's value (docs/forms.md, A field).
+            ("readOnly", .object([("type", .string("boolean"))])),
             // The id (or ids) this field's answers were stored under in earlier revisions (docs/format.md, Revisions).
             (
                 "renamedFrom",

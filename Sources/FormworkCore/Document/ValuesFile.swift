@@ -230,7 +230,8 @@ public enum ValuesFile {
         /// as a computed one.
         mutating func keepHiddenValues(_ members: [(key: String, value: SourceNode)], in form: inout Form) {
             for (key, node) in members where !node.isNull {
-                guard let field = form.field(key), field.conditions.hidden, field.conditions.value == nil, let name = field.valueField,
+                guard let field = form.field(key), field.conditions.hidden || field.conditions.readOnly, field.conditions.value == nil,
+                    let name = field.valueField,
                     field.valuesFromFile.contains(name), let (s, f) = form.locate(key)
                 else { continue }
                 let document = field.documentModel[name] ?? nil
@@ -241,8 +242,9 @@ public enum ValuesFile {
                 // No value and false are the same answer for a toggle (an unticked box posts nothing).
                 if (given == nil || given == .bool(false)) && (document == nil || document == .bool(false)) { continue }
                 let kept = document.map { "its value is the document's, \(Condition.text($0))" } ?? "it has no value"
+                let (what, code) = field.conditions.hidden ? ("hidden", "hidden") : ("read-only", "read-only")
                 report(
-                    field.valuePointer, node, "'\(key)' is hidden and \(kept); the value given is not used: leave it out", code: "hidden")
+                    field.valuePointer, node, "'\(key)' is \(what) and \(kept); the value given is not used: leave it out", code: code)
             }
         }
 

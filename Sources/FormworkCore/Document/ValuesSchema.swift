@@ -50,7 +50,8 @@ package enum ValuesSchema {
             for field in section.fields {
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
                 var property = value(schema, field: field)
-                if field.conditions.hidden, field.conditions.value == nil, case .object(var members) = property {
+                if field.conditions.hidden || field.conditions.readOnly, field.conditions.value == nil, case .object(var members) = property
+                {
                     // The document's value, which a submission cannot change.
                     members.append(("readOnly", .bool(true)))
                     if let name = field.valueField, let v = field.model[name], let schema = field.cell.field(named: name) {

@@ -182,6 +182,13 @@ public final class FillSession {
             form.hasConditions ? (form.states()[field.id] ?? FieldState(required: field.required)) : FieldState(required: field.required)
         // A hidden field submits the document's (or its computed) value: nothing to ask.
         guard state.visible, !field.conditions.hidden else { return }
+        if field.conditions.readOnly && field.conditions.value == nil {
+            // The document's value, submitted as it is: shown, not asked.
+            let shown = field.model[name].map(Condition.text) ?? "no value"
+            let line = TerminalText.safe("\(form.displayLabel(field)): \(shown)")
+            say(options.accessible ? "\(line) (read-only)." : style("[\(number)/\(total)] \(line) (read-only)", "2"))
+            return
+        }
         if field.conditions.value != nil {
             // Computed from the answers so far: shown, not asked.
             form.recompute()

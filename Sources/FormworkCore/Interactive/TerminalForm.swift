@@ -207,6 +207,7 @@ public final class TerminalFormSession {
             }
             // A computed value is shown, never edited.
             return states[field.id]?.enabled ?? true && ui[field.id]?.prompt?.disabled != true && field.conditions.value == nil
+                && !field.conditions.readOnly
         default: return true
         }
     }

@@ -246,6 +246,7 @@ struct HTMLRenderer {
             section.hidden = !sectionVisible;
             Array.prototype.forEach.call(section.querySelectorAll(".fw-field"), function (div) {
               var v = cond(div, "visible-if"), e = cond(div, "enabled-if"), r = cond(div, "required-if"), m = cond(div, "value");
+              var ro = div.hasAttribute("data-read-only");
               var visible = sectionVisible && (!v || holds(v, get));
               var enabled = sectionEnabled && (!e || holds(e, get));
               div.hidden = !visible;
@@ -256,7 +257,8 @@ struct HTMLRenderer {
                 else if (out && "value" in out) out.value = made === null ? "" : text(made);
               }
               Array.prototype.forEach.call(div.querySelectorAll("input, select, textarea, button"), function (c) {
-                c.disabled = !visible || !enabled || !!m;
+                // A read-only field's hidden inputs carry its value while it is shown and enabled; its controls never.
+                c.disabled = !visible || !enabled || !!m || (ro && c.type !== "hidden");
                 if (c.hasAttribute("data-required")) c.required = visible && enabled;
               });
               if (r) {
@@ -523,6 +525,8 @@ struct HTMLRenderer {
         writeFieldOpening(field, to: &out)
         if !field.conditions.isEmpty { writeConditionAttributes(field.conditions, to: &out) }
         conditional = sectionConditional || field.conditions.visibleIf != nil || field.conditions.enabledIf != nil
+        let readOnly = field.conditions.readOnly && field.conditions.value == nil
+        if readOnly { out.raw(" data-read-only") }
         out.raw(">\n")
         var messages = 0
         invalid = false
@@ -533,6 +537,17 @@ struct HTMLRenderer {
         }
         var messageIndex = 0
         for node in field.nodes { render(node, field: field, messages: messages, messageIndex: &messageIndex, to: &out) }
+        // A read-only value is shown in its (disabled) control and submitted from hidden inputs: a disabled control
+        // is never submitted, and `readonly` does not exist for selects, radios, checkboxes or sliders.
+        if readOnly && field.enabled {
+            for text in field.submittedTexts {
+                out.raw("<input type=\"hidden\" name=\"")
+                out.text(field.id)
+                out.raw("\" value=\"")
+                out.text(text)
+                out.raw("\">\n")
+            }
+        }
         out.raw("</div>\n")
     }
 

@@ -187,6 +187,7 @@ package enum JSONTreeRenderer {
             w.member("requiredIf", field.pointee.conditions.requiredIf?.text)
             w.member("computed", field.pointee.conditions.value?.text)
             w.member("hidden", bool: field.pointee.conditions.hidden ? true : nil)
+            w.member("readOnly", bool: field.pointee.conditions.readOnly ? true : nil)
             w.member("visible", bool: field.pointee.visible ? nil : false)
             w.member("enabled", bool: field.pointee.enabled ? nil : false)
             w.member("item", integer: field.pointee.item.map { Int64($0.index) })

@@ -123,8 +123,8 @@ final class RenderPass {
             if !states.isEmpty, let state = states[id] { FormRuntime.apply(state, to: &view) }
             if !field.pointee.conditions.isEmpty {
                 view.conditions = field.pointee.conditions
-                // A computed value is shown, never edited.
-                if field.pointee.conditions.value != nil, let value = view.valueField {
+                // A computed or read-only value is shown, never edited.
+                if field.pointee.conditions.value != nil || field.pointee.conditions.readOnly, let value = view.valueField {
                     view.nodes = view.nodes.map { FormRuntime.mapControls($0) { if $0.field == value { $0.disabled = true } } }
                 }
             }
