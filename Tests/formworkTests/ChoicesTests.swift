@@ -25,6 +25,13 @@ struct ChoicesTests {
               - { id: visit, cell: org.formwork.multi-select, choicesFrom: com.example.places/countries, model: { title: Countries } }
         """
 
+    /// A form whose segments take the sizes of the fixture pack (Tests/Fixtures/choices_pack.c).
+    static let sizes = """
+        formwork: 1
+        id: h
+        sections: [{ id: s, fields: [{ id: size, cell: org.formwork.segments, choicesFrom: com.example.sizes/sizes, model: { title: Size } }] }]
+        """
+
     func formwork(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let result = try run(Build.formwork, arguments, environment: environment)
         return (result.status, result.stdout, result.stderr)
@@ -147,11 +154,7 @@ struct ChoicesTests {
             "choices-\(define.lowercased())", source: Source.fixture("choices_pack.c"), defines: [define], include: Source.include)
         let form = try Scratch.file(
             "choices/hostile/\(define).yaml",
-            contents: """
-                formwork: 1
-                id: h
-                sections: [{ id: s, fields: [{ id: size, cell: org.formwork.segments, choicesFrom: com.example.sizes/sizes, model: { title: Size } }] }]
-                """)
+            contents: Self.sizes)
         let result = try formwork(["render", form, "--pack-path", pack, "--timeout", "2"])
         #expect(result.status == 69, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("/sections/0/fields/0/choicesFrom"), "\(result.stderr)")
@@ -165,11 +168,7 @@ struct ChoicesTests {
             "choices-escapes", source: Source.fixture("choices_pack.c"), defines: ["CHOICES_ESCAPES"], include: Source.include)
         let form = try Scratch.file(
             "choices/escapes.yaml",
-            contents: """
-                formwork: 1
-                id: h
-                sections: [{ id: s, fields: [{ id: size, cell: org.formwork.segments, choicesFrom: com.example.sizes/sizes, model: { title: Size } }] }]
-                """)
+            contents: Self.sizes)
         for format in ["text", "ansi"] {
             let result = try formwork(["render", form, "--pack-path", pack, "--format", format])
             #expect(result.status == 0, "\(result.stderr)")

@@ -120,32 +120,22 @@ extension FormDecoder {
         field.labelledChoices = labelledChoices
         labelledChoices = [:]
         field.choicesFrom = choicesFrom
-        if let hiddenNode {
-            if case .bool(let hidden) = hiddenNode.kind {
-                if hidden && cell.roles.value == nil {
-                    report(
-                        "\(pointer)/hidden", hiddenNode,
-                        "'\(id)' (\(cell.id)) holds no value; a hidden field submits its value, so it needs one")
-                } else {
-                    field.conditions.hidden = hidden
-                }
-            } else {
-                report("\(pointer)/hidden", hiddenNode, "'hidden' must be true or false, not \(hiddenNode.typeName)")
+        // `hidden` and `readOnly` submit the field's value, so the field must hold one.
+        func valueFlag(_ node: SourceNode?, _ key: String, _ what: String) -> Bool {
+            guard let node else { return false }
+            guard case .bool(let on) = node.kind else {
+                report("\(pointer)/\(key)", node, "'\(key)' must be true or false, not \(node.typeName)")
+                return false
             }
-        }
-        if let readOnlyNode {
-            if case .bool(let readOnly) = readOnlyNode.kind {
-                if readOnly && cell.roles.value == nil {
-                    report(
-                        "\(pointer)/readOnly", readOnlyNode,
-                        "'\(id)' (\(cell.id)) holds no value; a read-only field shows and submits its value, so it needs one")
-                } else {
-                    field.conditions.readOnly = readOnly
-                }
-            } else {
-                report("\(pointer)/readOnly", readOnlyNode, "'readOnly' must be true or false, not \(readOnlyNode.typeName)")
+            guard !on || cell.roles.value != nil else {
+                report(
+                    "\(pointer)/\(key)", node, "'\(id)' (\(cell.id)) holds no value; a \(what) field submits its value, so it needs one")
+                return false
             }
+            return on
         }
+        if valueFlag(hiddenNode, "hidden", "hidden") { field.conditions.hidden = true }
+        if valueFlag(readOnlyNode, "readOnly", "read-only") { field.conditions.readOnly = true }
         return field
     }
 
