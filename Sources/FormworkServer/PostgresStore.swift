@@ -287,9 +287,11 @@ public actor PostgresStore: SubmissionStore {
                     }
                 var found: StoredSubmission?
                 for try await (id, revision, values, at) in rows.decode((String, String, String, Double).self) {
+                    // Its own id (random, made by this insert): an earlier attempt of this very insert committed and its
+                    // answer was lost (its deadline passed): this insert stored it. Another id: stored before, by another.
                     found = StoredSubmission(
                         id: id, formID: s.formID, revision: revision, values: values, idempotencyKey: s.idempotencyKey, receivedAt: at,
-                        created: false)
+                        created: id == item.id)
                 }
                 guard let found else { throw StoreError("a conflicting submission could not be read back") }
                 out.append(found)
