@@ -861,8 +861,9 @@ typedef struct fw_pack {
 /**
  * 1.2. Receives one choice from `fw_choices_ext.list`: `value` (non-empty,
  * unique in the answer) and `label` (NULL: the value). Both are the pack's,
- * copied by the host during the call. The host keeps at most 10,000 choices
- * of an answer and refuses an answer with an empty or repeated value.
+ * copied by the host during the call. The host refuses the whole answer when
+ * it holds more than 10,000 choices, an empty or repeated value, or text that
+ * is not UTF-8 (at most 64 KiB per string).
  * [pack → host, on the thread that called `list`, only during that call]
  */
 typedef void (*fw_choice_sink)(void *ctx, const char *value, const char *label);
@@ -870,7 +871,8 @@ typedef void (*fw_choice_sink)(void *ctx, const char *value, const char *label);
 typedef struct fw_choices_ext {
     uint32_t struct_size;          /**< sizeof(fw_choices_ext). */
     uint32_t reserved;             /**< Must be 0. */
-    const char *const *sources;    /**< `source_count` source names ([A-Za-z][A-Za-z0-9_.-]*, unique). Static. */
+    const char *const *sources;    /**< `source_count` source names ([A-Za-z][A-Za-z0-9_.-]*, at most 100
+                                        bytes, unique). Static. */
     uint32_t source_count;         /**< >= 1, at most 1000. */
     uint32_t cache_seconds;        /**< How long the host may reuse an answer for renders; 0: ask every time. */
     /**
