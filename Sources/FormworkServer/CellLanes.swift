@@ -21,7 +21,9 @@ public final class CellLanes: Sendable {
     /// The queue, guarded by `condition`'s mutex.
     private final class Queue: @unchecked Sendable {
         let condition = Condition()
-        var jobs: [Job] = []
+        /// Jobs waiting from `head` on; a job taken is cleared at once, so that nothing it captured (a service,
+        /// a continuation) outlives it (a kept closure that held its service was a cycle: service → lanes → job).
+        var jobs: [Job?] = []
         var head = 0
         var stopped = false
 
@@ -30,8 +32,8 @@ public final class CellLanes: Sendable {
             condition.lock()
             defer { condition.unlock() }
             while true {
-                if head < jobs.count {
-                    let job = jobs[head]
+                if head < jobs.count, let job = jobs[head] {
+                    jobs[head] = nil
                     head += 1
                     if head > 256 && head * 2 > jobs.count {
                         jobs.removeFirst(head)

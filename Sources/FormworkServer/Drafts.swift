@@ -249,12 +249,12 @@ extension FormService {
     /// The draft's verdict: what is given must be right; nothing is required yet. Accepted: the answers as a values
     /// file writes them, without a secure value.
     func checkDraft(_ served: ServedForm, values: JSON) async -> Verdict {
-        let form = served.form
+        let form = served.form, cache = choicesCache
         let result: Result<(problems: [Diagnostic], values: String), RuntimeError>
         do {
             result = try await lanes.run { driver in
                 do throws(RuntimeError) {
-                    var form = try self.withChoices(form, driver: driver, fresh: false)
+                    var form = try Self.withChoices(form, driver: driver, cache: cache, fresh: false)
                     let problems = try ValuesCheck.draftProblems(values: values, file: nil, form: &form, driver: driver)
                     let kept = Self.withoutSecureValues(form.valuesJSON, of: form)
                     return .success((problems, problems.isEmpty ? kept.serialized(pretty: false) : ""))

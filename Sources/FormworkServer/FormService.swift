@@ -306,13 +306,13 @@ public final class FormService: Sendable {
 
     /// What `formwork validate` says of `values`, in a cell lane.
     func check(_ served: ServedForm, values: JSON) async -> Verdict {
-        let form = served.form
+        let form = served.form, cache = choicesCache
         let result: Result<(problems: [Diagnostic], values: String), RuntimeError>
         do {
             result = try await lanes.run { driver in
                 do throws(RuntimeError) {
                     // Checked against the choices packs list now, not a kept answer.
-                    var form = try self.withChoices(form, driver: driver, fresh: true)
+                    var form = try Self.withChoices(form, driver: driver, cache: cache, fresh: true)
                     let problems = try ValuesCheck.problems(values: values, file: nil, form: &form, driver: driver)
                     return .success((problems, problems.isEmpty ? form.valuesJSON.serialized(pretty: false) : ""))
                 } catch { return .failure(error) }
@@ -334,14 +334,14 @@ public final class FormService: Sendable {
     /// `form` with the choices its packs supply (`choicesFrom`): for a page, an answer kept as long as the pack
     /// allows; for a submission (`fresh`), the pack's answer now. A source that cannot be listed, or a value of the
     /// document it no longer lists, fails like a cell: the page says part of the form is not working.
-    func withChoices(_ form: Form, driver: any CellDriver, fresh: Bool) throws(RuntimeError) -> Form {
+    static func withChoices(_ form: Form, driver: any CellDriver, cache: ChoicesCache, fresh: Bool) throws(RuntimeError) -> Form {
         guard form.hasPackChoices else { return form }
         var form = form
         var failed: ChoicesSource?
         do throws(FormError) {
             try form.resolveChoices { (source) throws(RuntimeError) in
                 failed = source
-                return try choicesCache.choices(source, fresh: fresh) { (s) throws(RuntimeError) in
+                return try cache.choices(source, fresh: fresh) { (s) throws(RuntimeError) in
                     try driver.choices(packPath: s.packPath, source: s.source)
                 }
             }
@@ -379,14 +379,14 @@ public final class FormService: Sendable {
         _ served: ServedForm, values: JSON?, summary: [WebPage.Problem]?, problems: [Diagnostic], token: String, status: Int,
         draftToken: String?, notice: WebPage.Notice?
     ) async -> ServerResponse {
-        let form = served.form
+        let form = served.form, cache = choicesCache
         let action = "/forms/" + Self.pathSegment(served.id)
         let result: Result<String, RuntimeError>
         do {
             result = try await lanes.run { driver in
                 let runtime = FormRuntime(driver: driver)
                 do throws(RuntimeError) {
-                    var form = try self.withChoices(form, driver: driver, fresh: false)
+                    var form = try Self.withChoices(form, driver: driver, cache: cache, fresh: false)
                     if let values {
                         _ = ValuesFile.collect(Self.withoutSecureValues(values, of: form), into: &form, file: nil, requireComplete: false)
                     }
