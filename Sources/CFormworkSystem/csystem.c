@@ -28,6 +28,11 @@ _Thread_local void *fwsys_log_spare;
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <spawn.h>
+
+int fwsys_spawn_close_from(void *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+}
 
 int fwsys_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
 

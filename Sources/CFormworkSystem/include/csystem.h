@@ -126,6 +126,16 @@ uint64_t fwsys_take_next(uint64_t *counter);
  */
 int fwsys_fork_child(int socket, int output, int memory);
 
+/**
+ * Adds to `actions` (a `posix_spawn_file_actions_t *`) the closing of every descriptor from
+ * `lowest` up in the child, after the actions before it: a child must hold no descriptor of the
+ * parent's beyond the ones it is given (a pipe another thread made without O_CLOEXEC, inherited
+ * by a cell host, kept that pipe open and its reader waiting for an end that never came).
+ * Returns 0, or an errno value. The corresponding C function is
+ * `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34).
+ */
+int fwsys_spawn_close_from(void *actions, int lowest);
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,6 +160,8 @@ final class ChildChannel {
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
         posix_spawn_file_actions_adddup2(&actions, pair[1], 3)
         posix_spawn_file_actions_adddup2(&actions, memory, 4)
+        // Nothing else of this process's (another thread's pipe without O_CLOEXEC) reaches the child.
+        _ = fwsys_spawn_close_from(&actions, 5)
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
