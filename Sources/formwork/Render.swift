@@ -189,13 +189,15 @@ struct Rendering {
         let tree: ViewTree
         do { tree = try runtime.render(loaded, keepGoing: keepGoing) } catch {
             // Every failed field is named; nothing is written (an existing --output is left as it was).
-            for failure in runtime.failures.dropFirst() { Console.error(failure.description) }
+            for line in Self.named(runtime.failures.dropFirst(), suffix: "") { Console.error(line) }
             if runtime.failures.count > 1 { Console.error("\(runtime.failures.count) fields failed; nothing was written") }
             throw error
         }
         // The cells are done: the cell hosts destroy their instances while the output is written.
         isolated?.requestEnd()
-        for failure in runtime.failures { Console.warning(failure.description + " (shown as an error in the output: --keep-going)") }
+        for line in Self.named(runtime.failures[...], suffix: " (shown as an error in the output: --keep-going)") {
+            Console.warning(line)
+        }
         for rejection in runtime.rejections {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }
@@ -203,5 +205,27 @@ struct Rendering {
         // Freed object by object, a 100,000-field form and its views took longer than writing them.
         KeptUntilExit.keep(tree)
         KeptUntilExit.keep(loaded)
+    }
+}
+
+extension Rendering {
+    /// The lines that name failed fields: each failure of a cell type up to `perCell`, then one line for the rest of
+    /// that cell type's (a pack that fails every field of a 10,000-field form would otherwise print 10,000 lines).
+    static func named(_ failures: ArraySlice<RuntimeError>, suffix: String, perCell: Int = 5) -> [String] {
+        var shown: [String: Int] = [:]
+        var order: [String] = []
+        var lines: [String] = []
+        for failure in failures {
+            let key = failure.packPath + "\u{0}" + failure.cellID
+            let count = shown[key, default: 0]
+            if count == 0 { order.append(key) }
+            shown[key] = count + 1
+            if count < perCell { lines.append(failure.description + suffix) }
+        }
+        for key in order where shown[key]! > perCell {
+            let parts = key.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+            lines.append("\(shown[key]! - perCell) more fields of cell '\(parts[1])' from \(parts[0]) failed too")
+        }
+        return lines
     }
 }

@@ -52,9 +52,19 @@ public final class IsolatedCells: CellDriver {
     public private(set) var shutdownFailures: [String] = []
     /// Children started so far (a crash costs one restart).
     public private(set) var childrenStarted = 0
-    /// Cell types whose call did not return in time, alone in a child of their own, with that failure: they are
-    /// not called again in this driver's life (a `fill` would otherwise wait the timeout again on every page).
-    private var hung: [ObjectIdentifier: String] = [:]
+    /// Cell types not called again in this driver's life, with the failure that decided it: one whose call did not
+    /// return in time alone in a child of its own (a `fill` would otherwise wait the timeout again on every page), or
+    /// whose calls crashed `crashLimit` times. Each failure costs a child: without this, a cell type that crashes in
+    /// `create` (or in every configure) cost a fresh process per field, a minute for 2,000 fields.
+    private var givenUp: [ObjectIdentifier: String] = [:]
+    /// Packs not loaded again in this driver's life: loading one or its `init` crashed (or hung) a child, which
+    /// it would do again in every child (keyed by path, with that failure).
+    private var packsGivenUp: [String: String] = [:]
+    /// Crashes per cell type so far, each in a call of one request (`give`).
+    private var crashes: [ObjectIdentifier: Int] = [:]
+    /// Crashes of one cell type's calls after which it is given up on: a crash may depend on the values (one
+    /// field's model), so one is not enough to stop calling the type for other fields; three are a pattern.
+    static let crashLimit = 3
     /// Whether a child's progress page is believed about which request it failed in. Pack code can write the
     /// page; once a request it named succeeded alone, the page lied, and failures are found by halving instead.
     private var trustMarks = true
@@ -216,16 +226,11 @@ public final class IsolatedCells: CellDriver {
         responses.reserveCapacity(requests.count)
         for _ in requests.indices { responses.append(nil) }
         // Both halves of a split batch answer into this one buffer, each at its own indices.
-        let hung = lock.run { self.hung }
-        if !hung.isEmpty {
-            for i in requests.indices {
-                if let message = hung[ObjectIdentifier(requests[i].cell)] {
-                    responses[i] = CellResponse(
-                        failure: failure(requests[i], "\(message), earlier in this command; it is not called again"))
-                }
-            }
+        let anyGivenUp = lock.run { !givenUp.isEmpty || !packsGivenUp.isEmpty }
+        if anyGivenUp {
+            for i in requests.indices { responses[i] = givenUpResponse(requests[i]) }
         }
-        let open = hung.isEmpty ? Array(requests.indices) : requests.indices.filter { responses[$0] == nil }
+        let open = anyGivenUp ? requests.indices.filter { responses[$0] == nil } : Array(requests.indices)
         responses.withUnsafeMutableBufferPointer { responses in
             if splits(open.count) {
                 // A large batch is split between the shared child and a second one, each driven from its own
@@ -261,6 +266,15 @@ public final class IsolatedCells: CellDriver {
             out.append(responses[i].take() ?? CellResponse(failure: failure(requests[i], "the cell host gave no answer")))
         }
         return out
+    }
+
+    /// The answer for a request whose cell type or pack was given up on earlier in this driver's life, else nil.
+    private func givenUpResponse(_ request: CellRequest) -> CellResponse? {
+        let reason = lock.run {
+            packsGivenUp[request.cell.packPath].map { "\($0), earlier in this command; the pack is not loaded again" }
+                ?? givenUp[ObjectIdentifier(request.cell)].map { "\($0), earlier in this command; it is not called again" }
+        }
+        return reason.map { CellResponse(failure: failure(request, $0)) }
     }
 
     private func failure(_ request: CellRequest, _ message: String) -> RuntimeError {
@@ -315,6 +329,11 @@ public final class IsolatedCells: CellDriver {
         while !queue.isEmpty {
             let work = queue.removeFirst()
             var pending = work.indices.filter { responses[$0] == nil }
+            if lock.run({ !givenUp.isEmpty || !packsGivenUp.isEmpty }) {
+                // Given up on since this work was queued (a failure of this batch, confirmed alone).
+                for i in pending { responses[i] = givenUpResponse(requests[i]) }
+                pending = pending.filter { responses[$0] == nil }
+            }
             guard !pending.isEmpty else { continue }
             let childKey = work.alone ? Self.aloneKey : key
             if !mayStart && (work.alone || lock.run({ children[key] }) == nil) { return [work] + queue }
@@ -439,11 +458,15 @@ public final class IsolatedCells: CellDriver {
                     mark.count > 0 && phase != nil && phase != .destroy && position < work.indices.count ? work.indices[position] : nil
                 if let blamed = work.blamed {
                     // Tried alone and failed again: the first failure stands.
-                    for i in pending { give(blamed, to: i, of: requests, timedOut: timedOut, into: responses) }
+                    for i in pending {
+                        give(blamed, to: i, of: requests, timedOut: timedOut, in: named == i ? phase : nil, into: responses)
+                    }
                 } else if pending.count == 1 {
                     let i = pending[0]
                     let message = named == i ? "\(detail) in \(phase!.name)" : "the cell host \(detail)"
-                    give(CellResponse(failure: failure(requests[i], message)), to: i, of: requests, timedOut: timedOut, into: responses)
+                    give(
+                        CellResponse(failure: failure(requests[i], message)), to: i, of: requests, timedOut: timedOut,
+                        in: named == i ? phase : nil, into: responses)
                 } else if let i = named, pending.contains(i), lock.run({ trustMarks }) {
                     let blamed = CellResponse(failure: failure(requests[i], "\(detail) in \(phase!.name)"))
                     // The others go on in the usual child (a fresh one when it was this one).
@@ -460,14 +483,27 @@ public final class IsolatedCells: CellDriver {
         return []
     }
 
-    /// Answers request `i` with a failure; a cell type that hung alone is remembered (`hung`).
+    /// Answers request `i` with a failure, which happened alone in `phase` (nil: not in one of its calls), and
+    /// remembers what is not to be called again: its pack after a crash or hang in loading it or in its `init`, the
+    /// cell type after a hang, or after its `crashLimit`-th crash.
     private func give(
-        _ response: CellResponse, to i: Int, of requests: [CellRequest], timedOut: Bool,
+        _ response: CellResponse, to i: Int, of requests: [CellRequest], timedOut: Bool, in phase: InProcessCells.Phase?,
         into responses: UnsafeMutableBufferPointer<CellResponse?>
     ) {
         responses[i] = response
-        if timedOut, let message = response.failure?.message {
-            lock.run { hung[ObjectIdentifier(requests[i].cell)] = message }
+        guard let message = response.failure?.message else { return }
+        let cell = requests[i].cell
+        lock.run {
+            if phase == .load || phase == .initialize {
+                packsGivenUp[cell.packPath] = message
+            } else if timedOut {
+                givenUp[ObjectIdentifier(cell)] = message
+            } else if phase != nil {
+                crashes[ObjectIdentifier(cell), default: 0] += 1
+                if crashes[ObjectIdentifier(cell)]! >= Self.crashLimit {
+                    givenUp[ObjectIdentifier(cell)] = "\(message) (\(Self.crashLimit) fields' calls crashed)"
+                }
+            }
         }
     }
 

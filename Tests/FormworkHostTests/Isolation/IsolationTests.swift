@@ -639,6 +639,43 @@ struct IsolatedCellsTests {
         isolated.finish()
     }
 
+    @Test(
+        "a cell type that crashes in every field costs a few children, not one per field; every other field renders",
+        arguments: [
+            ("HOSTILE_AT_INIT", "the pack is not loaded again"), ("HOSTILE_AT_CREATE", "it is not called again"),
+            ("HOSTILE_AT_CONFIGURE", "it is not called again"),
+        ])
+    func crashingEveryField(_ point: String, _ said: String) throws {
+        let id = "com.hostile.every-\(point.dropFirst(11).lowercased())"
+        let pack = try CCompiler.pack(
+            "every-\(point)", source: Source.fixture("hostile_pack.c"),
+            defines: [point, "HOSTILE_CRASH", "HOSTILE_PACK_ID=\"\(id)\"", "HOSTILE_CELL_ID=\"\(id)\""], include: Source.include)
+        let registry = firstPartyRegistry(plus: [pack])
+        // 200 crashing fields among 400 toggles: before, each crashing field cost a child of its own (2,000 took a minute).
+        var fields: [String] = []
+        for n in 0..<600 {
+            fields.append(
+                n % 3 == 1
+                    ? #"{"id":"h\#(n)","cell":"\#(id)","model":{"title":"Boom","value":"x"}}"#
+                    : #"{"id":"f\#(n)","cell":"org.formwork.toggle","model":{"title":"Option \#(n)","value":true}}"#)
+        }
+        let json = #"{"formwork":1,"id":"many","sections":[{"id":"s","fields":[\#(fields.joined(separator: ","))]}]}"#
+        let form = try FormDecoder.decode(text: json, json: true, registry: registry)
+        let isolated = IsolatedCells(launcher: launcher)
+        let runtime = FormRuntime(driver: isolated)
+        let tree = try runtime.render(form, keepGoing: true)
+        #expect(runtime.failures.count == 200)
+        #expect(runtime.failures.allSatisfy { $0.fieldID?.hasPrefix("h") == true && $0.message.contains("SIGSEGV") })
+        #expect(runtime.failures.last?.message.contains(said) == true, "\(runtime.failures.last!)")
+        #expect(isolated.childrenStarted <= 2 + 2 * IsolatedCells.crashLimit, "\(isolated.childrenStarted) children")
+        let good = fields.filter { $0.contains("org.formwork.toggle") }.joined(separator: ",")
+        let inProcess = try FormRuntime(registry: registry).render(
+            try FormDecoder.decode(
+                text: #"{"formwork":1,"id":"many","sections":[{"id":"s","fields":[\#(good)]}]}"#, json: true, registry: registry))
+        #expect(tree.sections[0].fields.filter { $0.id.hasPrefix("f") } == inProcess.sections[0].fields)
+        isolated.finish()
+    }
+
     @Test("values offered through value_changed come back with the cell's rejections")
     func rejections() throws {
         let registry = firstPartyRegistry()
