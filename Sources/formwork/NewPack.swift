@@ -8,17 +8,19 @@ import Glibc
 struct NewPack: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-pack",
-        abstract: "Write a new, working cell pack to start from: C source, Makefile, a form that uses it, and make check.",
+        abstract: "Write a new, working cell pack to start from: C or C++ source, Makefile, a form that uses it, and make check.",
         discussion: """
             The pack builds against formwork.h found by pkg-config (an installed Formwork) or in FORMWORK_INCLUDE, and
             exports only formwork_pack_v1. `make check` runs `formwork check` on it and renders its form. See
-            docs/abi.md for the ABI.
+            docs/abi.md for the ABI; for a Rust pack see Examples/Packs/tip-rust, for a Swift one the README ("Write a pack in Swift").
 
             EXAMPLES:
               formwork new-pack stars
                   Writes stars/ with stars.c, Makefile, exports.map, form.yaml and README.md.
               formwork new-pack stars --id org.example.stars --directory stars-pack
                   The same, with your own pack id, in another directory.
+              formwork new-pack stars --lang cpp
+                  The same pack in C++17 (stars.cpp, the C++ runtime linked in statically).
               cd stars && make check
                   Builds libstars.so, checks it for conformance and renders form.yaml with it.
             """)
@@ -29,7 +31,7 @@ struct NewPack: ParsableCommand {
     var id: String?
     @Option(help: ArgumentHelp("Where to write the files; it must not exist or be empty (default: ./NAME).", valueName: "path"))
     var directory: String?
-    @Option(help: ArgumentHelp("The pack's language (c: the only one written for now).", valueName: "lang"))
+    @Option(help: ArgumentHelp("The pack's language: c or cpp (C++17).", valueName: "lang"))
     var lang = "c"
 
     func validate() throws {
@@ -43,9 +45,9 @@ struct NewPack: ParsableCommand {
         if let id, !Self.isPackID(id) {
             throw ValidationError("the id '\(TerminalText.safe(id))' must be a reverse-DNS name such as org.example.\(name)")
         }
-        guard lang == "c" else {
+        guard lang == "c" || lang == "cpp" else {
             throw ValidationError(
-                "--lang \(TerminalText.safe(lang)): only c is written for now; see Examples/Packs for C++, Rust and Swift packs")
+                "--lang \(TerminalText.safe(lang)): c and cpp are written; for Rust see Examples/Packs/tip-rust, for Swift the README (\"Write a pack in Swift\")")
         }
     }
 
@@ -75,10 +77,13 @@ struct NewPack: ParsableCommand {
             throw Exit.cannotCreate
         }
         let symbol = name.replacing("-", with: "_")
+        let cpp = lang == "cpp"
         let files = [
-            ("\(name).c", PackTemplate.c(name: name, symbol: symbol, id: packID)),
+            cpp
+                ? ("\(name).cpp", PackTemplate.cpp(name: name, id: packID))
+                : ("\(name).c", PackTemplate.c(name: name, symbol: symbol, id: packID)),
             ("exports.map", PackTemplate.exports),
-            ("Makefile", PackTemplate.makefile(name: name)),
+            ("Makefile", cpp ? PackTemplate.makefileCpp(name: name) : PackTemplate.makefile(name: name)),
             ("form.yaml", PackTemplate.form(name: name, id: packID)),
             ("README.md", PackTemplate.readme(name: name, id: packID)),
         ]
@@ -229,6 +234,130 @@ enum PackTemplate {
         """
     }
 
+    /// The C pack's cell in C++17: descriptors filled in a function called once (C++17 has no designated
+    /// initialisers), the cell a class, its strings `std::string`.
+    static func cpp(name: String, id: String) -> String {
+        """
+        // The \(name) pack: one cell type, \(id), a text field with a title, in C++17.
+        // Start here: add model fields in `build`, read them in `configure`, draw them in `render`, and check what the
+        // user types in `value_changed`. The header documents every function, with who calls it and what it may keep
+        // (formwork.h); `make check` tells you what the host thinks of the result. No exception may leave a callback:
+        // each one catches what it could throw.
+        #include "formwork.h"
+
+        #include <array>
+        #include <cstring>
+        #include <new>
+        #include <string>
+
+        namespace {
+
+        struct Cell {
+            std::string title;
+            std::string value;
+            bool has_value = false;
+            std::string reason;
+        };
+
+        std::array<fw_field, 2> fields;
+        fw_cell_type cell_type;
+        fw_pack pack;
+
+        // Called by the host on its thread; the cell is the pack's until destroy.
+        void *create(const fw_cell_type *, const fw_host *) { return new (std::nothrow) Cell(); }
+        void destroy(void *cell) { delete static_cast<Cell *>(cell); }
+
+        // The values are the host's for the call only: copy what you keep. An absent value has type 0.
+        fw_status configure(void *p, const fw_value *values, uint32_t count) {
+            if (count != fields.size()) return FW_INVALID_ARGUMENT;
+            auto *cell = static_cast<Cell *>(p);
+            try {
+                cell->title = values[0].type == FW_FIELD_STRING && values[0].as.string ? values[0].as.string : "\(name)";
+                cell->has_value = values[1].type == FW_FIELD_STRING && values[1].as.string;
+                cell->value = cell->has_value ? values[1].as.string : "";
+            } catch (...) {
+                return FW_OUT_OF_MEMORY;
+            }
+            return FW_OK;
+        }
+
+        fw_status render(void *p, const fw_canvas *canvas, void *ctx) {
+            const auto *cell = static_cast<const Cell *>(p);
+            canvas->text_input(ctx, "value", cell->title.c_str(), cell->has_value ? cell->value.c_str() : nullptr, nullptr, 0u);
+            return FW_OK;
+        }
+
+        // Refuse a value with a reason the host shows under the field (the reason must outlive the call: the cell keeps it).
+        fw_status value_changed(void *p, const char *field, const fw_value *value, const char **message) {
+            if (std::strcmp(field, "value") != 0 || value->type != FW_FIELD_STRING || !value->as.string) return FW_OK;
+            if (std::strchr(value->as.string, '<')) {
+                auto *cell = static_cast<Cell *>(p);
+                try {
+                    cell->reason = "'<' is not allowed here";
+                } catch (...) {
+                    return FW_OUT_OF_MEMORY;
+                }
+                *message = cell->reason.c_str();
+                return FW_REJECTED;
+            }
+            return FW_OK;
+        }
+
+        fw_field field(const char *name, const char *label, const char *doc) {
+            fw_field f = fw_field();
+            f.struct_size = sizeof(fw_field);
+            f.type = FW_FIELD_STRING;
+            f.name = name;
+            f.label = label;
+            f.max_length = 200;
+            f.doc = doc;
+            return f;
+        }
+
+        void build() {
+            fields[0] = field("title", "Title", "The label shown with the value.");
+            fields[0].flags = fw::flags::field_required;
+            fields[1] = field("value", "Value", "What the user typed.");
+
+            cell_type = fw_cell_type();
+            cell_type.struct_size = sizeof(fw_cell_type);
+            cell_type.id = "\(id)";
+            cell_type.name = "\(name)";
+            cell_type.summary = "A text field with a title (written by formwork new-pack).";
+            cell_type.fields = fields.data();
+            cell_type.field_count = static_cast<uint32_t>(fields.size());
+            cell_type.text_input_kind = FW_TEXT_INPUT_TEXT_FIELD;
+            cell_type.text_input_field = "value";
+            cell_type.create = create;
+            cell_type.destroy = destroy;
+            cell_type.configure = configure;
+            cell_type.render = render;
+            cell_type.value_changed = value_changed;
+
+            pack = fw_pack();
+            pack.abi = FW_ABI_VERSION_INIT;
+            pack.struct_size = sizeof(fw_pack);
+            pack.id = "\(id)";
+            pack.name = "\(name)";
+            pack.version = "0.1.0";
+            pack.vendor = "";
+            pack.license = "";
+            pack.cell_types = &cell_type;
+            pack.cell_type_count = 1;
+        }
+
+        }  // namespace
+
+        // Declared in formwork.h inside extern "C": C linkage, exported by FW_EXPORT there.
+        const fw_pack *formwork_pack_v1(void) {
+            static const bool built = (build(), true);
+            (void)built;
+            return &pack;
+        }
+
+        """
+    }
+
     static let exports = """
         /* Export the entry and nothing else. */
         {
@@ -253,6 +382,37 @@ enum PackTemplate {
         lib\(name).so: \(name).c exports.map
         \t@test -f "$(FORMWORK_INCLUDE)/formwork.h" || { echo "formwork.h not found: install Formwork (pkg-config formwork) or set FORMWORK_INCLUDE"; exit 1; }
         \t$(CC) $(CFLAGS) $(PACK_CFLAGS) \(name).c $(LDFLAGS) -o $@
+
+        # Conformance (every entry of every cell type), then the pack's form rendered with it.
+        check: lib\(name).so
+        \t$(FORMWORK) check ./lib\(name).so
+        \t$(FORMWORK) render form.yaml --pack-path .
+
+        clean:
+        \trm -f lib\(name).so
+
+        .PHONY: all check clean
+
+        """
+    }
+
+    static func makefileCpp(name: String) -> String {
+        """
+        # Builds the \(name) pack against formwork.h: FORMWORK_INCLUDE when set, else pkg-config (an installed Formwork).
+        FORMWORK ?= formwork
+        FORMWORK_INCLUDE ?= $(shell pkg-config --variable=includedir formwork 2>/dev/null)
+        CXX ?= c++
+        CXXFLAGS ?= -std=c++17 -O2 -pedantic -Wall -Wextra -Werror
+        PACK_FLAGS = -shared -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -I$(FORMWORK_INCLUDE)
+        # The version script hides the weak STL symbols -fvisibility=hidden leaves exported; the C++ runtime is linked in,
+        # so the pack does not depend on the host's libstdc++.
+        LDFLAGS ?= -Wl,--version-script=exports.map -static-libstdc++ -static-libgcc
+
+        all: lib\(name).so
+
+        lib\(name).so: \(name).cpp exports.map
+        \t@test -f "$(FORMWORK_INCLUDE)/formwork.h" || { echo "formwork.h not found: install Formwork (pkg-config formwork) or set FORMWORK_INCLUDE"; exit 1; }
+        \t$(CXX) $(CXXFLAGS) $(PACK_FLAGS) \(name).cpp $(LDFLAGS) -o $@
 
         # Conformance (every entry of every cell type), then the pack's form rendered with it.
         check: lib\(name).so

@@ -40,6 +40,29 @@ struct NewPackTests {
         #expect(bad.stderr.contains("the pack name 'My Pack' must start with a lowercase letter"), "\(bad.stderr)")
         let rust = try run(Build.formwork, ["new-pack", "x", "--lang", "rust"], environment: environment, directory: directory)
         #expect(rust.status == 64)
-        #expect(rust.stderr.contains("only c is written for now"), "\(rust.stderr)")
+        #expect(rust.stderr.contains("--lang rust: c and cpp are written"), "\(rust.stderr)")
+    }
+
+    @Test("the C++ scaffold builds with strict flags, exports the entry alone, needs no libstdc++, passes check and refuses")
+    func scaffoldCpp() throws {
+        let parent = try Scratch.file("new-pack-cpp/.keep", contents: "")
+        let directory = (parent as NSString).deletingLastPathComponent
+        let made = try run(Build.formwork, ["new-pack", "ticket", "--lang", "cpp"], environment: environment, directory: directory)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("Wrote ticket/: ticket.cpp, exports.map, Makefile, form.yaml, README.md."))
+        let pack = "\(directory)/ticket"
+        let built = try run(
+            "/usr/bin/make", ["check", "FORMWORK=\(Build.formwork)", "FORMWORK_INCLUDE=\(Source.include)"],
+            environment: environment, directory: pack)
+        #expect(built.status == 0, "\(built.stdout)\n\(built.stderr)")
+        #expect(built.stdout.contains("1 pack: 4 passed, 0 failed"), "\(built.stdout)")
+        #expect(built.stdout.contains("Your answer *  ["), "the form renders with the new cell: \(built.stdout)")
+        let needed = try run("/usr/bin/readelf", ["-d", "\(pack)/libticket.so"], environment: environment)
+        #expect(!needed.stdout.contains("libstdc++"), "\(needed.stdout)")
+        let values = try Scratch.file("new-pack-cpp/values.json", contents: #"{"answer": "a<b"}"#)
+        let refused = try run(
+            Build.formwork, ["validate", "\(pack)/form.yaml", "--values", values, "--pack-path", pack], environment: environment)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("'<' is not allowed here"), "\(refused.stderr)")
     }
 }
