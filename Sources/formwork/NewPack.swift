@@ -47,7 +47,8 @@ struct NewPack: ParsableCommand {
         }
         guard lang == "c" || lang == "cpp" else {
             throw ValidationError(
-                "--lang \(TerminalText.safe(lang)): c and cpp are written; for Rust see Examples/Packs/tip-rust, for Swift the README (\"Write a pack in Swift\")")
+                "--lang \(TerminalText.safe(lang)): c and cpp are written; for Rust see Examples/Packs/tip-rust, for Swift the README (\"Write a pack in Swift\")"
+            )
         }
     }
 
