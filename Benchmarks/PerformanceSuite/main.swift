@@ -265,6 +265,26 @@ let cells = InProcessCells(registry: registry)
     return nanosecondsPerCall(rounds: smoke ? 20 : 200, callsPerRound: batch.count) { _ = try? cells.perform(batch) }
 }
 
+/// One configure request through the shared cell host, per field, in a batch of 10,000 (what a 10k render sends):
+/// the request encoded, sent over the socket, decoded by the cell host, the pack's configure, the answer encoded,
+/// sent back and decoded. The child is started, and the pack loaded, before the clock starts.
+@MainActor func isolatedConfigureNs(_ cellID: String, model: [String: Value]) -> Double {
+    guard let cell = try? registry.cellType(cellID), FileManager.default.isExecutableFile(atPath: formwork) else { return .nan }
+    let field = FormField(id: "f", cell: cell, model: model)
+    let request = CellRequest(
+        cell: cell, fieldID: "f", model: cell.fields.map { field.model[$0.name] ?? $0.defaultValue }, render: false,
+        accessibilityId: "f", valueField: field.valueField)
+    let batch = Array(repeating: request, count: smoke ? 1000 : 10_000)
+    let driver = IsolatedCells(
+        launcher: IsolationLauncher(executable: formwork, timeout: 60, packLocations: ["\(work)/phone-pack", bin]), mode: .shared)
+    defer { driver.finish() }
+    if let failure = (try? driver.perform(Array(batch.prefix(10))))?.first?.failure ?? nil {
+        print("configure request through the cell host, \(cellID): \(failure)")
+        return .nan
+    }
+    return nanosecondsPerCall(rounds: smoke ? 1 : 5, callsPerRound: batch.count) { _ = try? driver.perform(batch) }
+}
+
 /// The median over five samples of `rounds` rounds of `body`, in nanoseconds per call (`callsPerRound` calls a round).
 func nanosecondsPerCall(rounds: Int, callsPerRound: Int = 1, _ body: () -> Void) -> Double {
     var samples: [Double] = []
@@ -314,7 +334,7 @@ if runs("configure") {
         ),
         ("generic (Swift text field)", "org.formwork.text-field", nil, ["title": .string("Name"), "value": .string("Ada")], "≤ 1×"),
     ]
-    var request: [Double] = []
+    var request: [Double] = [], throughHost: [Double] = []
     for m in measures {
         // Interleaved: the C host with the same pack, then the LiveCell, five times; medians, and the ratio is
         // the median of each pair's (as for the renders: a pair sees the same state of the shared machine).
@@ -324,6 +344,7 @@ if runs("configure") {
             live.append(liveConfigureNs(m.id, model: m.model))
         }
         request.append(configureNs(m.id, model: m.model))
+        throughHost.append(isolatedConfigureNs(m.id, model: m.model))
         let floor = "ffi_call \(ns(ffiNs)), direct \(ns(directNs))"
         if c.isEmpty {
             rows.append(("configure, \(m.name), LiveCell", ns(median(live)), floor, median(live) / ffiNs, m.goal))
@@ -338,6 +359,9 @@ if runs("configure") {
     }
     for (m, r) in zip(measures, request) {
         rows.append(("configure request, \(m.name), InProcessCells.perform", ns(r), "", r / ffiNs, ""))
+    }
+    for (m, r) in zip(measures, throughHost) {
+        rows.append(("configure request through the shared cell host, \(m.name), per field of 10,000", ns(r), "", r / ffiNs, ""))
     }
 }
 

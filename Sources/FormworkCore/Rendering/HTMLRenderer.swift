@@ -207,19 +207,24 @@ struct HTMLRenderer {
     /// from its value control, evaluates the conditions (the same rules as `Condition.holds`: a
     /// hidden field reads as null) in document order, and hides, disables or requires fields and
     /// sections. Without JavaScript every field is shown and `formwork validate` decides.
+    ///
+    /// What it needs from the page (each field's parsed conditions, its value control, its controls) is read once,
+    /// and again only after the form's elements change (a repeat's item added or removed); a property is written
+    /// only when it changes. Parsing every condition and finding every control on each keystroke, and writing
+    /// every control's `disabled` (each write invalidates its style), made a keystroke on a 1,000-field form take
+    /// three frames (Benchmarks/browser-bench).
     static let conditionScript = """
         (function () {
         "use strict";
         var form = document.querySelector("form.fw-form");
         if (!form) return;
         \(conditionEvaluator)
-        function read(div) {
-          var v = readRaw(div), t = div.getAttribute("data-value-type");
+        function read(f) {
+          var v = readRaw(document.getElementById(f.valueId)), t = f.type;
           if (typeof v !== "string") return v;
           return t === "number" ? Number(v) : t === "bool" ? v === "true" : v;
         }
-        function readRaw(div) {
-          var el = document.getElementById(div.getAttribute("data-value-id") || "");
+        function readRaw(el) {
           if (!el) return null;
           if (el.tagName === "FIELDSET") {
             var checked = Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; });
@@ -237,36 +242,55 @@ struct HTMLRenderer {
           return el.value;
         }
         function cond(el, name) { var a = el.getAttribute("data-" + name); return a ? JSON.parse(a) : null; }
+        var sections = null;
+        function scan() {
+          sections = Array.prototype.map.call(form.querySelectorAll(".fw-section"), function (section) {
+            return { el: section, v: cond(section, "visible-if"), e: cond(section, "enabled-if"),
+              fields: Array.prototype.map.call(section.querySelectorAll(".fw-field"), function (div) {
+                return { div: div, id: div.getAttribute("data-field"), type: div.getAttribute("data-value-type"),
+                  valueId: div.getAttribute("data-value-id") || "", ro: div.hasAttribute("data-read-only"),
+                  v: cond(div, "visible-if"), e: cond(div, "enabled-if"), r: cond(div, "required-if"), m: cond(div, "value"),
+                  controls: Array.prototype.map.call(div.querySelectorAll("input, select, textarea, button"), function (c) {
+                    return { el: c, required: c.hasAttribute("data-required") };
+                  }) };
+              }) };
+          });
+        }
+        // Records not yet delivered are taken in `update`: an item added and its input event in one task still rescan.
+        var changes = new MutationObserver(function () { sections = null; });
+        changes.observe(form, { childList: true, subtree: true });
+        function set(el, name, value) { if (el[name] !== value) el[name] = value; }
         function update() {
+          if (changes.takeRecords().length || !sections) scan();
           var values = {};
           var get = function (id) { return Object.prototype.hasOwnProperty.call(values, id) ? values[id] : null; };
-          Array.prototype.forEach.call(form.querySelectorAll(".fw-section"), function (section) {
-            var sv = cond(section, "visible-if"), se = cond(section, "enabled-if");
-            var sectionVisible = !sv || holds(sv, get), sectionEnabled = !se || holds(se, get);
-            section.hidden = !sectionVisible;
-            Array.prototype.forEach.call(section.querySelectorAll(".fw-field"), function (div) {
-              var v = cond(div, "visible-if"), e = cond(div, "enabled-if"), r = cond(div, "required-if"), m = cond(div, "value");
-              var ro = div.hasAttribute("data-read-only");
-              var visible = sectionVisible && (!v || holds(v, get));
-              var enabled = sectionEnabled && (!e || holds(e, get));
-              div.hidden = !visible;
+          sections.forEach(function (section) {
+            var sectionVisible = !section.v || holds(section.v, get), sectionEnabled = !section.e || holds(section.e, get);
+            set(section.el, "hidden", !sectionVisible);
+            section.fields.forEach(function (f) {
+              var visible = sectionVisible && (!f.v || holds(f.v, get));
+              var enabled = sectionEnabled && (!f.e || holds(f.e, get));
+              set(f.div, "hidden", !visible);
               // A computed value is written into its control (shown, never edited; the server computes it again).
-              if (m) {
-                var made = evaluate(m, get), out = document.getElementById(div.getAttribute("data-value-id") || "");
-                if (out && out.type === "checkbox") out.checked = truthy(made);
-                else if (out && "value" in out) out.value = made === null ? "" : text(made);
+              if (f.m) {
+                var made = evaluate(f.m, get), out = document.getElementById(f.valueId);
+                if (out && out.type === "checkbox") set(out, "checked", truthy(made));
+                else if (out && "value" in out) set(out, "value", made === null ? "" : text(made));
               }
-              Array.prototype.forEach.call(div.querySelectorAll("input, select, textarea, button"), function (c) {
+              f.controls.forEach(function (c) {
                 // A read-only field's hidden inputs carry its value while it is shown and enabled; its controls never.
-                c.disabled = !visible || !enabled || !!m || (ro && c.type !== "hidden");
-                if (c.hasAttribute("data-required")) c.required = visible && enabled;
+                set(c.el, "disabled", !visible || !enabled || !!f.m || (f.ro && c.el.type !== "hidden"));
+                if (c.required) set(c.el, "required", visible && enabled);
               });
-              if (r) {
-                var required = visible && enabled && holds(r, get);
-                var control = document.getElementById(div.getAttribute("data-value-id") || "");
-                if (control && control.tagName !== "FIELDSET") { control.required = required; control.setAttribute("aria-required", String(required)); }
+              if (f.r) {
+                var required = visible && enabled && holds(f.r, get);
+                var control = document.getElementById(f.valueId);
+                if (control && control.tagName !== "FIELDSET") {
+                  set(control, "required", required);
+                  if (control.getAttribute("aria-required") !== String(required)) control.setAttribute("aria-required", String(required));
+                }
               }
-              if (visible) { var value = read(div); if (value !== null) values[div.getAttribute("data-field")] = value; }
+              if (visible) { var value = read(f); if (value !== null) values[f.id] = value; }
             });
           });
         }
@@ -1038,6 +1062,10 @@ struct HTMLRenderer {
         .fw-form [aria-invalid="true"] { border: 2px solid var(--fw-danger); }
         """
 
+    /// The page's style. Sections are `content-visibility: auto`: a section off the screen is neither laid out nor
+    /// painted until it comes near it (it stays in the accessibility tree, focus and find-in-page reach it), so a
+    /// keystroke that shows or hides fields all over a long form lays out what is on the screen only: on a 1,000-field
+    /// form, from three frames to one (Benchmarks/browser-bench, docs/performance.md).
     static let stylesheet = """
 
         :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
@@ -1054,7 +1082,7 @@ struct HTMLRenderer {
         .fw-page > h2 { font-size: 1.15rem; margin: 1.5rem 0 .75rem; }
         .fw-page-nav { display: flex; gap: .75rem; justify-content: flex-end; margin: 0 0 1.25rem; }
         [hidden] { display: none !important; }
-        .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+        .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; content-visibility: auto; contain-intrinsic-block-size: auto 40rem; }
         .fw-section > legend { float: left; width: 100%; margin: 0 0 .6rem; padding: 0; font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); overflow-wrap: anywhere; }
         .fw-section > legend + * { clear: both; }
         .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
