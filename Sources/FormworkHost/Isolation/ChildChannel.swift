@@ -49,6 +49,13 @@ final class ChildChannel {
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private(set) var captured: [UInt8] = []
     private var ended: ChildFailure?
+    /// Whether the child said it is ready (`readyKind`): in its sandbox, before it has read anything, so before any
+    /// pack code ran in it. A child gone before that failed for a reason of the machine's (the sandbox cannot be set
+    /// up, the executable does not run), not of any pack: another would end the same way. Set by `receive` from
+    /// the frame itself, which pack code, running only later, cannot take back (the progress page it can write).
+    private(set) var ready = false
+    /// The kind of the frame a cell host sends first; `receive` takes it and returns the next.
+    static let readyKind: UInt8 = 0xFE
     /// Copies what the child prints to the host's standard error as it arrives (the cell host:
     /// a pack's diagnostics stay visible, as in process); the scanner's output is only kept.
     var forwardOutput = false
@@ -327,6 +334,11 @@ final class ChildChannel {
                     throw ended!
                 }
                 if buffer.count - start - 5 >= length {
+                    if kind == Self.readyKind && !ready {
+                        ready = true
+                        start += 5 + length
+                        continue
+                    }
                     // Read in place: the payload is not copied out of the buffer (an array made and freed for
                     // every answer of a batch).
                     let payload = WireReader(buffer, range: (start + 5)..<(start + 5 + length))

@@ -60,6 +60,9 @@ public final class IsolatedCells: CellDriver {
     /// Packs not loaded again in this driver's life: loading one or its `init` crashed (or hung) a child, which
     /// it would do again in every child (keyed by path, with that failure).
     private var packsGivenUp: [String: String] = [:]
+    /// Why children cannot start on this machine, once one ended before it was ready (`ChildChannel.ready`): no
+    /// other is started in this driver's life, and every request fails with it.
+    private var cannotStart: ChildFailure?
     /// Crashes per cell type so far, each in a call of one request (`give`).
     private var crashes: [ObjectIdentifier: Int] = [:]
     /// Crashes of one cell type's calls after which it is given up on: a crash may depend on the values (one
@@ -283,6 +286,7 @@ public final class IsolatedCells: CellDriver {
 
     private func child(for key: String) throws(ChildFailure) -> ChildChannel {
         if let child = lock.run({ children[key] }) { return child }
+        if let failure = lock.run({ cannotStart }) { throw failure }
         // A child per pack must not hold the other packs' fields: never a copy of the host, which by then holds
         // the whole document and its values. The shared child is sent every field anyway.
         let child = try ChildChannel.start(launcher, mode: "cells", mayFork: mode == .shared)
@@ -454,6 +458,15 @@ public final class IsolatedCells: CellDriver {
                 let timedOut = if case ChildFailure.timedOut = error { true } else { false }
                 var detail = "\(error)"
                 if let line = child.lastOutputLine { detail += "; its last output: \"\(line)\"" }
+                if !child.ready {
+                    // Gone before it was ready, so before any pack code ran in it: no request is to blame, and a
+                    // fresh child would end the same way (halving the batch started two children per field, and
+                    // a render under valgrind never finished). Every request still unanswered fails with why.
+                    let failure = ChildFailure.cannotStart("it \(detail) before it was ready")
+                    lock.run { cannotStart = failure }
+                    for i in pending { responses[i] = CellResponse(failure: self.failure(requests[i], "the cell host \(failure)")) }
+                    continue
+                }
                 let named =
                     mark.count > 0 && phase != nil && phase != .destroy && position < work.indices.count ? work.indices[position] : nil
                 if let blamed = work.blamed {
@@ -602,6 +615,8 @@ public final class IsolatedCells: CellDriver {
         dup2(1, 2)
         _ = fwsys_die_with_parent()
         ChildSandbox.enter()
+        // In the sandbox, nothing read yet: no pack code has run (`ChildChannel.ready`).
+        _ = endpoint.send(kind: ChildChannel.readyKind, WireWriter(capacity: 0))
         let status = serve(endpoint)
         // Every instance is destroyed and every deinit called by now (`serve`'s driver is gone). What the packs
         // printed is flushed into the pipe before the mark: the host may stop reading once it sees it. The exit

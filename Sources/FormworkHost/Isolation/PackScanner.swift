@@ -98,6 +98,9 @@ enum PackScanner {
                 }
                 child.release()
             } catch {
+                // Gone before it was ready: no pack was read; what it left is read by `scanInOneChild`, which says
+                // so when its child cannot start either.
+                if !child.ready { return out }
                 // The child marks the pack it takes (its index plus one; 0 before the first) before reading it. The
                 // mark is only a suspicion: the page is the child's, and a pack can name another before it crashes.
                 let marked = Int(clamping: child.progressMark.tag)
@@ -145,9 +148,7 @@ enum PackScanner {
                     child = try ChildChannel.start(launcher, mode: "scan")
                 }
             } catch {
-                for i in pending {
-                    results[i] = .failure(PackError(path: paths[i].path, reason: .quarantined("could not start the scanner: \(error)")))
-                }
+                for i in pending { results[i] = .failure(PackError(path: paths[i].path, reason: .notScanned("\(error)"))) }
                 break
             }
             var writer = WireWriter()
@@ -174,6 +175,16 @@ enum PackScanner {
                 }
                 child.release()
             } catch {
+                if !child.ready {
+                    // Gone before it was ready, so before it read any pack: none is to blame (or quarantined, which
+                    // the cache would keep), and another child would end the same way.
+                    var why = "\(error)"
+                    if let line = child.lastOutputLine { why += "; its last output: \"\(line)\"" }
+                    for i in pending where results[i] == nil {
+                        results[i] = .failure(PackError(path: paths[i].path, reason: .notScanned(why)))
+                    }
+                    break
+                }
                 // The pack being read when the child died or hung is the one it last marked in the progress page
                 // (it marks each pack before reading it); never one whose result already arrived.
                 let marked = Int(clamping: child.progressMark.tag)
@@ -203,6 +214,8 @@ enum PackScanner {
         dup2(1, 2)  // what packs print (stdout or stderr) is kept for the report, never shown
         _ = fwsys_die_with_parent()
         ChildSandbox.enter()
+        // In the sandbox, nothing read yet: no pack code has run (`ChildChannel.ready`).
+        _ = endpoint.send(kind: ChildChannel.readyKind, WireWriter(capacity: 0))
         guard let (kind, payload) = endpoint.receive(), kind == Frame.paths.rawValue else { return 2 }
         var reader = WireReader(payload)
         guard let paths = try? reader.strings() else { return 2 }

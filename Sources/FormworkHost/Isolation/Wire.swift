@@ -315,6 +315,9 @@ extension WireWriter {
         case .quarantined(let text):
             u8(13)
             string(text)
+        case .notScanned(let text):
+            u8(14)
+            string(text)
         }
     }
 }
@@ -547,6 +550,7 @@ extension WireReader {
             reason = .initFailed(status: status32, log: try optionalString())
         case 12: reason = .untrusted(try string())
         case 13: reason = .quarantined(try string())
+        case 14: reason = .notScanned(try string())
         default: throw WireError(offset: at)
         }
         return PackError(path: path, reason: reason)

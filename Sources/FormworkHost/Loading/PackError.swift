@@ -23,6 +23,9 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case untrusted(String)
         /// Reading the pack killed or froze the scanner process; not retried until the file changes.
         case quarantined(String)
+        /// Not read: the scanner process ended before it could read anything (the machine's fault, not the
+        /// pack's: the sandbox cannot be set up, the executable does not run). Not kept in the registry cache.
+        case notScanned(String)
     }
 
     public var path: String
@@ -72,6 +75,9 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .quarantined(let why):
             return
                 "quarantined: reading it \(why); it is not loaded again until the file changes (fix the pack, or run 'formwork list --rescan' to retry)"
+        case .notScanned(let why):
+            return
+                "not read: the scanner could not run here (it \(why) before it read any pack); nothing is known to be wrong with the pack ('formwork paths' shows what the sandbox can use here; FORMWORK_SANDBOX=off runs without it)"
         }
     }
 

@@ -97,7 +97,10 @@ public struct Registry: Sendable, CellTypeCatalog {
                     guard let key = keys[i] else { continue }
                     switch result {
                     case .success(let info): cache?.store(.pack(info.pack), for: key)
-                    case .failure(let error): cache?.store(.failure(error), for: key)
+                    // A pack the scanner never got to read is read again next time.
+                    case .failure(let error):
+                        if case .notScanned = error.reason { continue }
+                        cache?.store(.failure(error), for: key)
                     }
                 }
             }

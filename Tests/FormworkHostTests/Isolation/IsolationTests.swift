@@ -134,6 +134,24 @@ struct RegistryCacheTests {
         #expect(forced.scanSummary?.scanned == forced.packs.count + forced.failures.count)
     }
 
+    @Test(
+        "a scanner that ends before it is ready (it cannot start here) blames no pack: nothing is quarantined or cached",
+        arguments: ["/bin/false", "/bin/true"])
+    func scannerCannotStart(_ executable: String) throws {
+        let pack = try CCompiler.pack("scanner-cannot-start", defines: ["FIXTURE_PACK_ID=\"com.example.cannotstart\""])
+        let cache = try cacheFile("cannot-start-\(executable.count)")
+        let broken = IsolationLauncher(executable: executable, timeout: 5, packLocations: [Build.directory, Scratch.directory])
+        let first = Registry(locations: locations([pack]), scan: ScanOptions(launcher: broken, cacheFile: cache, rescan: false))
+        #expect(first.quarantined.isEmpty, "\(first.quarantined)")
+        let failure = try #require(first.failures.first { $0.path == pack })
+        #expect(failure.message.contains("not read: the scanner could not run here (it "), "\(failure.message)")
+        #expect(failure.message.contains("nothing is known to be wrong with the pack"))
+        // Before, every pack was quarantined and kept so in the cache until it changed; now a working scanner reads it.
+        let second = scanned([pack], cache: cache)
+        #expect(second.failures.first { $0.path == pack } == nil, "\(second.failures)")
+        #expect(second.packs.contains { $0.path == pack })
+    }
+
     /// The cache file's bytes (its checksum checked and taken off) and its records, not decoded.
     func cacheEntries(_ cache: String) throws -> ([UInt8], [String: RegistryCache.Entry]) {
         let bytes = try #require(try CacheFile.read(cache, limit: 1 << 28), "no cache file")
@@ -673,6 +691,27 @@ struct IsolatedCellsTests {
             try FormDecoder.decode(
                 text: #"{"formwork":1,"id":"many","sections":[{"id":"s","fields":[\#(good)]}]}"#, json: true, registry: registry))
         #expect(tree.sections[0].fields.filter { $0.id.hasPrefix("f") } == inProcess.sections[0].fields)
+        isolated.finish()
+    }
+
+    @Test(
+        "a cell host that ends before it is ready (it cannot start here) fails every field with why, once: no child per field",
+        arguments: ["/bin/false", "/bin/true"])
+    func cannotStart(_ executable: String) throws {
+        let registry = firstPartyRegistry()
+        let form = try toggles(300, registry: registry)
+        let isolated = IsolatedCells(launcher: IsolationLauncher(executable: executable, timeout: 5, packLocations: [Build.directory]))
+        let runtime = FormRuntime(driver: isolated)
+        _ = try runtime.render(form, keepGoing: true)
+        #expect(runtime.failures.count == 300)
+        #expect(
+            runtime.failures.allSatisfy { $0.message.contains("could not be started") && $0.message.contains("before it was ready") },
+            "\(runtime.failures.first!)")
+        // Before, each failure was taken for a pack's and the batch halved until every field had had a child of its own.
+        #expect(isolated.childrenStarted == 1)
+        // A later batch does not try again.
+        _ = try runtime.render(form, keepGoing: true)
+        #expect(isolated.childrenStarted == 1)
         isolated.finish()
     }
 
