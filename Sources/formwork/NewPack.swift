@@ -8,11 +8,12 @@ import Glibc
 struct NewPack: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-pack",
-        abstract: "Write a new, working cell pack to start from: C or C++ source, Makefile, a form that uses it, and make check.",
+        abstract: "Write a new, working cell pack to start from: C, C++ or Swift source, its build, a form that uses it, and make check.",
         discussion: """
             The pack builds against formwork.h found by pkg-config (an installed Formwork) or in FORMWORK_INCLUDE, and
             exports only formwork_pack_v1. `make check` runs `formwork check` on it and renders its form. See
-            docs/abi.md for the ABI; for a Rust pack see Examples/Packs/tip-rust, for a Swift one the README ("Write a pack in Swift").
+            docs/abi.md for the ABI; for a Rust pack see Examples/Packs/tip-rust. A Swift pack (--lang swift) is a SwiftPM
+            package that depends on FormworkPluginKit by version (this formwork's) from --formwork-url.
 
             EXAMPLES:
               formwork new-pack stars
@@ -21,6 +22,8 @@ struct NewPack: ParsableCommand {
                   The same, with your own pack id, in another directory.
               formwork new-pack stars --lang cpp
                   The same pack in C++17 (stars.cpp, the C++ runtime linked in statically).
+              formwork new-pack stars --lang swift --formwork-url https://example.org/formwork.git
+                  The same pack in Swift: Package.swift depending on FormworkPluginKit from that URL, by version.
               cd stars && make check
                   Builds libstars.so, checks it for conformance and renders form.yaml with it.
             """)
@@ -31,8 +34,12 @@ struct NewPack: ParsableCommand {
     var id: String?
     @Option(help: ArgumentHelp("Where to write the files; it must not exist or be empty (default: ./NAME).", valueName: "path"))
     var directory: String?
-    @Option(help: ArgumentHelp("The pack's language: c or cpp (C++17).", valueName: "lang"))
+    @Option(help: ArgumentHelp("The pack's language: c, cpp (C++17) or swift.", valueName: "lang"))
     var lang = "c"
+    @Option(
+        help: ArgumentHelp(
+            "With --lang swift: where SwiftPM fetches Formwork (the repository's URL, or a clone's file:// URL).", valueName: "url"))
+    var formworkURL: String?
 
     func validate() throws {
         guard let first = name.utf8.first, (0x61...0x7A).contains(first), name.utf8.count <= 64,
@@ -45,11 +52,28 @@ struct NewPack: ParsableCommand {
         if let id, !Self.isPackID(id) {
             throw ValidationError("the id '\(TerminalText.safe(id))' must be a reverse-DNS name such as org.example.\(name)")
         }
-        guard lang == "c" || lang == "cpp" else {
+        guard lang == "c" || lang == "cpp" || lang == "swift" else {
             throw ValidationError(
-                "--lang \(TerminalText.safe(lang)): c and cpp are written; for Rust see Examples/Packs/tip-rust, for Swift the README (\"Write a pack in Swift\")"
-            )
+                "--lang \(TerminalText.safe(lang)): c, cpp and swift are written; for Rust see Examples/Packs/tip-rust")
         }
+        if lang == "swift" {
+            guard formworkURL.flatMap(Self.packageIdentity) != nil else {
+                throw ValidationError(
+                    "--lang swift needs --formwork-url URL: where SwiftPM fetches Formwork, e.g. the repository's URL or file:///path/to/a/clone"
+                )
+            }
+        } else if formworkURL != nil {
+            throw ValidationError("--formwork-url is for --lang swift: a \(lang) pack finds formwork.h with pkg-config")
+        }
+    }
+
+    /// SwiftPM's identity of a package URL: its last path component without `.git`, lowercased; nil for a URL
+    /// with none, or with a character that would break the Package.swift it is written into.
+    static func packageIdentity(_ url: String) -> String? {
+        guard !url.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return nil }
+        var last = url.split(separator: "/").last.map(String.init) ?? ""
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.isEmpty || url.utf8.count > 1024 ? nil : last.lowercased()
     }
 
     /// Reverse-DNS: dot-separated parts of letters, digits, '-' and '_', at least two.
@@ -78,16 +102,34 @@ struct NewPack: ParsableCommand {
             throw Exit.cannotCreate
         }
         let symbol = name.replacing("-", with: "_")
-        let cpp = lang == "cpp"
-        let files = [
-            cpp
-                ? ("\(name).cpp", PackTemplate.cpp(name: name, id: packID))
-                : ("\(name).c", PackTemplate.c(name: name, symbol: symbol, id: packID)),
-            ("exports.map", PackTemplate.exports),
-            ("Makefile", cpp ? PackTemplate.makefileCpp(name: name) : PackTemplate.makefile(name: name)),
-            ("form.yaml", PackTemplate.form(name: name, id: packID)),
-            ("README.md", PackTemplate.readme(name: name, id: packID)),
-        ]
+        // The source first, then its build, in the order the "Wrote" line lists them.
+        let source: [(String, String)]
+        let build: (String, String)
+        switch lang {
+        case "cpp":
+            source = [("\(name).cpp", PackTemplate.cpp(name: name, id: packID))]
+            build = ("Makefile", PackTemplate.makefileCpp(name: name))
+        case "swift":
+            let url = formworkURL ?? ""
+            source = [
+                ("Package.swift", PackTemplate.swiftPackage(name: name, url: url, identity: Self.packageIdentity(url) ?? "formwork")),
+                ("Sources/\(name)/\(name).swift", PackTemplate.swift(name: name, id: packID)),
+            ]
+            build = ("Makefile", PackTemplate.makefileSwift(name: name))
+            for sub in ["\(directory)/Sources", "\(directory)/Sources/\(name)"] where mkdir(sub, 0o755) != 0 {
+                Console.error("cannot create \(sub): \(String(cString: strerror(errno)))")
+                throw Exit.cannotCreate
+            }
+        default:
+            source = [("\(name).c", PackTemplate.c(name: name, symbol: symbol, id: packID))]
+            build = ("Makefile", PackTemplate.makefile(name: name))
+        }
+        let readme = lang == "swift" ? PackTemplate.readmeSwift(name: name, id: packID) : PackTemplate.readme(name: name, id: packID)
+        let files =
+            source + [
+                ("exports.map", PackTemplate.exports), build, ("form.yaml", PackTemplate.form(name: name, id: packID)),
+                ("README.md", readme),
+            ]
         for (file, contents) in files {
             let path = "\(directory)/\(file)"
             do { try OutputFile.write(contents, to: path) } catch {
@@ -424,6 +466,120 @@ enum PackTemplate {
         \trm -f lib\(name).so
 
         .PHONY: all check clean
+
+        """
+    }
+
+    /// A SwiftPM package: the pack is a dynamic library product, FormworkPluginKit a dependency by version (this
+    /// formwork's), and the version script keeps every symbol but the entry local.
+    static func swiftPackage(name: String, url: String, identity: String) -> String {
+        """
+        // swift-tools-version:6.0
+        // The \(name) pack: `swift build` writes .build/debug/lib\(name).so; `make check` checks and renders it.
+        import PackageDescription
+
+        let package = Package(
+            name: "\(name)",
+            products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
+            dependencies: [.package(url: "\(url)", from: "\(FormworkVersion.string)")],
+            targets: [
+                .target(
+                    name: "\(name)",
+                    dependencies: [.product(name: "FormworkPluginKit", package: "\(identity)")],
+                    // Export the entry and nothing else: the host sees formwork_pack_v1, not the Swift runtime's symbols.
+                    linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\\(Context.packageDirectory)/exports.map"])]
+                )
+            ]
+        )
+
+        """
+    }
+
+    /// The C pack's cell written with FormworkPluginKit: Swift types, never C structs.
+    static func swift(name: String, id: String) -> String {
+        let type = name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Cell"
+        return """
+            // The \(name) pack: one cell type, \(id), a text field with a title.
+            // Start here: add model fields to `Model.fields`, read them in `Model.init`, draw them in `render`, and check
+            // what the user types in `valueChanged`. FormworkPluginKit turns this into the C ABI (formwork.h); `make check`
+            // tells you what the host thinks of the result.
+            import FormworkPluginKit
+
+            final class \(type): ValueObservingCell {
+                struct Model: CellModel {
+                    static let fields: [Field] = [
+                        .string("title", label: "Title", doc: "The label shown with the value.", required: true, maxLength: 200),
+                        .string("value", label: "Value", doc: "What the user typed.", maxLength: 200),
+                    ]
+                    var title: String
+                    var value: String?
+                    init(_ values: ModelValues) {
+                        title = values.string("title") ?? "\(name)"
+                        value = values.string("value")
+                    }
+                }
+
+                static let identifier = "\(id)"
+                static let displayName = "\(name)"
+                static let summary: String? = "A text field with a title (written by formwork new-pack)."
+                static let textInput = TextInput.textField("value")
+
+                private var model = Model(ModelValues([:]))
+                init() {}
+                func configure(model: Model) throws { self.model = model }
+                func render(into canvas: Canvas) {
+                    canvas.textInput(field: "value", label: model.title, text: model.value, placeholder: nil)
+                }
+                // A refusal's reason is shown under the field.
+                func valueChanged(field: String, to value: ModelValue?) -> ValueChange {
+                    if field == "value", case .string(let text)? = value, text.contains("<") {
+                        return .reject("'<' is not allowed here")
+                    }
+                    return .accept
+                }
+            }
+
+            let pack = CellPack(id: "\(id)", name: "\(name)", version: "0.1.0", cells: [\(type).self])
+
+            @_cdecl("formwork_pack_v1")
+            public func formworkPackV1() -> UnsafeRawPointer { pack.entry }
+
+            """
+    }
+
+    static func makefileSwift(name: String) -> String {
+        """
+        # Builds the \(name) pack with SwiftPM (FormworkPluginKit is fetched by version, see Package.swift).
+        FORMWORK ?= formwork
+        CONFIGURATION ?= debug
+
+        all:
+        \tswift build -c $(CONFIGURATION)
+
+        # Conformance (every entry of every cell type), then the pack's form rendered with it.
+        check: all
+        \t$(FORMWORK) check ./.build/$(CONFIGURATION)/lib\(name).so
+        \t$(FORMWORK) render form.yaml --pack-path ./.build/$(CONFIGURATION)
+
+        clean:
+        \trm -rf .build
+
+        .PHONY: all check clean
+
+        """
+    }
+
+    static func readmeSwift(name: String, id: String) -> String {
+        """
+        # \(name)
+
+        A Formwork cell pack in Swift with one cell type, `\(id)`, written with FormworkPluginKit.
+
+        - `make` (or `swift build`) builds `.build/debug/lib\(name).so`; `make CONFIGURATION=release` a release build.
+        - `make check` runs `formwork check` on it and renders `form.yaml` with it.
+        - Install it: copy `.build/release/lib\(name).so` into `$(pkg-config --variable=packsdir formwork)` or
+          `~/.local/share/formwork/packs`, then `formwork list`. It needs the Swift runtime it was built with
+          (`swift build -c release -Xswiftc -static-stdlib` carries its own).
 
         """
     }

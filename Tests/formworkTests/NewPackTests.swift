@@ -40,7 +40,20 @@ struct NewPackTests {
         #expect(bad.stderr.contains("the pack name 'My Pack' must start with a lowercase letter"), "\(bad.stderr)")
         let rust = try run(Build.formwork, ["new-pack", "x", "--lang", "rust"], environment: environment, directory: directory)
         #expect(rust.status == 64)
-        #expect(rust.stderr.contains("--lang rust: c and cpp are written"), "\(rust.stderr)")
+        #expect(rust.stderr.contains("--lang rust: c, cpp and swift are written"), "\(rust.stderr)")
+        // A Swift pack needs to know where SwiftPM fetches Formwork from (Tests/DependencyCheck builds one); a URL that
+        // would break the Package.swift it is written into is refused, and the option means nothing for C.
+        let swift = try run(Build.formwork, ["new-pack", "x", "--lang", "swift"], environment: environment, directory: directory)
+        #expect(swift.status == 64)
+        #expect(swift.stderr.contains("--lang swift needs --formwork-url URL"), "\(swift.stderr)")
+        let quote = try run(
+            Build.formwork, ["new-pack", "x", "--lang", "swift", "--formwork-url", "file:///a\"b"], environment: environment,
+            directory: directory)
+        #expect(quote.status == 64)
+        let cURL = try run(
+            Build.formwork, ["new-pack", "x", "--formwork-url", "file:///a/formwork"], environment: environment, directory: directory)
+        #expect(cURL.status == 64)
+        #expect(cURL.stderr.contains("--formwork-url is for --lang swift"), "\(cURL.stderr)")
     }
 
     @Test("the C++ scaffold builds with strict flags, exports the entry alone, needs no libstdc++, passes check and refuses")
