@@ -76,7 +76,7 @@ public enum EditDistance {
 
 /// The host's own version.
 public enum FormworkVersion {
-    public static let string = "0.1.0"
+    public static let string = "0.2.0"
 }
 
 /// UTF-8 well-formedness (what `String(validating:as:)` accepts: no overlong forms, no
