@@ -1,7 +1,7 @@
 import FormworkCore
 
 /// A form posted by the page the HTML renderer wrote, turned into a values-file object with the document's types:
-/// the names are the renderer's (`email`, `tasks/2/title`), a checkbox that is not sent is `false`, a name sent
+/// the names are the renderer's (`email`, `tasks/2/title`, `address.city`), a checkbox that is not sent is `false`, a name sent
 /// several times is a list, numbers and dates are read from their text, and `""` is no value.
 ///
 /// What the page's script does with JavaScript on is done here for a page posted with it off: a field the
@@ -42,15 +42,18 @@ package struct FormPost {
             members.append((name, values.count == 1 ? .string(values[0]) : .array(values.map(JSON.string))))
         }
         // A checkbox that is not sent is off, unless the values hide or disable its field (then it is not submitted).
+        // The probe sees an unsent checkbox as off (as it will be stored), not as the document's value: a default-on
+        // toggle that was unticked must not hide what it shows.
         var probe = form
-        _ = ValuesFile.collect(.object(members), into: &probe, file: nil, requireComplete: false)
+        _ = ValuesFile.collect(form.nested(members + bools.map { ($0, .bool(false)) }), into: &probe, file: nil, requireComplete: false)
         let states = probe.states()
         members.removeAll { member in
             guard let field = form.field(member.0), field.item == nil else { return false }
             return !(states[field.id]?.submitted ?? true)
         }
         for id in bools where states[id]?.submitted ?? true { members.append((id, .bool(false))) }
-        return .object(members)
+        // A field of an object is posted as `address.city` and stored as the values file nests it.
+        return form.nested(members)
     }
 
     func isBool(_ field: FormField) -> Bool {

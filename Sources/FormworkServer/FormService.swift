@@ -420,14 +420,20 @@ public final class FormService: Sendable {
             for field in section.fields + section.template where field.textInput.secureEntry == true { secure.insert(field.id) }
         }
         guard !secure.isEmpty else { return values }
-        func strip(_ value: JSON) -> JSON {
+        // An object's members are its fields' (`{"account": {"password": …}}` is the field `account.password`).
+        let objects = Set(form.sections.compactMap(\.object))
+        func strip(_ value: JSON, _ prefix: String) -> JSON {
             switch value {
-            case .object(let members): .object(members.filter { !secure.contains($0.0) }.map { ($0.0, strip($0.1)) })
-            case .array(let items): .array(items.map(strip))
+            case .object(let members):
+                .object(
+                    members.filter { !secure.contains(prefix + $0.0) }.map {
+                        ($0.0, strip($0.1, prefix.isEmpty && objects.contains($0.0) ? $0.0 + "." : ""))
+                    })
+            case .array(let items): .array(items.map { strip($0, "") })
             default: value
             }
         }
-        return strip(values)
+        return strip(values, "")
     }
 
     /// Puts each problem under its field (unless the field shows that message already) and returns the summary's
@@ -447,7 +453,9 @@ public final class FormService: Sendable {
                 for message in messages { links.append(.init(message: message, target: "section-" + tree.sections[s].id)) }
             }
             for f in tree.sections[s].fields.indices {
-                let id = tree.sections[s].fields[f].id
+                // A field of an object, `billing.city`, is refused at `/billing/city`.
+                var id = tree.sections[s].fields[f].id
+                if id.utf8.contains(0x2E) { id = id.replacing(".", with: "/") }
                 guard let messages = byField[id] else { continue }
                 placed.insert(id)
                 for message in messages {

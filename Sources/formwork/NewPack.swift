@@ -22,7 +22,7 @@ struct NewPack: ParsableCommand {
                   The same, with your own pack id, in another directory.
               formwork new-pack stars --lang cpp
                   The same pack in C++17 (stars.cpp, the C++ runtime linked in statically).
-              formwork new-pack stars --lang swift --formwork-url https://example.org/formwork.git
+              formwork new-pack stars --lang swift --formwork-url file:///src/formwork
                   The same pack in Swift: Package.swift depending on FormworkPluginKit from that URL, by version.
               cd stars && make check
                   Builds libstars.so, checks it for conformance and renders form.yaml with it.

@@ -270,6 +270,45 @@ struct RouterTests {
         }
     }
 
+    @Test("A field of an object posts as object.id and is stored nested; a refused one is named by its pointer; same ids apart")
+    func objects() async throws {
+        let fixture = try ServerFixture(name: "objects")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            let page = try await browser.open(client, "shipping")
+            #expect(page.text.contains(#"name="billing.street""#) && page.text.contains(#"name="shipping.name""#), "\(page.text)")
+            // A required field of an object left empty: the page again, naming it.
+            let refused = try await browser.post(
+                client, "shipping",
+                [
+                    ("name", "Ada"), ("sameAddress", "true"), ("billing.street", "Keizersgracht 1"), ("billing.postcode", "1015 CJ"),
+                    ("billing.city", ""), ("parcels/0/name", "Books"),
+                ])
+            #expect(refused.status == .unprocessableContent, "\(refused.text)")
+            #expect(refused.text.contains("href=\"#billing.city\""), "\(refused.text)")
+            _ = try await browser.open(client, "shipping")
+            let response = try await browser.post(
+                client, "shipping",
+                [
+                    ("name", "Ada"), ("billing.street", "Keizersgracht 1"), ("billing.postcode", "1015 CJ"), ("billing.city", "Amsterdam"),
+                    ("shipping.name", "Ada (office)"), ("shipping.street", "Stationsplein 2"), ("shipping.postcode", "3511 ED"),
+                    ("shipping.city", "Utrecht"), ("parcels/0/name", "Books"),
+                ])
+            #expect(response.status == .seeOther, "\(response.text)")
+            let stored = try #require(try await fixture.stored("shipping").first)
+            let values = try #require(JSONSerialization.jsonObject(with: Data(stored.values.utf8)) as? [String: Any])
+            #expect(values["name"] as? String == "Ada")
+            #expect(values["sameAddress"] as? Bool == false)
+            let billing = try #require(values["billing"] as? [String: Any])
+            #expect(billing["city"] as? String == "Amsterdam")
+            let shipping = try #require(values["shipping"] as? [String: Any])
+            #expect(shipping["name"] as? String == "Ada (office)" && shipping["city"] as? String == "Utrecht")
+            #expect(values["billing.city"] == nil && values["shipping.name"] == nil, "stored flat: \(values)")
+            let parcels = try #require(values["parcels"] as? [[String: Any]])
+            #expect(parcels.first?["name"] as? String == "Books")
+        }
+    }
+
     @Test("A repeated group posts as group/index/name; the spare item left empty is no item; toggles not sent are false")
     func repeatedGroups() async throws {
         let fixture = try ServerFixture(name: "repeat")

@@ -51,7 +51,7 @@ final class ServerFixture: @unchecked Sendable {
 
     static let exampleForms = [
         "delivery.yaml", "feedback.yaml", "forgot-password.json", "kitchen-sink.yaml", "login.yaml", "order.yaml", "register.yaml",
-        "signup.yaml", "survey.yaml", "tasks.yaml",
+        "shipping.yaml", "signup.yaml", "survey.yaml", "tasks.yaml",
     ]
 
     func stop() async {

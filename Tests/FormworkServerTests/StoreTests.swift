@@ -123,6 +123,22 @@ struct StoreTests {
         await store.close()
     }
 
+    @Test("secure values are taken out of objects too, and only the secure field's: the same name elsewhere is kept")
+    func secureValuesInObjects() throws {
+        let document = """
+            {"formwork": 1, "id": "accounts", "sections": [
+              {"id": "me", "fields": [{"id": "secret", "cell": "org.formwork.text-field", "model": {"title": "Motto"}}]},
+              {"id": "acct", "object": "account", "fields": [
+                {"id": "user", "cell": "org.formwork.text-field", "model": {"title": "User"}},
+                {"id": "secret", "cell": "org.formwork.text-field", "model": {"title": "Password"}, "textInput": {"secure": true}}]}]}
+            """
+        let form = try FormDecoder.decode(text: document, json: true, registry: firstPartyRegistry())
+        let values = JSON.parse(#"{"secret": "carpe diem", "account": {"user": "ada", "secret": "hunter2"}}"#)!
+        let kept = FormService.withoutSecureValues(values, of: form).serialized(pretty: false)
+        #expect(!kept.contains("hunter2"), "\(kept)")
+        #expect(kept.contains("carpe diem") && kept.contains("ada"), "\(kept)")
+    }
+
     @Test("secure values are taken out of repeated groups' items too (a refused page, a draft)")
     func secureValuesInItems() throws {
         let document = """

@@ -125,7 +125,10 @@ public struct ConditionParser {
                 i = j
             } else if isWordStart(c) {
                 var j = i + 1
-                while j < chars.count && isWord(chars[j]) { j += 1 }
+                // `address.city`: a field of an object is named by its object and its id.
+                while j < chars.count && (isWord(chars[j]) || (chars[j] == "." && j + 1 < chars.count && isWordStart(chars[j + 1]))) {
+                    j += 1
+                }
                 tokens.append((.word(String(chars[i..<j])), column))
                 i = j
             } else {

@@ -33,6 +33,8 @@ extension FormDecoder {
                 types[field.id] = field.typedChoiceKind ?? ConditionType(field.valueField.flatMap { field.cell.field(named: $0)?.type })
             }
         }
+        // A repeated item's `title` beside a top-level `title`: the name is the top-level field's.
+        for id in repeated.keys where types[id] != nil { repeated[id] = nil }
         for item in pending {
             guard let text = item.node.string else {
                 let what = item.key == "equals" ? "the id of another field" : "an expression in a string, such as \"country == 'NL'\""

@@ -39,10 +39,16 @@ extension FormDecoder {
         }
         if unknownKeys { checkKeys(node, allowed: Self.fieldKeys, at: pointer, what: "a field") }
         let id = identifier(idNode, "\(pointer)/id", parent: node, what: "field")
-        if let id, let first = fieldIDs.repeated(id, at: location) {
+        if let id, let first = fieldIDs.repeated(fieldScope.map { $0 + id } ?? id, at: location) {
+            let scope =
+                switch fieldScope?.last {
+                case "."?: "within the object '\(fieldScope!.dropLast())'"
+                case "/"?: "within the items of '\(fieldScope!.dropLast())'"
+                default: "across the form's top-level fields"
+                }
             report(
                 "\(pointer)/id", idNode,
-                "duplicate field id '\(id)' (first used at \(first.pointer)); field ids must be unique across the form")
+                "duplicate field id '\(id)' (first used at \(first.pointer)); field ids must be unique \(scope)")
         }
         if let renamedNode {
             let names: [SourceNode] = if case .array(let list) = renamedNode.kind { list } else { [renamedNode] }
@@ -51,7 +57,9 @@ extension FormDecoder {
             }
             for (i, name) in names.enumerated() {
                 let at = renamedNode.string != nil ? "\(pointer)/renamedFrom" : "\(pointer)/renamedFrom/\(i)"
-                if let old = identifier(name, at, parent: renamedNode, what: "earlier field"), old == id {
+                // The earlier id as values were stored: `city` (top level) or `address.town` (in an object).
+                let scoped = fieldScope?.last == "." ? fieldScope! + (id ?? "") : id
+                if let old = fieldPath(name, at, parent: renamedNode, what: "earlier field"), old == scoped {
                     report(
                         at, name, "field '\(old)' is renamed from itself; 'renamedFrom' names the id its answers were stored under before")
                 }

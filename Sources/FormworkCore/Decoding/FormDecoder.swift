@@ -16,9 +16,12 @@ public struct FormDecoder {
     /// The cell types met last: a form's fields use a few, and comparing an id with theirs is cheaper than
     /// hashing it into the catalog for every field.
     var recentCells: [CellType] = []
+    /// The scope of the fields being decoded, for the duplicate check: `address.` in a section whose values nest
+    /// under `address`, `tasks/` in a repeated group's items; nil at the top level. An id is unique in its scope.
+    var fieldScope: String?
 
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages", "removed"]
-    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat"]
+    static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat", "object"]
     static let fieldKeys =
         ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden", "readOnly", "choicesFrom"]
         + FieldConditions.keys
@@ -101,6 +104,19 @@ public struct FormDecoder {
         return s
     }
 
+    /// A field's id as the rest of the document names it: `email`, or `address.city` for a field of an object.
+    mutating func fieldPath(_ node: SourceNode?, _ pointer: @autoclosure () -> String, parent: SourceNode, what: String) -> String? {
+        guard let text = node?.string, text.utf8.contains(0x2E) else { return identifier(node, pointer(), parent: parent, what: what) }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ Self.isIdentifier(String($0)) }) else {
+            report(
+                pointer(), node,
+                "\(what) '\(SchemaValidator.truncated(text))' must be a field id, or an object's key and a field id (address.city)")
+            return nil
+        }
+        return text
+    }
+
     /// `removed:` (docs/format.md, Revisions): a list of field ids, or of `{id, keepAs}`.
     mutating func checkRemoved(_ node: SourceNode) {
         guard case .array(let entries) = node.kind else {
@@ -111,10 +127,10 @@ public struct FormDecoder {
         for (i, entry) in entries.enumerated() {
             let pointer = "/removed/\(i)"
             if entry.string != nil {
-                _ = identifier(entry, pointer, parent: node, what: "removed field")
+                _ = fieldPath(entry, pointer, parent: node, what: "removed field")
             } else if entry.members != nil {
                 checkKeys(entry, allowed: ["id", "keepAs"], at: pointer, what: "a removed field")
-                _ = identifier(entry["id"], pointer + "/id", parent: entry, what: "removed field")
+                _ = fieldPath(entry["id"], pointer + "/id", parent: entry, what: "removed field")
                 if let keep = entry["keepAs"] { _ = identifier(keep, pointer + "/keepAs", parent: entry, what: "'keepAs' name") }
             } else {
                 report(pointer, entry, "a removed field is its id, or {id, keepAs}, not \(entry.typeName)")
@@ -215,6 +231,7 @@ public struct FormDecoder {
             }
         }
         checkAccessibilityIDs(sections, expected: max(fieldIDs.count, fieldCount))
+        checkObjectKeys(sections)
         // Conditions cannot read the fields of a repeated group (checked in resolveConditions through `repeated`).
         let order = resolveConditions(&sections)
         for s in sections.indices where sections[s].repeatGroup != nil {
@@ -288,6 +305,28 @@ public struct FormDecoder {
         return pages
     }
 
+    /// A values file's top-level keys are the top-level fields' ids, the repeated groups' ids and the objects' keys:
+    /// an object named like one of the others would make `{"address": …}` mean two things. (Several sections may
+    /// share an object: their fields are one object's.)
+    mutating func checkObjectKeys(_ sections: [FormSection]) {
+        // From the sections, whichever path decoded them (a streaming path's decoders are its own).
+        guard sections.contains(where: { $0.object != nil }) else { return }
+        var taken: [String: String] = [:]
+        for section in sections {
+            if section.repeatGroup != nil {
+                taken[section.id] = "the repeated group at the section '\(section.id)'"
+                continue
+            }
+            for field in section.fields where section.object == nil { taken[field.id] = "the field at \(field.pointer)" }
+        }
+        for section in sections {
+            guard let key = section.object, let other = taken[key], let first = section.fields.first else { continue }
+            report(
+                "\(first.pointer.dropLast("/fields/0".utf8.count))/object", nil,
+                "object '\(key)' has the name of \(other); a values file's '\(key)' can hold only one of them: rename one")
+        }
+    }
+
     /// Accessibility ids are unique across the form. `expected`: about how many fields there are.
     mutating func checkAccessibilityIDs(_ sections: [FormSection], expected: Int) {
         // Index loops (a `for field in` loop copies every field) and positions, not pointers, until a duplicate is found.
@@ -347,6 +386,20 @@ public struct FormDecoder {
                 pending.append(PendingCondition(target: .section(index), key: key, node: n, pointer: "\(pointer)/\(key)"))
             }
         }
+        // `object: address`: the section's values nest, `{"address": {"city": …}}`; its fields' ids are
+        // `address.city` from here on (pointers `/address/city`), unique within the object.
+        var object: String?
+        if let objectNode = node["object"] {
+            object = identifier(objectNode, "\(pointer)/object", parent: node, what: "object")
+            if object != nil && node["repeat"] != nil {
+                report(
+                    "\(pointer)/object", objectNode,
+                    "a repeated section's values are a list of objects already; remove 'object' (or put the group in a section of its own)")
+                object = nil
+            }
+        }
+        fieldScope = object.map { "\($0)." } ?? (node["repeat"] != nil ? (node["id"]?.string ?? "") + "/" : nil)
+        defer { fieldScope = nil }
         var fields: [FormField] = []
         switch node["fields"]?.kind {
         case .array? where decoded != nil:
@@ -366,7 +419,15 @@ public struct FormDecoder {
         default: report("\(pointer)/fields", node["fields"], "'fields' must be a list, not \(node["fields"]!.typeName)")
         }
         guard let id else { return nil }
+        if let object {
+            for f in fields.indices {
+                let own = fields[f].accessibilityId != fields[f].id
+                fields[f].id = "\(object).\(fields[f].id)"
+                if !own { fields[f].accessibilityId = fields[f].id }
+            }
+        }
         var section = FormSection(id: id, header: header, footer: footer, insets: edgeInsets, spacing: spacing, fields: fields)
+        section.object = object
         if let repeatNode = node["repeat"] {
             section.repeatGroup = repeatGroup(repeatNode, "\(pointer)/repeat")
             if section.repeatGroup != nil {

@@ -90,6 +90,13 @@ package enum DocumentSchema {
                             ("fields", .object([("type", .string("array")), ("items", ref("field"))])),
                             ("visibleIf", ref("condition")), ("enabledIf", ref("condition")),
                             ("repeat", repeatSchema),
+                            (
+                                "object",
+                                .object([
+                                    ("$ref", .string("#/$defs/identifier")),
+                                    ("description", .string("The key the section's values nest under: {\"address\": {\"city\": …}}.")),
+                                ])
+                            ),
                         ])
                     ),
                 ])

@@ -55,6 +55,9 @@ public struct FormSection: Sendable {
     /// each a copy of `template` (see `FormField.item`).
     public var repeatGroup: RepeatGroup?
     public var template: [FormField] = []
+    /// `object: address`: the section's values nest under `address` in a values file (`{"address": {"city": …}}`),
+    /// and its fields' ids are `address.city` (pointers `/address/city`). Several sections may share an object.
+    public var object: String?
 
     public init(
         id: String, header: String? = nil, footer: String? = nil, insets: EdgeInsets? = nil, spacing: Double? = nil,
@@ -238,6 +241,8 @@ public struct FormField: Sendable {
     /// The JSON pointer of the field's value in a values file: `/email`, or `/tasks/2/title`.
     public var valuePointer: String {
         if let item { return "/\(Pointer.escape(item.group))/\(item.index)/\(Pointer.escape(item.name))" }
+        // A field of an object: `address.city` is `/address/city` (ids hold no '.' of their own).
+        if id.utf8.contains(0x2E) { return "/" + id.split(separator: ".").map { Pointer.escape(String($0)) }.joined(separator: "/") }
         return "/" + Pointer.escape(id)
     }
     /// What kind of value conditions see for this field when its choices are written with typed values: a number

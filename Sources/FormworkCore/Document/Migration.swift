@@ -19,6 +19,8 @@ public enum Migration {
         public var removed: [String: String?] = [:]
         /// Field id → its cell type, to tell when a field's type changed.
         public var cells: [String: String] = [:]
+        /// The objects whose members are fields (`object: address`: the values' `address` holds `address.city`).
+        public var objects: Set<String> = []
 
         public init() {}
     }
@@ -78,9 +80,13 @@ public enum Migration {
             let repeated = section["repeat"].map { if case .bool(false) = $0.kind { false } else { true } } ?? false
             if repeated, let id = section["id"]?.string { out.ids.insert(id) }
             guard case .array(let fields)? = section["fields"]?.kind else { continue }
+            // A field of an object is `address.city`, as everywhere else; `renamedFrom` names ids in the same terms.
+            let object = repeated ? nil : section["object"]?.string
+            if let object { out.objects.insert(object) }
             // A repeated group's field ids are its items' keys; ids are unique across a form, so one set holds both.
             for field in fields {
-                guard let id = field["id"]?.string else { continue }
+                guard let bare = field["id"]?.string else { continue }
+                let id = object.map { "\($0).\(bare)" } ?? bare
                 out.ids.insert(id)
                 if let cell = field["cell"]?.string { out.cells[id] = cell }
                 for old in names(field["renamedFrom"]) { out.renames[old] = id }
@@ -112,6 +118,14 @@ public enum Migration {
     package static func migrate(_ values: JSON, through steps: [Declarations]) -> (values: JSON, kept: [(String, JSON)], changes: [Change])
     {
         guard case .object(var members) = values else { return (values, [], []) }
+        // An object's members are fields: walked as `address.city`, nested again at the end.
+        let objects = steps.reduce(into: Set<String>()) { $0.formUnion($1.objects) }
+        if !objects.isEmpty {
+            members = members.flatMap { member -> [(String, JSON)] in
+                guard objects.contains(member.0), case .object(let inner) = member.1 else { return [member] }
+                return inner.map { ("\(member.0).\($0.0)", $0.1) }
+            }
+        }
         var kept: [(String, JSON)] = []
         var changes: [Change] = []
         for step in steps {
@@ -135,6 +149,25 @@ public enum Migration {
                 }
             }
             members = next
+        }
+        if members.contains(where: { $0.0.utf8.contains(0x2E) }) {
+            var nested: [(String, JSON)] = []
+            var at: [String: Int] = [:]
+            for (key, value) in members {
+                guard let dot = key.firstIndex(of: ".") else {
+                    nested.append((key, value))
+                    continue
+                }
+                let object = String(key[..<dot]), name = String(key[key.index(after: dot)...])
+                if let i = at[object], case .object(var inner) = nested[i].1 {
+                    inner.append((name, value))
+                    nested[i].1 = .object(inner)
+                } else {
+                    at[object] = nested.count
+                    nested.append((object, .object([(name, value)])))
+                }
+            }
+            members = nested
         }
         return (.object(members), kept, changes)
     }

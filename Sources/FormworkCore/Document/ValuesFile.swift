@@ -29,13 +29,14 @@ public enum ValuesFile {
         _ values: [String: Value], to form: inout Form, file: String? = nil,
         requireComplete: Bool = true
     ) throws(FormError) {
-        var members: [(key: String, value: SourceNode)] = []
+        // Keyed by field id: a field of an object (`address.city`) goes into its object, as a file nests it.
+        var members: [(String, JSON)] = []
         for key in values.keys.sorted() {
             let value = values[key]!
             let type = form.field(key).flatMap { f in f.valueField.flatMap { f.cell.field(named: $0)?.type } } ?? .string
-            members.append((key, SourceNode(value.json(as: type))))
+            members.append((key, value.json(as: type)))
         }
-        try apply(SourceNode(kind: .object(members), line: nil), to: &form, file: file, requireComplete: requireComplete)
+        try apply(SourceNode(form.nested(members)), to: &form, file: file, requireComplete: requireComplete)
     }
 
     static func apply(
@@ -48,8 +49,10 @@ public enum ValuesFile {
         }
         application.applyMembers(members, to: &form)
         application.fillOmittedGroups(of: &form)
-        application.recompute(members, in: &form)
-        if requireComplete { application.checkRequiredAndUnsubmitted(members, in: form) }
+        // The later passes look values up by field id: an object's members by theirs (`address.city`).
+        let byField = form.flattened(members)
+        application.recompute(byField, in: &form)
+        if requireComplete { application.checkRequiredAndUnsubmitted(byField, in: form) }
         if !application.diagnostics.isEmpty { throw .invalid(application.diagnostics) }
     }
 
@@ -81,6 +84,18 @@ public enum ValuesFile {
                 if let s = form.sections.firstIndex(where: { $0.repeatGroup != nil && $0.id == key }) {
                     givenGroups.insert(key)
                     applyItems(key, pointer, node, s, to: &form)
+                    continue
+                }
+                if form.sections.contains(where: { $0.object == key }) {
+                    applyObject(key, pointer, node, to: &form)
+                    continue
+                }
+                if let dot = key.firstIndex(of: "."), form.field(key) != nil {
+                    let object = key[..<dot], name = key[key.index(after: dot)...]
+                    report(
+                        pointer, node,
+                        "'\(key)' is a field of the object '\(object)': write it inside it, {\"\(object)\": {\"\(name)\": …}}",
+                        code: "unknown-field")
                     continue
                 }
                 guard let (s, f) = form.locate(key), form.sections[s].fields[f].item == nil else {
@@ -153,6 +168,29 @@ public enum ValuesFile {
                     form.sections[s].fields[f].model[name] = value
                     form.sections[s].fields[f].valuesFromFile.insert(name)
                 }
+            }
+        }
+
+        /// `"address": { "city": …, "street": … }`: the values of the fields of the sections whose object is `key`.
+        mutating func applyObject(_ key: String, _ pointer: String, _ node: SourceNode, to form: inout Form) {
+            if case .null = node.kind { return }
+            guard let members = node.members else {
+                let first = form.sections.first { $0.object == key }?.fields.first.map { $0.id.dropFirst(key.utf8.count + 1) } ?? "field"
+                report(pointer, node, "'\(key)' holds the values of an object: an object such as {\"\(first)\": …}, not \(node.typeName)")
+                return
+            }
+            for (name, valueNode) in members {
+                let memberPointer = "\(pointer)/\(Pointer.escape(name))"
+                guard let (s, f) = form.locate("\(key).\(name)") else {
+                    let names = form.sections.filter { $0.object == key }.flatMap {
+                        $0.fields.map { String($0.id.dropFirst(key.utf8.count + 1)) }
+                    }
+                    var message = "no field '\(name)' in the object '\(key)'"
+                    if let suggestion = EditDistance.suggestion(for: name, in: names) { message += "; did you mean '\(suggestion)'?" }
+                    report(memberPointer, valueNode, message, code: "unknown-field")
+                    continue
+                }
+                applyOne("\(key).\(name)", memberPointer, valueNode, s, f, to: &form)
             }
         }
 
@@ -378,7 +416,43 @@ extension Form {
             }
             for field in section.fields { if let value = json(field) { members.append((field.id, value)) } }
         }
-        return .object(members)
+        return nested(members)
+    }
+
+    /// Values keyed by field id put into a values file's shape: a field of an object (`address.city`) as a member
+    /// of its object (`{"address": {"city": …}}`), the object where its first field is; every other member as given.
+    package func nested(_ members: [(String, JSON)]) -> JSON {
+        guard sections.contains(where: { $0.object != nil }) else { return .object(members) }
+        var out: [(String, JSON)] = []
+        var objects: [String: (index: Int, members: [(String, JSON)])] = [:]
+        for (key, value) in members {
+            guard let dot = key.firstIndex(of: "."), field(key) != nil else {
+                out.append((key, value))
+                continue
+            }
+            let object = String(key[..<dot])
+            if objects[object] == nil {
+                objects[object] = (out.count, [])
+                out.append((object, .null))  // its place, filled below
+            }
+            objects[object]!.members.append((String(key[key.index(after: dot)...]), value))
+        }
+        for (_, object) in objects { out[object.index].1 = .object(object.members) }
+        return .object(out)
+    }
+
+    /// A values file's members keyed by field id: an object's members as `address.city`, the rest as given.
+    func flattened(_ members: [(key: String, value: SourceNode)]) -> [(key: String, value: SourceNode)] {
+        guard sections.contains(where: { $0.object != nil }) else { return members }
+        var out: [(key: String, value: SourceNode)] = []
+        for (key, node) in members {
+            if sections.contains(where: { $0.object == key }), let inner = node.members {
+                for (name, value) in inner { out.append(("\(key).\(name)", value)) }
+            } else {
+                out.append((key, node))
+            }
+        }
+        return out
     }
 }
 

@@ -13,6 +13,8 @@ package enum ValuesSchema {
         var required: [JSON] = []
         var conditional: [JSON] = []
         var notExpressed: [String] = []
+        // `object: address`: {"address": {"city": …}}, one object however many sections share it, where its first is.
+        var objects: [String: (index: Int, properties: [(String, JSON)], required: [JSON])] = [:]
         for section in form.sections {
             if let group = section.repeatGroup {
                 // {"tasks": [{"title": …}, …]}: an array of item objects.
@@ -49,6 +51,52 @@ package enum ValuesSchema {
             }
             for field in section.fields {
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
+                if let object = section.object {
+                    if objects[object] == nil {
+                        objects[object] = (properties.count, [], [])
+                        properties.append((object, .null))  // its place, filled below
+                    }
+                    let member = String(field.id.dropFirst(object.utf8.count + 1))
+                    objects[object]!.properties.append((member, value(schema, field: field)))
+                    // As for a top-level field, with the member inside its object.
+                    let gates = [
+                        section.conditions.visibleIf, field.conditions.visibleIf, section.conditions.enabledIf, field.conditions.enabledIf,
+                    ]
+                    .compactMap { $0 }
+                    let gate: JSON?? = gates.isEmpty ? .some(nil) : allOf(gates.map { predicate($0.condition, form) })
+                    let alwaysRequired = field.required && field.model[name] == nil
+                    func inObject(_ schema: JSON) -> JSON { .object([("properties", .object([(object, schema)]))]) }
+                    func presentInObject() -> JSON {
+                        .object([("required", .array([.string(object)])), ("properties", .object([(object, present(member))]))])
+                    }
+                    switch gate {
+                    case .some(nil):
+                        if alwaysRequired { objects[object]!.required.append(.string(member)) }
+                    case .some(let condition?):
+                        conditional.append(
+                            .object([
+                                ("if", .object([("not", condition)])),
+                                ("then", inObject(.object([("properties", .object([(member, nullOnly)]))]))),
+                            ]))
+                        if alwaysRequired { conditional.append(.object([("if", condition), ("then", presentInObject())])) }
+                    case .none:
+                        notExpressed.append(
+                            "'\(field.id)' is shown or enabled only when \(gates.map(\.text).joined(separator: " and ")); JSON Schema cannot express that condition"
+                        )
+                    }
+                    if let requiredIf = field.conditions.requiredIf {
+                        if case .some(let g) = gate, let p = predicate(requiredIf.condition, form) {
+                            let condition = g.map { JSON.object([("allOf", .array([$0, p]))]) } ?? p
+                            conditional.append(.object([("if", condition), ("then", presentInObject())]))
+                        } else {
+                            notExpressed.append("'\(field.id)' is required when \(requiredIf.text), which JSON Schema cannot express")
+                        }
+                    }
+                    if !field.crossRules.isEmpty || field.conditions.value != nil || field.conditions.hidden || field.conditions.readOnly {
+                        notExpressed.append("the rules, computed, hidden or read-only value of '\(field.id)', a field of an object")
+                    }
+                    continue
+                }
                 var property = value(schema, field: field)
                 if field.conditions.hidden || field.conditions.readOnly, field.conditions.value == nil, case .object(var members) = property
                 {
@@ -112,6 +160,13 @@ package enum ValuesSchema {
                 }
             }
         }
+        for (key, object) in objects {
+            properties[object.index].1 = .object([
+                ("type", .string("object")), ("additionalProperties", .bool(false)), ("properties", .object(object.properties)),
+                ("required", object.required.isEmpty ? nil : .array(object.required)),
+            ])
+            if !object.required.isEmpty { required.append(.string(key)) }
+        }
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("title", .string("Values of the form '\(form.id)'")),
@@ -159,8 +214,10 @@ package enum ValuesSchema {
             if case .string(let s) = v, let choice = form.field(id)?.labelledChoices[s] { return choice.json }
             return Condition.valueJSON(v)
         }
-        // Dates are numbers (seconds) in conditions but text in values files: not expressed.
+        // Dates are numbers (seconds) in conditions but text in values files: not expressed; nor a field of an
+        // object (its value is not a property of the values object itself).
         for id in c.fields {
+            if id.utf8.contains(0x2E) { return nil }
             if let f = form.field(id), f.valueField.flatMap({ f.cell.field(named: $0)?.type }) == .date { return nil }
         }
         switch c {

@@ -123,6 +123,7 @@ package enum JSONTreeRenderer {
             w.member("visibleIf", section.conditions.visibleIf?.text)
             w.member("enabledIf", section.conditions.enabledIf?.text)
             w.member("visible", bool: section.visible ? nil : false)
+            w.member("object", section.object)
             if let g = section.repeatGroup {
                 w.member("repeat") { w in
                     w.object { w in

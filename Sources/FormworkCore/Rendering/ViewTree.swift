@@ -88,6 +88,8 @@ public struct SectionView: Sendable, Equatable {
     /// empty item (HTML clones it for "Add", and shows it, optional, without JavaScript).
     public var repeatGroup: RepeatGroup?
     public var spare: [FieldView] = []
+    /// `object: address`: the key the section's values nest under (its fields' ids are `address.city`).
+    public var object: String?
 
     public init(id: String, header: String?, footer: String?, insets: EdgeInsets? = nil, spacing: Double? = nil, fields: [FieldView]) {
         self.id = id

@@ -228,6 +228,7 @@ final class RenderPass {
                 insets: section.insets, spacing: section.spacing, fields: fieldViews)
             sectionView.conditions = section.conditions
             sectionView.repeatGroup = section.repeatGroup
+            sectionView.object = section.object
             sectionView.visible = section.conditions.visibleIf == nil || fieldViews.contains { $0.visible }
             sections.append(sectionView)
         }

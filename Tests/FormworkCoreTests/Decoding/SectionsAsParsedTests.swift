@@ -18,19 +18,27 @@ struct SectionsAsParsedTests {
 
     /// 700 sections of 1 to 40 fields (past the parallel threshold), with conditions, broken in one place by `fault`;
     /// or, with `large` (and any fault in a large section), three sections, the second of 16,000 fields.
-    static func document(_ fault: Fault, large: Bool = false) -> String {
+    /// With `objects`, every tenth section's values nest (`object: oS`), conditions naming its fields as `oS.tN`.
+    static func document(_ fault: Fault, large: Bool = false, objects: Bool = false) -> String {
         let large = large || fault.inLargeSection
         var sections: [String] = []
         var n = 0
+        var scope: [Int: String] = [:]
         for s in 0..<(large ? 3 : 700) {
+            let object = objects && s % 10 == 3 ? "o\(s)" : nil
             var fields: [String] = []
             for _ in 0..<(large ? (s == 1 ? 16_000 : 5) : 1 + s % 40) {
                 n += 1
+                if let object { scope[n] = "\(object)." }
                 var field =
                     n % 2 == 0
                     ? #"{"id":"t\#(n)","cell":"test.text-field","model":{"title":"Name \#(n) \u00e9 ]}","value":"v\#(n)"}"#
                     : #"{"id":"c\#(n)","cell":"test.counter","model":{"value":\#(n % 50)}"#
-                if n % 97 == 0 { field += (n - 1) % 2 == 0 ? #","visibleIf":"t\#(n - 1) != ''""# : #","visibleIf":"c\#(n - 1) > 3""# }
+                let previous = scope[n - 1] ?? ""
+                if n % 97 == 0 {
+                    field +=
+                        (n - 1) % 2 == 0 ? #","visibleIf":"\#(previous)t\#(n - 1) != ''""# : #","visibleIf":"\#(previous)c\#(n - 1) > 3""#
+                }
                 if large ? s == 1 && fields.count == 9_000 : s == 650 && fields.isEmpty {
                     switch fault {
                     case .unknownKey, .largeSectionUnknownKey: field += #","colour":"red""#
@@ -45,7 +53,8 @@ struct SectionsAsParsedTests {
                 fields.append(field.hasPrefix("{") ? field + "}" : field)
             }
             let id = fault == .repeatedSection && s == 690 ? "s5" : "s\(s)"
-            let repeated = fault == .largeSectionRepeated && s == 1 ? #","repeat":{"maxItems":2}"# : ""
+            let repeated =
+                fault == .largeSectionRepeated && s == 1 ? #","repeat":{"maxItems":2}"# : object.map { #","object":"\#($0)""# } ?? ""
             sections.append(#"{"id":"\#(id)","header":"Section \#(s)"\#(repeated),"fields":[\#(fields.joined(separator: ",\n"))]}"#)
         }
         if fault == .notAnObject { sections[400] = #""a section""# }
@@ -64,7 +73,7 @@ struct SectionsAsParsedTests {
         for section in form.sections {
             let parts: [Any?] = [
                 section.id, section.header, section.footer, section.insets, section.spacing, section.repeatGroup, section.conditions,
-                section.template.map(\.id),
+                section.template.map(\.id), section.object,
             ]
             out += "section " + parts.map(text).joined(separator: " ") + "\n"
             for field in section.fields {
@@ -108,6 +117,18 @@ struct SectionsAsParsedTests {
         #expect(Self.dumped(form) == tree)
         #expect(load == tree)
         #expect(form.evaluationOrder.count > 100)  // the conditions were read
+    }
+
+    @Test("sections whose values nest (object): every path makes the usual path's form, ids and conditions scoped")
+    func objects() throws {
+        let text = Self.document(.none, objects: true)
+        let (tree, load) = try Self.outcomes(text, "objects")
+        #expect(load == tree)
+        #expect(tree.contains("  o3.t"), "\(tree.prefix(600))")
+        if let form = Self.asParsed(text) { #expect(Self.dumped(form) == tree) }
+        let form = try FormDecoder.decode(text: text, json: true, registry: TreeInParallelTests.SharedCatalog())
+        #expect(form.sections[3].object == "o3" && form.sections[3].fields.allSatisfy { $0.id.hasPrefix("o3.") })
+        #expect(form.evaluationOrder.contains { $0.hasPrefix("o") && $0.contains(".") })
     }
 
     @Test("a section of 16,000 fields between small ones: its fields shared out, the form of the usual path")

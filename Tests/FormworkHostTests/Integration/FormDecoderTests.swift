@@ -66,7 +66,7 @@ struct FormDecoderTests {
             ("/sections/0/fields/0/model", 10, "missing required model field 'title' (string) for cell 'org.formwork.text-field'"),
             (
                 "/sections/0/fields/1/id", 11,
-                "duplicate field id 'name' (first used at /sections/0/fields/0); field ids must be unique across the form"
+                "duplicate field id 'name' (first used at /sections/0/fields/0); field ids must be unique across the form's top-level fields"
             ),
             ("/sections/0/fields/1/model/value", 13, "value must be true or false, not a string"),
             ("/sections/0/fields/1/textInput", 14, "cell 'org.formwork.toggle' has no text input; remove 'textInput'"),

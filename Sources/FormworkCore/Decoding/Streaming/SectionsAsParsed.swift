@@ -87,7 +87,7 @@ extension FormDecoder {
                 // (its checks read its fields' nodes).
                 var flat = FlatFieldDecoder(decoder: FormDecoder(registry: registry, file: file), pointer: pointer)
                 guard var node = JSONParser.section(item, in: unparsed.bytes, workspace: workspace, flatFields: flat) else { return nil }
-                if flat.taken > 0 && node["repeat"] != nil {
+                if flat.taken > 0 && (node["repeat"] != nil || node["object"] != nil) {
                     guard let whole = JSONParser.section(item, in: unparsed.bytes, workspace: workspace) else { return nil }
                     node = whole
                     flat = FlatFieldDecoder(decoder: flat.decoder, pointer: pointer)
@@ -151,7 +151,9 @@ extension FormDecoder {
     func largeSectionAsParsed(
         _ item: JSONParser.SkippedSection, in bytes: UnsafeBufferPointer<UInt8>, catalogs: [any CellTypeCatalog]
     ) -> DecodedPart? {
-        guard let (node, items) = JSONParser.sectionFieldsSkipped(item, in: bytes), node["repeat"] == nil else { return nil }
+        guard let (node, items) = JSONParser.sectionFieldsSkipped(item, in: bytes), node["repeat"] == nil, node["object"] == nil else {
+            return nil
+        }
         let pointer = "/sections/\(item.position)"
         let count = items.count, runs = max(1, min(Parallel.threads * 4, count / 512))
         let registry = self.registry, file = self.file
