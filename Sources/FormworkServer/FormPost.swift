@@ -14,8 +14,9 @@ package struct FormPost {
 
     package init(form: Form) { self.form = form }
 
-    /// The values of `pairs`.
-    package func values(_ pairs: [(name: String, value: String)]) -> JSON {
+    /// The values of `pairs`. A posted page sends no name for an unticked checkbox, so one not sent is off; a
+    /// page prefilled from a link's query (`prefill`) keeps the document's value for every name the link leaves out.
+    package func values(_ pairs: [(name: String, value: String)], prefill: Bool = false) -> JSON {
         var given: [String: [String]] = [:]
         var order: [String] = []
         for (name, value) in pairs where !Self.reservedNames.contains(name) {
@@ -32,7 +33,7 @@ package struct FormPost {
             }
             for field in section.fields {
                 used.insert(field.id)
-                if isBool(field) && given[field.id] == nil { bools.append(field.id) }
+                if isBool(field) && given[field.id] == nil && !prefill { bools.append(field.id) }
                 if let value = value(of: field, given[field.id]) { members.append((field.id, value)) }
             }
         }

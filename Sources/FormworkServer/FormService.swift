@@ -99,7 +99,7 @@ public final class FormService: Sendable {
         if query.isEmpty, let cached = blankPages.withLock({ $0[served.id] }), cached.revision == served.revision {
             response = htmlResponse(200, cached.before + Array(token.utf8) + cached.after)
         } else {
-            let values = query.isEmpty ? nil : FormPost(form: served.form).values(query)
+            let values = query.isEmpty ? nil : FormPost(form: served.form).values(query, prefill: true)
             response = await render(served, values: values, problems: [], token: query.isEmpty ? Self.tokenPlaceholder : token)
             if query.isEmpty, response.status == 200 {
                 let html = String(decoding: response.body, as: UTF8.self)

@@ -119,6 +119,14 @@ struct Export: AsyncParsableCommand {
                     members.append(("report", .string(current.summary)))
                     values = .object(members)
                 }
+                // A column per field: an object's fields are columns of their own (`billing.city`).
+                if case .object(let members) = values, members.contains(where: { if case .object = $0.1 { true } else { false } }) {
+                    values = .object(
+                        members.flatMap { key, value -> [(String, JSON)] in
+                            guard case .object(let inner) = value else { return [(key, value)] }
+                            return inner.map { ("\(key).\($0.0)", $0.1) }
+                        })
+                }
                 return (s: row, values: values)
             }
             // A column per value, in the order they first appear.

@@ -249,6 +249,23 @@ struct ProcessTests {
         #expect(csv.stdout.contains("\"Ada, \"\"the first\"\"\""))
         #expect(csv.stdout.contains(",Grace Hopper,"))
         #expect(csv.stdout.contains("\"[\"\"Music\"\"]\""))
+        // An object's fields are columns of their own; the values export keeps them nested.
+        let nested = try formsFolder("export-objects", forms: ["shipping.yaml"])
+        let shippingServer = try ServeProcess([nested])
+        let stored = try await shippingServer.request(
+            .POST, "/api/forms/shipping/submissions",
+            body:
+                #"{"name": "Ada", "billing": {"street": "Keizersgracht 1", "postcode": "1015 CJ", "city": "Amsterdam"}, "parcels": [{"name": "Books"}]}"#,
+            headers: [("Content-Type", "application/json")])
+        #expect(stored.status == 201, "\(stored.body)")
+        #expect(shippingServer.stop() == 0)
+        let objectsCSV = try run(Build.formwork, ["submissions", "export", "shipping", "--forms", nested, "--format", "csv"])
+        #expect(
+            objectsCSV.stdout.hasPrefix("id,receivedAt,revision,name,sameAddress,billing.street,billing.postcode,billing.city,parcels"),
+            "\(objectsCSV.stdout)")
+        #expect(objectsCSV.stdout.contains(",Keizersgracht 1,1015 CJ,Amsterdam,"), "\(objectsCSV.stdout)")
+        let objectsJSONL = try run(Build.formwork, ["submissions", "export", "shipping", "--forms", nested])
+        #expect(objectsJSONL.stdout.contains(#""billing":{"street":"Keizersgracht 1""#), "\(objectsJSONL.stdout)")
         // Usage errors of the server's commands are in `formwork`'s one style.
         for arguments in [["submissions", "export"], ["serve", "--port", "99999"]] {
             let usage = try run(Build.formwork, arguments)

@@ -309,6 +309,20 @@ struct RouterTests {
         }
     }
 
+    @Test("A link's query prefills what it names and nothing else: a default-on toggle it leaves out stays on")
+    func prefill() async throws {
+        let fixture = try ServerFixture(name: "prefill")
+        try await fixture.test { client throws in
+            var browser = Browser()
+            let page = try await browser.open(client, "shipping", query: "?name=Ada&billing.city=Utrecht")
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"value="Ada""#) && page.text.contains(#"value="Utrecht""#), "\(page.text)")
+            let toggle = try #require(page.text.range(of: #"<input id="sameAddress""#))
+            let tag = page.text[toggle.lowerBound...].prefix { $0 != ">" }
+            #expect(tag.contains("checked"), "\(tag)")
+        }
+    }
+
     @Test("A repeated group posts as group/index/name; the spare item left empty is no item; toggles not sent are false")
     func repeatedGroups() async throws {
         let fixture = try ServerFixture(name: "repeat")

@@ -9,7 +9,7 @@
 3. /openapi.json valid by the OpenAPI 3.1 schema (Tests/ServerCheck/openapi-3.1.schema.json, the OpenAPI
    Initiative's), each component schema valid JSON Schema 2020-12, by python jsonschema.
 """
-import glob, json, os, re, shutil, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import glob, json, os, re, select, shutil, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 
 browser, work, axe_path = sys.argv[1:4]
 root = os.getcwd()
@@ -91,8 +91,14 @@ class Browser:
         for domain in ["Page", "Runtime", "Network"]:
             self.call(domain + ".enable", session=True)
 
-    def read(self):
+    def read(self, timeout=30):
+        # Bounded: a page whose promise never settles (timers do not run with JavaScript off) must fail the check,
+        # not hang it.
+        deadline = time.time() + timeout
         while b"\0" not in self.buffer:
+            ready, _, _ = select.select([self.from_chrome], [], [], max(0, deadline - time.time()))
+            if not ready:
+                raise TimeoutError("chromium sent nothing for %d s" % timeout)
             chunk = os.read(self.from_chrome, 1 << 20)
             if not chunk:
                 raise RuntimeError("chromium closed the pipe")
@@ -129,7 +135,10 @@ class Browser:
                     event["method"] = "Page.loadEventFired (seen)"
                     return True
             seen = len(self.events)
-            self.events.append(self.read())
+            try:
+                self.events.append(self.read(timeout=max(0.1, deadline - time.time())))
+            except TimeoutError:
+                return False
         return False
 
     def navigate(self, url):
@@ -168,16 +177,25 @@ class Browser:
 
 
 def page_names(values):
-    """A values-file object as the names and values of the page the HTML renderer writes."""
+    """A values-file object as the names of a link that prefills the page (a link prefills what it names: an unticked
+    box is named false, or a default-on toggle would stay on)."""
     pairs = []
     for key, value in values.items():
-        if value is None or value is False:
+        if value is None:
+            continue
+        if value is False:
+            pairs.append((key, "false"))
             continue
         if isinstance(value, list) and value and isinstance(value[0], dict):
             for i, item in enumerate(value):
                 for name, v in item.items():
                     if v is not None and v is not False:
                         pairs.append(("%s/%d/%s" % (key, i, name), "true" if v is True else str(v)))
+        elif isinstance(value, dict):
+            # An object's fields are named object.id on the page.
+            for name, v in value.items():
+                if v is not None and v is not False:
+                    pairs.append(("%s.%s" % (key, name), "true" if v is True else str(v)))
         elif isinstance(value, list):
             pairs += [(key, str(v).lower() if isinstance(v, bool) else str(v)) for v in value]
         else:
@@ -247,10 +265,12 @@ try:
         chrome.navigate(base + "/forms/signup?" + urllib.parse.urlencode([("name", "A"), ("email", "ada.example.com"), ("age", "16")]))
         chrome.submit(validate=False)
         status = chrome.last_status("/forms/signup")
-        # Chromium applies `autofocus` in a rendering step after the load event: wait for it (at most 2 s).
-        chrome.evaluate(
-            "new Promise(function(done){var t0=Date.now();(function poll(){var s=document.querySelector('.fw-error-summary');"
-            "if(!s||document.activeElement===s||Date.now()-t0>2000) return done(true); setTimeout(poll, 20);})();})")
+        # Chromium applies `autofocus` in a rendering step after the load event: wait for it (at most 2 s), polled from
+        # here (a page's timers do not run with JavaScript off, so a promise polling with setTimeout never settles).
+        t0 = time.time()
+        while time.time() - t0 < 2 and not chrome.evaluate(
+                "(function(){var s=document.querySelector('.fw-error-summary'); return !s || document.activeElement===s;})()"):
+            time.sleep(0.02)
         report = chrome.evaluate(
             "(function(){var s=document.querySelector('.fw-error-summary'); if(!s) return {summary:false};"
             "var links=Array.prototype.map.call(s.querySelectorAll('a'), function(a){return a.getAttribute('href');});"
