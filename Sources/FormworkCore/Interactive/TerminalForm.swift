@@ -450,6 +450,13 @@ public final class TerminalFormSession {
             }
             return true
         }
+        // → at the end of the text takes the type-ahead suggestion shown after it.
+        if key == .right, editor.cursor == editor.characters.count, let completion = Self.completion(of: editor.text, p) {
+            editor = LineEditor(completion)
+            ui[form.sections[s].fields[f].id]?.editor = editor
+            editedText(editor.text, p, section: s, field: f)
+            return true
+        }
         if p.isMultiline, key == .up || key == .down {
             if editor.handle(key) == .ignored { return false }  // off the first or last line: the next field
             ui[form.sections[s].fields[f].id]?.editor = editor
@@ -982,6 +989,24 @@ public final class TerminalFormSession {
                 head.append(Segment(text: visibleTail(shown[0], editor: editor, line: 0, focused: focused), style: .value))
                 for line in shown.dropFirst() { below.append([indent, Segment(text: line, style: .value)]) }
             }
+            // Type-ahead: the rest of the first suggestion the text begins, after the cursor; → takes it.
+            if focused, editor.cursor == editor.characters.count, let completion = Self.completion(of: editor.text, p) {
+                head.append(Segment(text: String(completion.dropFirst(editor.characters.count)), style: .placeholder))
+            }
+            if focused, !p.secure, !p.isMultiline, !p.traits.suggestions.isEmpty {
+                let matches = Self.matches(of: editor.text, p)
+                let more = matches.count > 5 ? ", …" : ""
+                let shownMatches = matches.prefix(5).joined(separator: ", ")
+                if !matches.isEmpty {
+                    // What matters first (the line is cut at the screen's edge): what → does, that any text will do.
+                    let take = Self.completion(of: editor.text, p).map { "→ takes \($0) · " } ?? ""
+                    below.append([indent, Segment(text: "\(take)suggestions (any text is accepted): \(shownMatches)\(more)", style: .hint)])
+                }
+            }
+            // `rows`: a text view is as tall as the document asks, however little is written yet.
+            if p.isMultiline, let rows = p.traits.rows, shown.count < rows {
+                for _ in shown.count..<min(rows, 20) { below.append([indent, Segment(text: "┊", style: .hint)]) }
+            }
             if focused && (p.type == .integer || p.type == .number) { head.append(Segment(text: "  ↑↓", style: .hint)) }
         } else {
             switch p.type {
@@ -1041,6 +1066,19 @@ public final class TerminalFormSession {
             out.append([indent, Segment(text: "! " + error, style: .error)])
         }
         return out
+    }
+
+    /// The suggestions that begin with `text` (ignoring case), in the document's order; every one when `text` is empty.
+    static func matches(of text: String, _ p: Prompt) -> [String] {
+        let typed = text.lowercased()
+        return p.traits.suggestions.filter { typed.isEmpty || $0.lowercased().hasPrefix(typed) }
+    }
+
+    /// The first suggestion that `text` begins and is shorter than, for type-ahead; nil for a secure or multi-line field.
+    static func completion(of text: String, _ p: Prompt) -> String? {
+        guard !text.isEmpty, !p.secure, !p.isMultiline else { return nil }
+        let count = text.count
+        return matches(of: text, p).first { $0.count > count && $0.lowercased().prefix(count) == text.lowercased() }
     }
 
     /// A single-line value too long for the screen shows its end around the cursor.
