@@ -48,8 +48,9 @@ package struct FormPost {
         var probe = form
         _ = ValuesFile.collect(form.nested(members + bools.map { ($0, .bool(false)) }), into: &probe, file: nil, requireComplete: false)
         let states = probe.states()
+        let fields = Dictionary(form.fields.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         members.removeAll { member in
-            guard let field = form.field(member.0), field.item == nil else { return false }
+            guard let field = fields[member.0], field.item == nil else { return false }
             return !(states[field.id]?.submitted ?? true)
         }
         for id in bools where states[id]?.submitted ?? true { members.append((id, .bool(false))) }

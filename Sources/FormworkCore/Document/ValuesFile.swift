@@ -31,9 +31,10 @@ public enum ValuesFile {
     ) throws(FormError) {
         // Keyed by field id: a field of an object (`address.city`) goes into its object, as a file nests it.
         var members: [(String, JSON)] = []
+        let fields = Dictionary(form.fields.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for key in values.keys.sorted() {
             let value = values[key]!
-            let type = form.field(key).flatMap { f in f.valueField.flatMap { f.cell.field(named: $0)?.type } } ?? .string
+            let type = fields[key].flatMap { f in f.valueField.flatMap { f.cell.field(named: $0)?.type } } ?? .string
             members.append((key, value.json(as: type)))
         }
         try apply(SourceNode(form.nested(members)), to: &form, file: file, requireComplete: requireComplete)
@@ -66,6 +67,27 @@ public enum ValuesFile {
         var diagnostics: [Diagnostic] = []
         /// The repeated groups the values give items for.
         var givenGroups: Set<String> = []
+        /// Where each field outside repeated groups is (id → section, field), the repeated groups' sections and
+        /// the objects, made once: looking each key up by walking the form made a large values file quadratic.
+        var index: [String: (Int, Int)] = [:]
+        var groups: [String: Int] = [:]
+        var objects: Set<String> = []
+
+        mutating func makeIndex(_ form: Form) {
+            index.reserveCapacity(form.fields.count)
+            for s in form.sections.indices {
+                if form.sections[s].repeatGroup != nil {
+                    groups[form.sections[s].id] = groups[form.sections[s].id] ?? s
+                    continue
+                }
+                if let object = form.sections[s].object { objects.insert(object) }
+                for f in form.sections[s].fields.indices where index[form.sections[s].fields[f].id] == nil {
+                    index[form.sections[s].fields[f].id] = (s, f)
+                }
+            }
+        }
+
+        func field(_ id: String, in form: Form) -> FormField? { index[id].map { form.sections[$0.0].fields[$0.1] } }
 
         init(file: String?, requireComplete: Bool, checkGivenRules: Bool = false) {
             self.checkGivenRules = checkGivenRules
@@ -79,18 +101,19 @@ public enum ValuesFile {
 
         /// Each member of the values object: a field's value, or a repeated group's items.
         mutating func applyMembers(_ members: [(key: String, value: SourceNode)], to form: inout Form) {
+            makeIndex(form)
             for (key, node) in members {
                 let pointer = "/" + Pointer.escape(key)
-                if let s = form.sections.firstIndex(where: { $0.repeatGroup != nil && $0.id == key }) {
+                if let s = groups[key] {
                     givenGroups.insert(key)
                     applyItems(key, pointer, node, s, to: &form)
                     continue
                 }
-                if form.sections.contains(where: { $0.object == key }) {
+                if objects.contains(key) {
                     applyObject(key, pointer, node, to: &form)
                     continue
                 }
-                if let dot = key.firstIndex(of: "."), form.field(key) != nil {
+                if let dot = key.firstIndex(of: "."), index[key] != nil {
                     let object = key[..<dot], name = key[key.index(after: dot)...]
                     report(
                         pointer, node,
@@ -98,7 +121,7 @@ public enum ValuesFile {
                         code: "unknown-field")
                     continue
                 }
-                guard let (s, f) = form.locate(key), form.sections[s].fields[f].item == nil else {
+                guard let (s, f) = index[key] else {
                     var message = "no field '\(key)' in form '\(form.id)'"
                     if let suggestion = EditDistance.suggestion(for: key, in: form.fields.filter { $0.item == nil }.map(\.id)) {
                         message += "; did you mean '\(suggestion)'?"
@@ -181,7 +204,7 @@ public enum ValuesFile {
             }
             for (name, valueNode) in members {
                 let memberPointer = "\(pointer)/\(Pointer.escape(name))"
-                guard let (s, f) = form.locate("\(key).\(name)") else {
+                guard let (s, f) = index["\(key).\(name)"] else {
                     let names = form.sections.filter { $0.object == key }.flatMap {
                         $0.fields.map { String($0.id.dropFirst(key.utf8.count + 1)) }
                     }
@@ -248,12 +271,12 @@ public enum ValuesFile {
             guard form.hasComputedValues else { return }
             var given: [(id: String, value: Value?, node: SourceNode)] = []
             for (key, node) in members where !node.isNull {
-                guard let field = form.field(key), field.conditions.value != nil, let name = field.valueField else { continue }
+                guard let field = field(key, in: form), field.conditions.value != nil, let name = field.valueField else { continue }
                 given.append((key, field.model[name], node))
             }
             form.recompute()
             for (id, value, node) in given {
-                guard let field = form.field(id), let source = field.conditions.value, let name = field.valueField else { continue }
+                guard let field = field(id, in: form), let source = field.conditions.value, let name = field.valueField else { continue }
                 let made = field.model[name]
                 if value != nil && made != nil && Condition.compare(value, .equal, made) { continue }
                 let shown = made.map { "makes \(Condition.text($0))" } ?? "has no value for these answers"
@@ -268,9 +291,9 @@ public enum ValuesFile {
         /// as a computed one.
         mutating func keepHiddenValues(_ members: [(key: String, value: SourceNode)], in form: inout Form) {
             for (key, node) in members where !node.isNull {
-                guard let field = form.field(key), field.conditions.hidden || field.conditions.readOnly, field.conditions.value == nil,
-                    let name = field.valueField,
-                    field.valuesFromFile.contains(name), let (s, f) = form.locate(key)
+                guard let (s, f) = index[key], case let field = form.sections[s].fields[f],
+                    field.conditions.hidden || field.conditions.readOnly, field.conditions.value == nil,
+                    let name = field.valueField, field.valuesFromFile.contains(name)
                 else { continue }
                 let document = field.documentModel[name] ?? nil
                 let given = field.model[name]
@@ -422,11 +445,12 @@ extension Form {
     /// Values keyed by field id put into a values file's shape: a field of an object (`address.city`) as a member
     /// of its object (`{"address": {"city": …}}`), the object where its first field is; every other member as given.
     package func nested(_ members: [(String, JSON)]) -> JSON {
-        guard sections.contains(where: { $0.object != nil }) else { return .object(members) }
+        let objectKeys = Set(sections.compactMap(\.object))
+        guard !objectKeys.isEmpty else { return .object(members) }
         var out: [(String, JSON)] = []
         var objects: [String: (index: Int, members: [(String, JSON)])] = [:]
         for (key, value) in members {
-            guard let dot = key.firstIndex(of: "."), field(key) != nil else {
+            guard let dot = key.firstIndex(of: "."), objectKeys.contains(String(key[..<dot])) else {
                 out.append((key, value))
                 continue
             }
@@ -443,10 +467,11 @@ extension Form {
 
     /// A values file's members keyed by field id: an object's members as `address.city`, the rest as given.
     func flattened(_ members: [(key: String, value: SourceNode)]) -> [(key: String, value: SourceNode)] {
-        guard sections.contains(where: { $0.object != nil }) else { return members }
+        let objectKeys = Set(sections.compactMap(\.object))
+        guard !objectKeys.isEmpty else { return members }
         var out: [(key: String, value: SourceNode)] = []
         for (key, node) in members {
-            if sections.contains(where: { $0.object == key }), let inner = node.members {
+            if objectKeys.contains(key), let inner = node.members {
                 for (name, value) in inner { out.append(("\(key).\(name)", value)) }
             } else {
                 out.append((key, node))
