@@ -8,12 +8,13 @@ import Glibc
 struct NewPack: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-pack",
-        abstract: "Write a new, working cell pack to start from: C, C++ or Swift source, its build, a form that uses it, and make check.",
+        abstract:
+            "Write a new, working cell pack to start from: C, C++, Rust or Swift source, its build, a form that uses it, and make check.",
         discussion: """
             The pack builds against formwork.h found by pkg-config (an installed Formwork) or in FORMWORK_INCLUDE, and
             exports only formwork_pack_v1. `make check` runs `formwork check` on it and renders its form. See
-            docs/abi.md for the ABI; for a Rust pack see Examples/Packs/tip-rust. A Swift pack (--lang swift) is a SwiftPM
-            package that depends on FormworkPluginKit by version (this formwork's) from --formwork-url.
+            docs/abi.md for the ABI. A Rust pack (--lang rust) builds with cargo and no crates; a Swift pack (--lang swift)
+            is a SwiftPM package that depends on FormworkPluginKit by version (this formwork's) from --formwork-url.
 
             EXAMPLES:
               formwork new-pack stars
@@ -22,6 +23,8 @@ struct NewPack: ParsableCommand {
                   The same, with your own pack id, in another directory.
               formwork new-pack stars --lang cpp
                   The same pack in C++17 (stars.cpp, the C++ runtime linked in statically).
+              formwork new-pack stars --lang rust
+                  The same pack in Rust, without crates (Cargo.toml, src/lib.rs, src/ffi.rs).
               formwork new-pack stars --lang swift --formwork-url file:///src/formwork
                   The same pack in Swift: Package.swift depending on FormworkPluginKit from that URL, by version.
               cd stars && make check
@@ -34,7 +37,7 @@ struct NewPack: ParsableCommand {
     var id: String?
     @Option(help: ArgumentHelp("Where to write the files; it must not exist or be empty (default: ./NAME).", valueName: "path"))
     var directory: String?
-    @Option(help: ArgumentHelp("The pack's language: c, cpp (C++17) or swift.", valueName: "lang"))
+    @Option(help: ArgumentHelp("The pack's language: c, cpp (C++17), rust or swift.", valueName: "lang"))
     var lang = "c"
     @Option(
         help: ArgumentHelp(
@@ -52,9 +55,8 @@ struct NewPack: ParsableCommand {
         if let id, !Self.isPackID(id) {
             throw ValidationError("the id '\(TerminalText.safe(id))' must be a reverse-DNS name such as org.example.\(name)")
         }
-        guard lang == "c" || lang == "cpp" || lang == "swift" else {
-            throw ValidationError(
-                "--lang \(TerminalText.safe(lang)): c, cpp and swift are written; for Rust see Examples/Packs/tip-rust")
+        guard ["c", "cpp", "rust", "swift"].contains(lang) else {
+            throw ValidationError("--lang \(TerminalText.safe(lang)): c, cpp, rust and swift are written")
         }
         if lang == "swift" {
             guard formworkURL.flatMap(Self.packageIdentity) != nil else {
@@ -109,6 +111,16 @@ struct NewPack: ParsableCommand {
         case "cpp":
             source = [("\(name).cpp", PackTemplate.cpp(name: name, id: packID))]
             build = ("Makefile", PackTemplate.makefileCpp(name: name))
+        case "rust":
+            source = [
+                ("Cargo.toml", PackTemplate.cargo(name: name)), ("src/lib.rs", PackTemplate.rust(name: name, id: packID)),
+                ("src/ffi.rs", PackTemplate.rustFFI),
+            ]
+            build = ("Makefile", PackTemplate.makefileRust(name: name))
+            if mkdir("\(directory)/src", 0o755) != 0 {
+                Console.error("cannot create \(directory)/src: \(String(cString: strerror(errno)))")
+                throw Exit.cannotCreate
+            }
         case "swift":
             let url = formworkURL ?? ""
             source = [
@@ -124,12 +136,15 @@ struct NewPack: ParsableCommand {
             source = [("\(name).c", PackTemplate.c(name: name, symbol: symbol, id: packID))]
             build = ("Makefile", PackTemplate.makefile(name: name))
         }
-        let readme = lang == "swift" ? PackTemplate.readmeSwift(name: name, id: packID) : PackTemplate.readme(name: name, id: packID)
-        let files =
-            source + [
-                ("exports.map", PackTemplate.exports), build, ("form.yaml", PackTemplate.form(name: name, id: packID)),
-                ("README.md", readme),
-            ]
+        let readme =
+            switch lang {
+            case "swift": PackTemplate.readmeSwift(name: name, id: packID)
+            case "rust": PackTemplate.readmeRust(name: name, id: packID)
+            default: PackTemplate.readme(name: name, id: packID)
+            }
+        // Cargo exports only the #[no_mangle] entry by itself; the others link with the version script.
+        let exports = lang == "rust" ? [] : [("exports.map", PackTemplate.exports)]
+        let files = source + exports + [build, ("form.yaml", PackTemplate.form(name: name, id: packID)), ("README.md", readme)]
         for (file, contents) in files {
             let path = "\(directory)/\(file)"
             do { try OutputFile.write(contents, to: path) } catch {
@@ -545,6 +560,412 @@ enum PackTemplate {
             public func formworkPackV1() -> UnsafeRawPointer { pack.entry }
 
             """
+    }
+
+    /// A Rust pack without crates: Cargo.toml, the cell in src/lib.rs, the ABI's declarations in src/ffi.rs.
+    static func cargo(name: String) -> String {
+        """
+        [package]
+        name = "\(name)"
+        version = "0.1.0"
+        edition = "2021"
+        description = "A Formwork cell pack (written by formwork new-pack). No crates."
+        publish = false
+
+        [lib]
+        # lib\(name.replacing("-", with: "_")).so; only `formwork_pack_v1` is exported (#[no_mangle] in src/lib.rs).
+        name = "\(name.replacing("-", with: "_"))"
+        crate-type = ["cdylib"]
+        path = "src/lib.rs"
+
+        [dependencies]
+
+        # A panic must never unwind into the host.
+        [profile.release]
+        panic = "abort"
+
+        [profile.dev]
+        panic = "abort"
+
+        """
+    }
+
+    static func rust(name: String, id: String) -> String {
+        #"""
+        //! The \#(name) pack: one cell type, \#(id), a text field with a title.
+        //! Start here: add model fields to `FIELDS`, read them in `configure`, draw them in `render`, and check what
+        //! the user types in `value_changed`. src/ffi.rs declares the parts of formwork.h (ABI 1.0) used here, with
+        //! their layouts pinned; the header documents every function, with who calls it and what it may keep.
+        //! `make check` tells you what the host thinks of the result.
+
+        mod ffi;
+
+        use ffi::*;
+        use std::ffi::CStr;
+        use std::os::raw::{c_char, c_void};
+
+        struct Cell {
+            title: Vec<u8>,        // NUL-terminated, as the canvas takes it
+            value: Option<Vec<u8>>,
+            reason: Vec<u8>,
+        }
+
+        const FIELD: u32 = std::mem::size_of::<FwField>() as u32;
+
+        static FIELDS: Static<[FwField; 2]> = Static([
+            FwField {
+                struct_size: FIELD, type_: FW_FIELD_STRING, name: cstr!("title"), label: cstr!("Title"),
+                doc: cstr!("The label shown with the value."), flags: FW_FIELD_REQUIRED, choice_count: 0,
+                choices: std::ptr::null(), default_value: FwValue::NONE, minimum: 0.0, maximum: 0.0,
+                min_length: 0, max_length: 200, options_field: std::ptr::null(),
+            },
+            FwField {
+                struct_size: FIELD, type_: FW_FIELD_STRING, name: cstr!("value"), label: cstr!("Value"),
+                doc: cstr!("What the user typed."), flags: 0, choice_count: 0,
+                choices: std::ptr::null(), default_value: FwValue::NONE, minimum: 0.0, maximum: 0.0,
+                min_length: 0, max_length: 200, options_field: std::ptr::null(),
+            },
+        ]);
+
+        /// A copy of a host string, NUL-terminated (the host's strings are its own for the call only).
+        unsafe fn copy(p: *const c_char) -> Option<Vec<u8>> {
+            if p.is_null() { None } else { Some(CStr::from_ptr(p).to_bytes_with_nul().to_vec()) }
+        }
+
+        // Called by the host on its thread; the cell is the pack's until destroy.
+        unsafe extern "C" fn create(_type: *const FwCellType, _host: *const FwHost) -> *mut c_void {
+            let cell = Cell { title: b"\#(name)\0".to_vec(), value: None, reason: Vec::new() };
+            Box::into_raw(Box::new(cell)) as *mut c_void
+        }
+
+        unsafe extern "C" fn destroy(cell: *mut c_void) {
+            if !cell.is_null() {
+                drop(Box::from_raw(cell as *mut Cell));
+            }
+        }
+
+        // The values in schema order; an absent value has type FW_FIELD_NONE.
+        unsafe extern "C" fn configure(cell: *mut c_void, values: *const FwValue, count: u32) -> FwStatus {
+            if cell.is_null() || values.is_null() || count != 2 {
+                return FW_INVALID_ARGUMENT;
+            }
+            let v = std::slice::from_raw_parts(values, 2);
+            let cell = &mut *(cell as *mut Cell);
+            cell.title = if v[0].type_ == FW_FIELD_STRING { copy(v[0].as_.string) } else { None }
+                .unwrap_or_else(|| b"\#(name)\0".to_vec());
+            cell.value = if v[1].type_ == FW_FIELD_STRING { copy(v[1].as_.string) } else { None };
+            FW_OK
+        }
+
+        unsafe extern "C" fn render(cell: *mut c_void, canvas: *const FwCanvas, ctx: *mut c_void) -> FwStatus {
+            let cell = &*(cell as *const Cell);
+            if let Some(text_input) = (*canvas).text_input {
+                let value = cell.value.as_ref().map_or(std::ptr::null(), |v| v.as_ptr() as *const c_char);
+                text_input(ctx, cstr!("value"), cell.title.as_ptr() as *const c_char, value, std::ptr::null(), 0);
+            }
+            FW_OK
+        }
+
+        // Refuse a value with a reason the host shows under the field (the reason must outlive the call: the cell
+        // keeps it).
+        unsafe extern "C" fn value_changed(cell: *mut c_void, field: *const c_char, value: *const FwValue,
+                                           message: *mut *const c_char) -> FwStatus {
+            let cell = &mut *(cell as *mut Cell);
+            if field.is_null() || CStr::from_ptr(field).to_bytes() != b"value" || value.is_null()
+                || (*value).type_ != FW_FIELD_STRING || (*value).as_.string.is_null() {
+                return FW_OK;
+            }
+            if CStr::from_ptr((*value).as_.string).to_bytes().contains(&b'<') {
+                cell.reason = b"'<' is not allowed here\0".to_vec();
+                *message = cell.reason.as_ptr() as *const c_char;
+                return FW_REJECTED;
+            }
+            FW_OK
+        }
+
+        static CELLS: Static<[FwCellType; 1]> = Static([FwCellType {
+            struct_size: std::mem::size_of::<FwCellType>() as u32,
+            flags: 0,
+            id: cstr!("\#(id)"),
+            name: cstr!("\#(name)"),
+            summary: cstr!("A text field with a title (written by formwork new-pack)."),
+            fields: &FIELDS.0 as *const [FwField; 2] as *const FwField,
+            field_count: 2,
+            text_input_kind: FW_TEXT_INPUT_TEXT_FIELD,
+            text_input_field: cstr!("value"),
+            text_traits: std::ptr::null(),
+            create: Some(create),
+            destroy: Some(destroy),
+            configure: Some(configure),
+            render: Some(render),
+            did_set_selected: None,
+            did_set_highlighted: None,
+            value_changed: Some(value_changed),
+            typed_convention: 0,
+            model_alignment: 0,
+            model_size: 0,
+            typed_configure: None,
+        }]);
+
+        static PACK: Static<FwPack> = Static(FwPack {
+            abi: FwVersion { major: 1, minor: 0, patch: 0 },
+            struct_size: std::mem::size_of::<FwPack>() as u32,
+            id: cstr!("\#(id)"),
+            name: cstr!("\#(name)"),
+            version: cstr!("0.1.0"),
+            vendor: cstr!(""),
+            license: cstr!(""),
+            description: cstr!("Written by formwork new-pack."),
+            init: None,
+            deinit: None,
+            cell_types: &CELLS.0 as *const [FwCellType; 1] as *const FwCellType,
+            cell_type_count: 1,
+            reserved: 0,
+        });
+
+        /// The one exported entry.
+        #[no_mangle]
+        pub extern "C" fn formwork_pack_v1() -> *const FwPack {
+            &PACK.0
+        }
+
+        """#
+    }
+
+    /// The parts of formwork.h a Rust pack uses, with their layouts pinned; Examples/Packs/tip-rust/src/ffi.rs is
+    /// this text (a test keeps them equal).
+    static let rustFFI = #"""
+        //! The parts of `formwork.h` (ABI 1.0) this pack uses, written by hand.
+        //! Layouts must match the header exactly; `formwork check` verifies them.
+        #![allow(dead_code)]
+
+        use std::os::raw::{c_char, c_void};
+
+        pub type FwStatus = i32;
+        pub const FW_OK: FwStatus = 0;
+        pub const FW_INVALID_ARGUMENT: FwStatus = 2;
+        pub const FW_REJECTED: FwStatus = 4;
+
+        pub const FW_FIELD_NONE: u32 = 0;
+        pub const FW_FIELD_STRING: u32 = 1;
+        pub const FW_FIELD_BOOL: u32 = 3;
+        pub const FW_FIELD_INTEGER: u32 = 4;
+        pub const FW_FIELD_NUMBER: u32 = 5;
+
+        pub const FW_FIELD_REQUIRED: u32 = 1 << 0;
+        pub const FW_FIELD_HAS_MINIMUM: u32 = 1 << 1;
+        pub const FW_FIELD_HAS_MAXIMUM: u32 = 1 << 2;
+
+        pub const FW_CELL_TYPED_CONFIGURE: u32 = 1 << 2;
+        pub const FW_TYPED_BY_POINTER: u32 = 2;
+        pub const FW_TEXT_INPUT_NONE: u32 = 0;
+        pub const FW_TEXT_INPUT_TEXT_FIELD: u32 = 1;
+        pub const FW_LABEL_BODY: u32 = 0;
+        pub const FW_MESSAGE_HINT: u32 = 0;
+
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        pub struct FwVersion {
+            pub major: u32,
+            pub minor: u32,
+            pub patch: u32,
+        }
+
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        pub struct FwStringList {
+            pub items: *const *const c_char,
+            pub count: usize,
+        }
+
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        pub union FwValueAs {
+            pub string: *const c_char,
+            pub boolean: bool,
+            pub integer: i64,
+            pub number: f64,
+            pub list: FwStringList,
+        }
+
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        pub struct FwValue {
+            pub type_: u32,
+            pub reserved: u32,
+            pub as_: FwValueAs,
+        }
+
+        impl FwValue {
+            pub const NONE: FwValue = FwValue { type_: FW_FIELD_NONE, reserved: 0, as_: FwValueAs { integer: 0 } };
+            pub const fn integer(v: i64) -> FwValue {
+                FwValue { type_: FW_FIELD_INTEGER, reserved: 0, as_: FwValueAs { integer: v } }
+            }
+            pub const fn number(v: f64) -> FwValue {
+                FwValue { type_: FW_FIELD_NUMBER, reserved: 0, as_: FwValueAs { number: v } }
+            }
+            pub const fn boolean(v: bool) -> FwValue {
+                FwValue { type_: FW_FIELD_BOOL, reserved: 0, as_: FwValueAs { boolean: v } }
+            }
+        }
+
+        #[repr(C)]
+        pub struct FwChoice {
+            pub struct_size: u32,
+            pub reserved: u32,
+            pub value: *const c_char,
+            pub label: *const c_char,
+        }
+
+        #[repr(C)]
+        pub struct FwField {
+            pub struct_size: u32,
+            pub type_: u32,
+            pub name: *const c_char,
+            pub label: *const c_char,
+            pub doc: *const c_char,
+            pub flags: u32,
+            pub choice_count: u32,
+            pub choices: *const FwChoice,
+            pub default_value: FwValue,
+            pub minimum: f64,
+            pub maximum: f64,
+            pub min_length: u32,
+            pub max_length: u32,
+            pub options_field: *const c_char,
+        }
+
+        #[repr(C)]
+        pub struct FwHost {
+            pub abi: FwVersion,
+            pub struct_size: u32,
+            pub name: *const c_char,
+            pub version: *const c_char,
+            pub host_data: *mut c_void,
+            pub log: Option<unsafe extern "C" fn(*const FwHost, u32, *const c_char)>,
+            pub get_extension: Option<unsafe extern "C" fn(*const FwHost, *const c_char) -> *const c_void>,
+        }
+
+        #[repr(C)]
+        pub struct FwCanvas {
+            pub struct_size: u32,
+            pub reserved: u32,
+            pub begin_group: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char)>,
+            pub end_group: Option<unsafe extern "C" fn(*mut c_void)>,
+            pub label: Option<unsafe extern "C" fn(*mut c_void, *const c_char, u32)>,
+            pub value: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char)>,
+            pub text_input: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *const c_char, *const c_char, u32)>,
+            pub toggle: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, bool, u32)>,
+            pub button: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, u32, u32)>,
+            pub choice: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *const FwChoice, u32, *const c_char, u32, u32)>,
+            pub date: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, bool, f64, u32, u32)>,
+            pub message: Option<unsafe extern "C" fn(*mut c_void, u32, *const c_char)>,
+        }
+
+        pub type TypedConfigure = unsafe extern "C" fn();
+
+        #[repr(C)]
+        pub struct FwCellType {
+            pub struct_size: u32,
+            pub flags: u32,
+            pub id: *const c_char,
+            pub name: *const c_char,
+            pub summary: *const c_char,
+            pub fields: *const FwField,
+            pub field_count: u32,
+            pub text_input_kind: u32,
+            pub text_input_field: *const c_char,
+            pub text_traits: *const c_void,
+            pub create: Option<unsafe extern "C" fn(*const FwCellType, *const FwHost) -> *mut c_void>,
+            pub destroy: Option<unsafe extern "C" fn(*mut c_void)>,
+            pub configure: Option<unsafe extern "C" fn(*mut c_void, *const FwValue, u32) -> FwStatus>,
+            pub render: Option<unsafe extern "C" fn(*mut c_void, *const FwCanvas, *mut c_void) -> FwStatus>,
+            pub did_set_selected: Option<unsafe extern "C" fn(*mut c_void, bool)>,
+            pub did_set_highlighted: Option<unsafe extern "C" fn(*mut c_void, bool)>,
+            pub value_changed: Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const FwValue, *mut *const c_char) -> FwStatus>,
+            pub typed_convention: u32,
+            pub model_alignment: u32,
+            pub model_size: u64,
+            pub typed_configure: Option<TypedConfigure>,
+        }
+
+        #[repr(C)]
+        pub struct FwPack {
+            pub abi: FwVersion,
+            pub struct_size: u32,
+            pub id: *const c_char,
+            pub name: *const c_char,
+            pub version: *const c_char,
+            pub vendor: *const c_char,
+            pub license: *const c_char,
+            pub description: *const c_char,
+            pub init: Option<unsafe extern "C" fn(*const FwHost) -> FwStatus>,
+            pub deinit: Option<unsafe extern "C" fn()>,
+            pub cell_types: *const FwCellType,
+            pub cell_type_count: u32,
+            pub reserved: u32,
+        }
+
+        /// Statics holding raw pointers: they point only to other statics.
+        #[repr(transparent)]
+        pub struct Static<T>(pub T);
+        unsafe impl<T> Sync for Static<T> {}
+
+        /// A NUL-terminated literal.
+        #[macro_export]
+        macro_rules! cstr {
+            ($s:expr) => {
+                concat!($s, "\0").as_ptr() as *const std::os::raw::c_char
+            };
+        }
+
+        // Layout pins, as in formwork.h (LP64).
+        const _: () = assert!(std::mem::size_of::<FwValue>() == 24);
+        const _: () = assert!(std::mem::size_of::<FwChoice>() == 24);
+        const _: () = assert!(std::mem::size_of::<FwField>() == 104);
+        const _: () = assert!(std::mem::size_of::<FwHost>() == 56);
+        const _: () = assert!(std::mem::size_of::<FwCanvas>() == 88);
+        const _: () = assert!(std::mem::size_of::<FwCellType>() == 144);
+        const _: () = assert!(std::mem::size_of::<FwPack>() == 96);
+
+        """#
+
+    static func makefileRust(name: String) -> String {
+        """
+        # Builds the \(name) pack with cargo (no crates: the ABI's declarations are in src/ffi.rs).
+        FORMWORK ?= formwork
+        PROFILE ?= release
+        LIB = target/$(PROFILE)/lib\(name.replacing("-", with: "_")).so
+
+        all:
+        \tcargo build --offline $(if $(filter release,$(PROFILE)),--release,)
+
+        # Conformance (every entry of every cell type), then the pack's form rendered with it.
+        check: all
+        \t$(FORMWORK) check ./$(LIB)
+        \t$(FORMWORK) render form.yaml --pack-path ./target/$(PROFILE)
+
+        clean:
+        \tcargo clean
+
+        .PHONY: all check clean
+
+        """
+    }
+
+    static func readmeRust(name: String, id: String) -> String {
+        """
+        # \(name)
+
+        A Formwork cell pack in Rust, without crates, with one cell type, `\(id)`.
+
+        - `make` (or `cargo build --release`) builds `target/release/lib\(name.replacing("-", with: "_")).so`.
+        - `make check` runs `formwork check` on it and renders `form.yaml` with it.
+        - `src/ffi.rs` declares the parts of `formwork.h` (ABI 1.0) the pack uses; their sizes are pinned at compile time.
+        - Install it: copy the `.so` into `$(pkg-config --variable=packsdir formwork)` or `~/.local/share/formwork/packs`,
+          then `formwork list`.
+
+        """
     }
 
     static func makefileSwift(name: String) -> String {

@@ -21,6 +21,8 @@ pub const FW_FIELD_HAS_MAXIMUM: u32 = 1 << 2;
 
 pub const FW_CELL_TYPED_CONFIGURE: u32 = 1 << 2;
 pub const FW_TYPED_BY_POINTER: u32 = 2;
+pub const FW_TEXT_INPUT_NONE: u32 = 0;
+pub const FW_TEXT_INPUT_TEXT_FIELD: u32 = 1;
 pub const FW_LABEL_BODY: u32 = 0;
 pub const FW_MESSAGE_HINT: u32 = 0;
 
