@@ -113,6 +113,23 @@ struct ObjectCommandTests {
                   - { id: street, cell: org.formwork.text-field, model: { title: Street }, enabledIf: "city is not empty" }
             """)
         #expect(bare.stderr.contains("unknown field 'city'"), "\(bare.stderr)")
+        // A cross-field rule inside an object names its fields as object.id, and is reported at the nested pointer.
+        let equalsPath = try Scratch.file(
+            "objects/equals.yaml",
+            contents: """
+                formwork: 1
+                id: equals
+                sections:
+                  - id: a
+                    object: acct
+                    fields:
+                      - { id: email, cell: org.formwork.text-field, model: { title: E-mail } }
+                      - { id: confirm, cell: org.formwork.text-field, model: { title: Again }, rules: { equals: acct.email } }
+                """)
+        let mismatch = try values("equals", #"{"acct": {"email": "a@example.com", "confirm": "b@example.com"}}"#)
+        let equals = try run(Build.formwork, ["validate", equalsPath, "--values", mismatch], environment: environment)
+        #expect(equals.status == 65)
+        #expect(equals.stderr.contains("/acct/confirm: Again must match E-mail."), "\(equals.stderr)")
         // The same ids in two objects, beside a top-level field and a repeated group's: the example is valid.
         #expect(try run(Build.formwork, ["validate", shipping], environment: environment).status == 0)
     }

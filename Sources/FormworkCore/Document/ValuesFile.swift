@@ -365,8 +365,11 @@ public enum ValuesFile {
                 }
             }
             let failed = Set(diagnostics.map(\.pointer))
-            for (id, message) in form.crossFieldProblems(states) where !failed.contains("/" + Pointer.escape(id)) {
-                report("/" + Pointer.escape(id), given[id], message)
+            for (id, message) in form.crossFieldProblems(states) {
+                // `/acct/confirm` for a field of an object: the field's own pointer, not its id escaped.
+                let pointer = field(id, in: form)?.valuePointer ?? "/" + Pointer.escape(id)
+                guard !failed.contains(pointer) else { continue }
+                report(pointer, given[id], message)
             }
         }
     }

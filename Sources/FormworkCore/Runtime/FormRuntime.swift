@@ -159,7 +159,7 @@ public final class FormRuntime {
             nodes.append(.message(kind: .error, text: rejection.reason))
             rejections.append(
                 Diagnostic(
-                    kind: .invalid, file: nil, pointer: "/" + Pointer.escape(field.id), line: nil,
+                    kind: .invalid, file: nil, pointer: field.valuePointer, line: nil,
                     message: "cell '\(cell.id)' rejected the value of '\(field.id)': \(rejection.reason)"))
         }
         func date(_ name: String?) -> Double? {
