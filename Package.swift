@@ -209,6 +209,7 @@ let package = Package(
                 "FormworkServer", "FormworkHummingbird", "FormworkCore", "FormworkHost", "FormworkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]
 )

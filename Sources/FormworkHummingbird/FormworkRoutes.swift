@@ -10,7 +10,8 @@ import NIOCore
 public enum FormworkRoutes {
     /// Adds the web runtime's routes to `router`:
     /// `GET /`, `GET|POST /forms/{id}`, `GET /forms/{id}/submitted/{submission}`,
-    /// `GET|POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`, `GET /api/forms/{id}/schema`,
+    /// `GET|POST /api/forms/{id}/submissions`, `GET /api/forms/{id}/submissions/{submission}`,
+    /// `GET /api/forms/{id}/submissions/{submission}/files/{field}`, `GET /api/forms/{id}/schema`,
     /// `GET /forms/{id}/drafts/{token}`, `POST /api/forms/{id}/drafts`, `GET|PUT /api/forms/{id}/drafts/{token}`,
     /// `POST /api/forms/{id}/drafts/{token}/submission`, `GET /openapi.json`, `GET /healthz`, `GET /readyz`.
     public static func add<Context: RequestContext>(to router: Router<Context>, service: FormService, limits: SubmissionLimits) {
@@ -54,6 +55,12 @@ public enum FormworkRoutes {
                 await service.apiSubmission(
                     formID: try context.parameters.require("form"), submissionID: try context.parameters.require("submission")))
         }
+        router.get("/api/forms/:form/submissions/:submission/files/:field") { request, context in
+            response(
+                await service.apiFile(
+                    formID: try context.parameters.require("form"), submissionID: try context.parameters.require("submission"),
+                    field: try context.parameters.require("field"), authorization: request.headers[.authorization]))
+        }
         router.get("/forms/:form/drafts/:token") { request, context in
             response(
                 await service.draftPage(
@@ -92,10 +99,11 @@ public enum FormworkRoutes {
 
     /// The body, at most `limits.maxBytes` (413 beyond, without reading the rest).
     static func collect(_ request: Request, limits: SubmissionLimits) async throws -> [UInt8] {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.maxBytes {
-            throw HTTPError(.contentTooLarge, message: "the body is \(length) bytes; this server takes at most \(limits.maxBytes)")
+        let limit = limits.bodyLimit(contentType: request.headers[.contentType])
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw HTTPError(.contentTooLarge, message: "the body is \(length) bytes; this server takes at most \(limit)")
         }
-        let buffer = try await request.body.collect(upTo: limits.maxBytes)
+        let buffer = try await request.body.collect(upTo: limit)
         return Array(buffer.readableBytesView)
     }
 

@@ -35,7 +35,8 @@ extension FormService {
     func saveDraftFromPage(
         _ served: ServedForm, pairs: [(name: String, value: String)], cookie: String?, draftToken: String?, requestID: String
     ) async -> ServerResponse {
-        let values = Self.withoutSecureValues(FormPost(form: served.form).values(pairs), of: served.form)
+        let values = Self.withoutFiles(
+            Self.withoutSecureValues(FormPost(form: served.form).values(pairs), of: served.form), of: served.form)
         switch await checkDraft(served, values: values) {
         case .unavailable(let response): return response
         case .refused(let problems):
@@ -104,7 +105,7 @@ extension FormService {
         let values: JSON
         switch readValues(served, body: body, contentType: contentType) {
         case .failure(let failure): return failure.response
-        case .success(let v): values = Self.withoutSecureValues(v, of: served.form)
+        case .success(let (v, _)): values = Self.withoutFiles(Self.withoutSecureValues(v, of: served.form), of: served.form)
         }
         switch await checkDraft(served, values: values) {
         case .unavailable(let response): return response
@@ -167,7 +168,7 @@ extension FormService {
         if !body.isEmpty {
             switch readValues(served, body: body, contentType: contentType) {
             case .failure(let failure): return failure.response
-            case .success(.object(let given)):
+            case .success((.object(let given), _)):
                 let names = Set(given.map(\.0))
                 members = members.filter { !names.contains($0.0) } + given
             case .success:
@@ -370,13 +371,16 @@ extension FormService {
         problem(404, "no-such-form", "No such form", "There is no form '\(TerminalSafe.clip(formID))' here; GET / lists the forms.")
     }
 
-    /// A JSON API body as answers: a values-file object, or a form body read as the page's names.
-    func readValues(_ served: ServedForm, body: [UInt8], contentType: String?) -> Result<JSON, ResponseFailure> {
+    /// A JSON API body as answers: a values-file object, or a form body read as the page's names (with its files, for
+    /// a form with file fields; a draft keeps no file).
+    func readValues(_ served: ServedForm, body: [UInt8], contentType: String?) -> Result<(JSON, Uploads), ResponseFailure> {
         do {
             switch try SubmissionBody.parse(body, contentType: contentType, limits: limits) {
-            case .json(let json): return .success(json)
-            case .fields(let pairs):
-                return .success(FormPost(form: served.form).values(pairs.filter { $0.name != Self.tokenName && $0.name != Self.draftName }))
+            case .json(let json): return .success((json, try Uploads([], form: served.form)))
+            case .fields(let pairs, let files):
+                let uploads = try Uploads(files, form: served.form)
+                let named = pairs.filter { $0.name != Self.tokenName && $0.name != Self.draftName } + uploads.pairs
+                return .success((FormPost(form: served.form).values(named), uploads))
             }
         } catch {
             count(served.id, "refused-body")

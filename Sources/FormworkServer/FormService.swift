@@ -121,9 +121,12 @@ public final class FormService: Sendable {
     public func post(formID: String, body: [UInt8], contentType: String?, cookie: String?, requestID: String) async -> ServerResponse {
         guard let served = catalog.form(formID) else { return notFound(formID) }
         let pairs: [(name: String, value: String)]
+        var uploads: Uploads
         do {
             switch try SubmissionBody.parse(body, contentType: contentType, limits: limits) {
-            case .fields(let fields): pairs = fields
+            case .fields(let fields, let files):
+                pairs = fields
+                uploads = try Uploads(files, form: served.form)
             case .json: return problemPage(served, status: 415, "This page posts a form; send JSON to /api/forms/\(formID)/submissions.")
             }
         } catch {
@@ -155,8 +158,9 @@ public final class FormService: Sendable {
         if pairs.last(where: { $0.name == Self.intentName })?.value == "draft" {
             return await saveDraftFromPage(served, pairs: pairs, cookie: cookie, draftToken: draftToken, requestID: requestID)
         }
-        let values = FormPost(form: served.form).values(pairs)
-        let verdict = await check(served, values: values)
+        let values = FormPost(form: served.form).values(pairs + uploads.pairs)
+        uploads.refuseNamesWithoutFiles(in: values, form: served.form)
+        let verdict = Self.adding(uploads, to: await check(served, values: values))
         switch verdict {
         case .unavailable(let response): return response
         case .refused(let problems):
@@ -173,7 +177,8 @@ public final class FormService: Sendable {
                 let stored = try await storeSubmission(
                     NewSubmission(
                         formID: served.id, revision: served.revision, values: accepted,
-                        idempotencyKey: draftKey.map { "draft:" + $0 } ?? "page:" + nonce, receivedAt: WallClock.seconds), of: served)
+                        idempotencyKey: draftKey.map { "draft:" + $0 } ?? "page:" + nonce, receivedAt: WallClock.seconds,
+                        files: uploads.files), of: served)
                 if let draftKey { try await finishDraft(served, key: draftKey, submissionID: stored.id) }
                 count(served.id, stored.created ? "stored" : "repeated")
                 logger.info(
@@ -223,11 +228,13 @@ public final class FormService: Sendable {
             return problem(400, "bad-idempotency-key", "Bad Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
         }
         let values: JSON
+        var uploads: Uploads
         switch readValues(served, body: body, contentType: contentType) {
         case .failure(let failure): return failure.response
-        case .success(let v): values = v
+        case .success(let read): (values, uploads) = read
         }
-        switch await check(served, values: values) {
+        uploads.refuseNamesWithoutFiles(in: values, form: served.form)
+        switch Self.adding(uploads, to: await check(served, values: values)) {
         case .unavailable(let response): return response
         case .refused(let problems):
             count(served.id, "refused")
@@ -239,7 +246,7 @@ public final class FormService: Sendable {
                 let stored = try await storeSubmission(
                     NewSubmission(
                         formID: served.id, revision: served.revision, values: accepted, idempotencyKey: idempotencyKey.map { "api:" + $0 },
-                        receivedAt: WallClock.seconds), of: served)
+                        receivedAt: WallClock.seconds, files: uploads.files), of: served)
                 count(served.id, stored.created ? "stored" : "repeated")
                 logger.info(
                     "submission stored",

@@ -44,7 +44,7 @@ enum OpenAPIDocument {
                                     "requestBody",
                                     .object([
                                         ("required", .bool(true)),
-                                        ("content", .object([("application/json", .object([("schema", ref(name))]))])),
+                                        ("content", .object(requestContent(served, values: name))),
                                     ])
                                 ),
                                 (
@@ -83,6 +83,9 @@ enum OpenAPIDocument {
                         ),
                     ])
                 ))
+            if served.form.fields.contains(where: { $0.rules.upload != nil }) {
+                paths.append(("/api/forms/\(segment)/submissions/{submission}/files/{field}", .object([("get", fileOperation(served))])))
+            }
             paths.append(
                 (
                     "/api/forms/\(segment)/schema",
@@ -402,4 +405,70 @@ enum OpenAPIDocument {
             ])
         ),
     ])
+
+    /// A submission's body: the values as JSON; for a form with file fields, also `multipart/form-data` with the page's
+    /// names, each file field a binary part (files cannot be sent as JSON).
+    static func requestContent(_ served: ServedForm, values name: String) -> [(String, JSON)] {
+        var content: [(String, JSON)] = [("application/json", .object([("schema", ref(name))]))]
+        let files = served.form.fields.filter { $0.rules.upload != nil && $0.item == nil }
+        guard !files.isEmpty else { return content }
+        let properties = files.map { field -> (String, JSON) in
+            (
+                field.id,
+                .object([
+                    ("type", .string("string")), ("contentMediaType", .string("application/octet-stream")),
+                    ("description", .string(field.rules.upload!.summary + "; the type is read from the content")),
+                ])
+            )
+        }
+        content.append(
+            (
+                "multipart/form-data",
+                .object([
+                    (
+                        "schema",
+                        .object([
+                            ("type", .string("object")), ("properties", .object(properties)),
+                            ("additionalProperties", .object([("type", .string("string"))])),
+                        ])
+                    )
+                ])
+            ))
+        return content
+    }
+
+    /// `GET …/submissions/{submission}/files/{field}`: a stored file, for the reader.
+    static func fileOperation(_ served: ServedForm) -> JSON {
+        func parameter(_ name: String, _ description: String) -> JSON {
+            .object([
+                ("name", .string(name)), ("in", .string("path")), ("required", .bool(true)), ("description", .string(description)),
+                ("schema", .object([("type", .string("string"))])),
+            ])
+        }
+        return .object([
+            ("operationId", .string("file_" + schemaName(served.id))),
+            ("summary", .string("A file sent with a submission of \(served.title)")),
+            ("security", .array([.object([("reader", .array([]))])])),
+            (
+                "parameters",
+                .array([
+                    parameter("submission", "The submission's id"), parameter("field", "The file field's id (documents.cv in an object)"),
+                ])
+            ),
+            (
+                "responses",
+                .object([
+                    (
+                        "200",
+                        .object([
+                            ("description", .string("The file as it was sent, of the type read from its content, as an attachment")),
+                            ("content", .object([("application/octet-stream", .object([]))])),
+                        ])
+                    ),
+                    ("401", response("No reader token, or another", "application/problem+json", ref("Problem"))),
+                    ("404", response("No such form, submission or file", "application/problem+json", ref("Problem"))),
+                ])
+            ),
+        ])
+    }
 }

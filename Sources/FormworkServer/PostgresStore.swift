@@ -57,6 +57,20 @@ public actor PostgresStore: SubmissionStore {
             )
             """,
         ],
+        [
+            """
+            CREATE TABLE IF NOT EXISTS formwork_files (
+                submission_id TEXT NOT NULL REFERENCES formwork_submissions (id),
+                field TEXT NOT NULL,
+                name TEXT NOT NULL,
+                type TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                sha256 TEXT NOT NULL,
+                content BYTEA NOT NULL,
+                PRIMARY KEY (submission_id, field)
+            )
+            """
+        ],
     ]
 
     private struct Pending {
@@ -269,6 +283,14 @@ public actor PostgresStore: SubmissionStore {
             for item in batch {
                 let s = item.submission
                 if created.contains(item.id) {
+                    // The files in the same transaction: a submission is acknowledged with its files or not at all.
+                    for file in s.files {
+                        try await connection.query(
+                            """
+                            INSERT INTO formwork_files (submission_id, field, name, type, size, sha256, content)
+                            VALUES (\(item.id), \(file.field), \(file.name), \(file.type), \(Int64(file.size)), \(file.sha256), \(ByteBuffer(bytes: file.content)))
+                            """, logger: self.logger)
+                    }
                     out.append(
                         StoredSubmission(
                             id: item.id, formID: s.formID, revision: s.revision, values: s.values, idempotencyKey: s.idempotencyKey,
@@ -297,6 +319,44 @@ public actor PostgresStore: SubmissionStore {
                 out.append(found)
             }
             return out
+        }
+    }
+
+    public func file(formID: String, submissionID: String, field: String) async throws(StoreError) -> StoredFile? {
+        do {
+            let rows = try await client.query(
+                """
+                SELECT f.field, f.name, f.type, f.size, f.sha256, f.content FROM formwork_files f
+                JOIN formwork_submissions s ON s.id = f.submission_id
+                WHERE s.form_id = \(formID) AND f.submission_id = \(submissionID) AND f.field = \(field)
+                """, logger: logger)
+            for try await (field, name, type, size, sha256, content) in rows.decode(
+                (String, String, String, Int64, String, ByteBuffer).self)
+            {
+                return StoredFile(
+                    field: field, name: name, type: type, size: Int(size), sha256: sha256, content: Array(content.readableBytesView))
+            }
+            return nil
+        } catch {
+            throw StoreError("PostgreSQL: \(Self.describe(error))")
+        }
+    }
+
+    public func files(formID: String, submissionID: String) async throws(StoreError) -> [StoredFile] {
+        do {
+            let rows = try await client.query(
+                """
+                SELECT f.field, f.name, f.type, f.size, f.sha256 FROM formwork_files f
+                JOIN formwork_submissions s ON s.id = f.submission_id
+                WHERE s.form_id = \(formID) AND f.submission_id = \(submissionID) ORDER BY f.field
+                """, logger: logger)
+            var out: [StoredFile] = []
+            for try await (field, name, type, size, sha256) in rows.decode((String, String, String, Int64, String).self) {
+                out.append(StoredFile(field: field, name: name, type: type, size: Int(size), sha256: sha256, content: []))
+            }
+            return out
+        } catch {
+            throw StoreError("PostgreSQL: \(Self.describe(error))")
         }
     }
 

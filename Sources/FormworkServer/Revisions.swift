@@ -70,11 +70,8 @@ public struct RevisionReader: Sendable {
 }
 
 extension FormService {
-    /// `GET /api/forms/{id}/submissions[?as=current][&after=N][&limit=N]`: stored answers, for a reader that holds the
-    /// server's reader token (`Authorization: Bearer …`; without `--reader-token-file` nobody does). `as=current`
-    /// reads each answer in the current revision's shape, with its report, as `submissions export --as-current`.
-    public func apiList(formID: String, authorization: String?, query: String) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+    /// The refusal of a request that reads stored answers (or files) without the reader token; nil when it has it.
+    func unauthorizedReader(_ authorization: String?) -> ServerResponse? {
         guard let readerToken else {
             return problem(
                 404, "answers-not-served", "Answers are not served",
@@ -86,6 +83,15 @@ extension FormService {
             response.headers.append(("WWW-Authenticate", "Bearer realm=\"formwork\""))
             return response
         }
+        return nil
+    }
+
+    /// `GET /api/forms/{id}/submissions[?as=current][&after=N][&limit=N]`: stored answers, for a reader that holds the
+    /// server's reader token (`Authorization: Bearer …`; without `--reader-token-file` nobody does). `as=current`
+    /// reads each answer in the current revision's shape, with its report, as `submissions export --as-current`.
+    public func apiList(formID: String, authorization: String?, query: String) async -> ServerResponse {
+        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+        if let refusal = unauthorizedReader(authorization) { return refusal }
         var asCurrent = false, after: Int64 = 0, limit = 100
         let pairs = (try? SubmissionBody.urlEncoded(Array(query.utf8), limits: limits)) ?? []
         for (name, value) in pairs {

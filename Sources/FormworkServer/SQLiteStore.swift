@@ -9,7 +9,7 @@ import Glibc
 /// waits for its own sync only. Reads go through a second connection (WAL lets them run beside the writer).
 public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     /// The schema version this code writes (`PRAGMA user_version`); older files are upgraded by `migrations`.
-    static let schemaVersion: Int32 = 2
+    static let schemaVersion: Int32 = 3
     /// Each migration takes the file from version `index` to `index + 1`.
     static let migrations: [String] = [
         """
@@ -44,6 +44,18 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
             document TEXT NOT NULL,
             first_seen REAL NOT NULL,
             PRIMARY KEY (form_id, revision)
+        );
+        """,
+        """
+        CREATE TABLE files (
+            submission_id TEXT NOT NULL REFERENCES submissions(id),
+            field TEXT NOT NULL,
+            name TEXT NOT NULL,
+            type TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            content BLOB NOT NULL,
+            PRIMARY KEY (submission_id, field)
         );
         """,
     ]
@@ -186,6 +198,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
                 let existing = try Statement(
                     writer,
                     "SELECT id, revision, submission_values, received_at FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2;")
+                let insertFile = try Statement(
+                    writer,
+                    "INSERT INTO files (submission_id, field, name, type, size, sha256, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7);")
                 let now = WallClock.seconds
                 for s in batch {
                     let id = FormTokens.hex(FormTokens.randomBytes(16))
@@ -199,6 +214,20 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
                     insert.bind(7, s.values)
                     guard insert.step() == SQLITE_DONE else { throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(writer)))") }
                     if sqlite3_changes(writer) == 1 {
+                        // The files in the same transaction: a submission is acknowledged with its files or not at all.
+                        for file in s.files {
+                            insertFile.reset()
+                            insertFile.bind(1, id)
+                            insertFile.bind(2, file.field)
+                            insertFile.bind(3, file.name)
+                            insertFile.bind(4, file.type)
+                            insertFile.bind(5, Int64(file.size))
+                            insertFile.bind(6, file.sha256)
+                            insertFile.bind(7, blob: file.content)
+                            guard insertFile.step() == SQLITE_DONE else {
+                                throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(writer)))")
+                            }
+                        }
                         stored.append(
                             StoredSubmission(
                                 id: id, formID: s.formID, revision: s.revision, values: s.values, idempotencyKey: s.idempotencyKey,
@@ -223,6 +252,45 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
             try? Self.execute(writer, "ROLLBACK;")
             return batch.map { _ in .failure(error) }
         }
+    }
+
+    public func file(formID: String, submissionID: String, field: String) async throws(StoreError) -> StoredFile? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let s = try Statement(
+            reader,
+            """
+            SELECT f.field, f.name, f.type, f.size, f.sha256, f.content FROM files f JOIN submissions s ON s.id = f.submission_id
+            WHERE s.form_id = ?1 AND f.submission_id = ?2 AND f.field = ?3;
+            """)
+        s.bind(1, formID)
+        s.bind(2, submissionID)
+        s.bind(3, field)
+        guard s.step() == SQLITE_ROW else { return nil }
+        return StoredFile(
+            field: s.text(0), name: s.text(1), type: s.text(2), size: Int(sqlite3_column_int64(s.handle, 3)), sha256: s.text(4),
+            content: s.blob(5))
+    }
+
+    public func files(formID: String, submissionID: String) async throws(StoreError) -> [StoredFile] {
+        readLock.lock()
+        defer { readLock.unlock() }
+        let s = try Statement(
+            reader,
+            """
+            SELECT f.field, f.name, f.type, f.size, f.sha256 FROM files f JOIN submissions s ON s.id = f.submission_id
+            WHERE s.form_id = ?1 AND f.submission_id = ?2 ORDER BY f.field;
+            """)
+        s.bind(1, formID)
+        s.bind(2, submissionID)
+        var out: [StoredFile] = []
+        while s.step() == SQLITE_ROW {
+            out.append(
+                StoredFile(
+                    field: s.text(0), name: s.text(1), type: s.text(2), size: Int(sqlite3_column_int64(s.handle, 3)), sha256: s.text(4),
+                    content: []))
+        }
+        return out
     }
 
     public func submission(formID: String, id: String) async throws(StoreError) -> StoredSubmission? {
@@ -430,6 +498,18 @@ final class Statement {
     }
 
     func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ index: Int32, blob: [UInt8]) {
+        blob.withUnsafeBytes {
+            sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), fw_sqlite_transient())
+        }
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
 
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }

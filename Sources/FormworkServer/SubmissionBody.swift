@@ -1,4 +1,5 @@
 import FormworkCore
+import Foundation
 
 /// What a request body may hold.
 public struct SubmissionLimits: Sendable {
@@ -7,9 +8,19 @@ public struct SubmissionLimits: Sendable {
     /// Name and value pairs (413 beyond): a form of `n` fields posts about `n` of them.
     public var maxFields: Int
 
-    public init(maxBytes: Int = 1 << 20, maxFields: Int = 10_000) {
+    /// Bytes of files a `multipart/form-data` body may carry beyond `maxBytes` (a form's file fields each have a
+    /// limit of their own, checked once the body is read).
+    public var maxUploadBytes: Int
+
+    public init(maxBytes: Int = 1 << 20, maxFields: Int = 10_000, maxUploadBytes: Int = 16 << 20) {
         self.maxBytes = maxBytes
         self.maxFields = maxFields
+        self.maxUploadBytes = maxUploadBytes
+    }
+
+    /// The most bytes a body of `contentType` may have: files come only in multipart bodies.
+    public func bodyLimit(contentType: String?) -> Int {
+        MediaType(contentType ?? "").essence == "multipart/form-data" ? maxBytes + maxUploadBytes : maxBytes
     }
 }
 
@@ -19,8 +30,17 @@ public struct SubmissionLimits: Sendable {
 /// parser reads its input once (no input takes more than linear time).
 package enum SubmissionBody {
     package enum Parsed {
-        case fields([(name: String, value: String)])
+        /// Name and value pairs, and the files of a multipart body (a form with file fields).
+        case fields([(name: String, value: String)], files: [FilePart])
         case json(JSON)
+    }
+
+    /// A part of a multipart body that carries a file: the name it is posted under, the file's name as the client
+    /// gave it, and its bytes (what the client says the type is is not kept: the type is sniffed).
+    package struct FilePart: Sendable {
+        package var name: String
+        package var filename: String
+        package var bytes: [UInt8]
     }
 
     /// Why a body was refused, and with which status.
@@ -30,17 +50,19 @@ package enum SubmissionBody {
     }
 
     package static func parse(_ bytes: [UInt8], contentType: String?, limits: SubmissionLimits) throws(Refusal) -> Parsed {
-        guard bytes.count <= limits.maxBytes else {
-            throw Refusal(status: 413, message: "the body is \(bytes.count) bytes; this server takes at most \(limits.maxBytes)")
-        }
         let type = MediaType(contentType ?? "")
+        let limit = limits.bodyLimit(contentType: contentType)
+        guard bytes.count <= limit else {
+            throw Refusal(status: 413, message: "the body is \(bytes.count) bytes; this server takes at most \(limit)")
+        }
         switch type.essence {
-        case "application/x-www-form-urlencoded": return .fields(try urlEncoded(bytes, limits: limits))
+        case "application/x-www-form-urlencoded": return .fields(try urlEncoded(bytes, limits: limits), files: [])
         case "multipart/form-data":
             guard let boundary = type.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 70 else {
                 throw Refusal(status: 400, message: "multipart/form-data needs a boundary parameter of 1 to 70 characters")
             }
-            return .fields(try multipart(bytes, boundary: Array(boundary.utf8), limits: limits))
+            let (pairs, files) = try multipart(bytes, boundary: Array(boundary.utf8), limits: limits)
+            return .fields(pairs, files: files)
         case "application/json":
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw Refusal(status: 400, message: "the JSON body is not valid UTF-8")
@@ -124,8 +146,9 @@ package enum SubmissionBody {
 
     // MARK: multipart/form-data (RFC 7578)
 
-    static func multipart(_ bytes: [UInt8], boundary: [UInt8], limits: SubmissionLimits) throws(Refusal) -> [(name: String, value: String)]
-    {
+    static func multipart(
+        _ bytes: [UInt8], boundary: [UInt8], limits: SubmissionLimits
+    ) throws(Refusal) -> ([(name: String, value: String)], [FilePart]) {
         let malformed = Refusal(status: 400, message: "the multipart/form-data body is malformed (see RFC 7578)")
         // Every delimiter is CRLF "--" boundary; the first may start the body.
         let delimiter = Array("\r\n--".utf8) + boundary
@@ -133,10 +156,14 @@ package enum SubmissionBody {
         body.append(contentsOf: bytes)
         guard var position = find(delimiter, in: body, from: 0) else { throw malformed }
         var pairs: [(name: String, value: String)] = []
+        var files: [FilePart] = []
+        var fileBytes = 0, textBytes = 0
         while true {
             position += delimiter.count
             // "--" after a delimiter closes the body.
-            if position + 1 < body.count && body[position] == UInt8(ascii: "-") && body[position + 1] == UInt8(ascii: "-") { return pairs }
+            if position + 1 < body.count && body[position] == UInt8(ascii: "-") && body[position + 1] == UInt8(ascii: "-") {
+                return (pairs, files)
+            }
             // Transport padding, then CRLF.
             while position < body.count && (body[position] == 0x20 || body[position] == 0x09) { position += 1 }
             guard position + 1 < body.count, body[position] == 0x0D, body[position + 1] == 0x0A else { throw malformed }
@@ -148,8 +175,22 @@ package enum SubmissionBody {
             guard next >= contentStart - 2 else { throw malformed }
             let content = next > contentStart ? Array(body[contentStart..<next]) : []
             let disposition = try formDataDisposition(headers, malformed: malformed)
-            if disposition.filename != nil {
-                throw Refusal(status: 415, message: "part '\(TerminalSafe.clip(disposition.name))' is a file; this form takes no uploads")
+            if let filename = disposition.filename {
+                files.append(FilePart(name: disposition.name, filename: filename, bytes: content))
+                fileBytes += content.count
+                guard fileBytes <= limits.maxUploadBytes else {
+                    throw Refusal(status: 413, message: "the files sent are larger than \(limits.maxUploadBytes) bytes together")
+                }
+                if pairs.count + files.count > limits.maxFields {
+                    throw Refusal(status: 413, message: "the body has more than \(limits.maxFields) fields")
+                }
+                position = next
+                continue
+            }
+            textBytes += content.count
+            guard textBytes <= limits.maxBytes else {
+                throw Refusal(
+                    status: 413, message: "the body's fields are larger than \(limits.maxBytes) bytes; this server takes at most that")
             }
             guard let value = String(validating: content, as: UTF8.self) else {
                 throw Refusal(status: 400, message: "part '\(TerminalSafe.clip(disposition.name))' is not UTF-8 text")
@@ -166,9 +207,14 @@ package enum SubmissionBody {
         for line in text.split(separator: "\r\n") {
             guard let colon = line.firstIndex(of: ":") else { throw malformed }
             guard line[..<colon].lowercased() == "content-disposition" else { continue }
-            let type = MediaType(String(line[line.index(after: colon)...]))
+            let type = MediaType(String(line[line.index(after: colon)...]), backslashEscapes: false)
             guard type.essence == "form-data", let name = type.parameters["name"] else { throw malformed }
-            return (name, type.parameters["filename"])
+            // What a browser escaped in a file's name (WHATWG): a quote and line breaks.
+            let filename = type.parameters["filename"].map {
+                $0.replacingOccurrences(of: "%22", with: "\"").replacingOccurrences(of: "%0D", with: "\r")
+                    .replacingOccurrences(of: "%0A", with: "\n")
+            }
+            return (name, filename)
         }
         throw malformed
     }
@@ -195,22 +241,25 @@ struct MediaType {
     var essence: String
     var parameters: [String: String] = [:]
 
-    init(_ text: String) {
-        let parts = Self.splitOutsideQuotes(text)
+    /// `backslashEscapes`: a quoted value's `\"` is `"` (RFC 9110); a browser's form-data header writes a
+    /// backslash as itself and a quote as `%22` (WHATWG's multipart/form-data encoding), so it is read with false.
+    init(_ text: String, backslashEscapes: Bool = true) {
+        let parts = Self.splitOutsideQuotes(text, backslashEscapes: backslashEscapes)
         essence = (parts.first ?? "").trimmingSpaces.lowercased()
         for part in parts.dropFirst() {
             guard let equals = part.firstIndex(of: "=") else { continue }
             let key = part[..<equals].trimmingSpaces.lowercased()
             var value = part[part.index(after: equals)...].trimmingSpaces
             if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast()).replacingBackslashEscapes
+                value = String(value.dropFirst().dropLast())
+                if backslashEscapes { value = value.replacingBackslashEscapes }
             }
             if parameters[key] == nil { parameters[key] = value }
         }
     }
 
     /// `text` split at the semicolons that are not inside a quoted string.
-    static func splitOutsideQuotes(_ text: String) -> [String] {
+    static func splitOutsideQuotes(_ text: String, backslashEscapes: Bool = true) -> [String] {
         var parts: [String] = []
         var current = ""
         var quoted = false
@@ -218,7 +267,7 @@ struct MediaType {
         for c in text {
             if escaped {
                 escaped = false
-            } else if quoted && c == "\\" {
+            } else if quoted && backslashEscapes && c == "\\" {
                 escaped = true
             } else if c == "\"" {
                 quoted.toggle()

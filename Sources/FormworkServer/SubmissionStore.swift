@@ -10,13 +10,41 @@ public struct NewSubmission: Sendable, Equatable {
     public var idempotencyKey: String?
     /// Seconds since 1970.
     public var receivedAt: Double
+    /// The files of its file fields, stored in the same transaction.
+    public var files: [StoredFile]
 
-    public init(formID: String, revision: String, values: String, idempotencyKey: String?, receivedAt: Double) {
+    public init(
+        formID: String, revision: String, values: String, idempotencyKey: String?, receivedAt: Double, files: [StoredFile] = []
+    ) {
         self.formID = formID
         self.revision = revision
         self.values = values
         self.idempotencyKey = idempotencyKey
         self.receivedAt = receivedAt
+        self.files = files
+    }
+}
+
+/// A file sent for a file field, stored beside its submission.
+public struct StoredFile: Sendable, Equatable {
+    /// The field's id as the values file names it (`cv`, `documents.cv` in an object).
+    public var field: String
+    /// The file's name as sent, made safe (`FileUpload.safeName`): the field's value.
+    public var name: String
+    /// The media type sniffed from its content (never the one the client claimed).
+    public var type: String
+    public var size: Int
+    /// SHA-256 of the content, 64 hex digits.
+    public var sha256: String
+    public var content: [UInt8]
+
+    public init(field: String, name: String, type: String, size: Int, sha256: String, content: [UInt8]) {
+        self.field = field
+        self.name = name
+        self.type = type
+        self.size = size
+        self.sha256 = sha256
+        self.content = content
     }
 }
 
@@ -105,6 +133,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 public protocol SubmissionStore: Sendable {
     /// Stores `submission` durably, or returns the one stored before under the same form and idempotency key.
     func insert(_ submission: NewSubmission) async throws(StoreError) -> StoredSubmission
+    /// The file sent for `field` with submission `submissionID` of form `formID`, or nil.
+    func file(formID: String, submissionID: String, field: String) async throws(StoreError) -> StoredFile?
+    /// The files stored with submission `submissionID` of form `formID`, by field id, without their content.
+    func files(formID: String, submissionID: String) async throws(StoreError) -> [StoredFile]
     /// The submission `id` of form `formID`.
     func submission(formID: String, id: String) async throws(StoreError) -> StoredSubmission?
     /// The submissions of `formID` in the order they were stored, `limit` at a time after the one with sequence

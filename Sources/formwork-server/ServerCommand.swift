@@ -140,6 +140,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cell hosts driving cells for requests (each a child process).", valueName: "count")) var cells = 2
     @Option(help: ArgumentHelp("Seconds one call into a pack may take before it is stopped.", valueName: "seconds")) var timeout: Double = 5
     @Option(name: .customLong("max-body"), help: ArgumentHelp("Largest request body, in bytes.", valueName: "bytes")) var maxBody = 1 << 20
+    @Option(
+        name: .customLong("max-upload"),
+        help: ArgumentHelp("Most bytes of files one multipart body may carry beyond --max-body.", valueName: "bytes"))
+    var maxUpload = 16 << 20
     @Option(name: .customLong("max-fields"), help: ArgumentHelp("Most name and value pairs in one body.", valueName: "count"))
     var maxFields = 10_000
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay silent.", valueName: "seconds"))
@@ -170,6 +174,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--draft-days must be between 0 and 3650 days, not \(draftDays)")
         }
         guard maxBody >= 1024 else { throw ValidationError("--max-body must be at least 1024 bytes, not \(maxBody)") }
+        guard maxUpload >= 0 else { throw ValidationError("--max-upload must be 0 or more bytes, not \(maxUpload)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
         }
@@ -200,7 +205,7 @@ struct Serve: AsyncParsableCommand {
             return bytes
         }
         let location = try store ?? StoreLocation.fromEnvironment() ?? StoreLocation.beside(paths)
-        let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields)
+        let limits = SubmissionLimits(maxBytes: maxBody, maxFields: maxFields, maxUploadBytes: maxUpload)
         let site = FormSite(
             forms: paths, store: try await location.open(logger: logger), cellHost: CheckRunner.currentExecutable, packPaths: packPaths,
             cells: cells, timeout: timeout, secret: secret, limits: limits, draftLifetime: draftDays * 86400,

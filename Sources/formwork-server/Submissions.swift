@@ -10,7 +10,7 @@ import Logging
 struct Submissions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "submissions", abstract: "List or export the submissions a served form received.",
-        subcommands: [ListSubmissions.self, Export.self])
+        subcommands: [ListSubmissions.self, Export.self, ExportFile.self])
 }
 
 struct StoreOptions: ParsableArguments {
@@ -94,6 +94,12 @@ struct Export: AsyncParsableCommand {
             let reader = try await revisionReader(store)
             answers = rows.map { reader.read($0.values, revision: $0.revision) }
         }
+        // The files of file fields: named, typed and hashed in the export, with where the server serves each.
+        var files: [[StoredFile]] = []
+        for row in rows { files.append(try await store.files(formID: form, submissionID: row.id)) }
+        func link(_ row: StoredSubmission, _ file: StoredFile) -> String {
+            "/api/forms/\(Self.segment(form))/submissions/\(row.id)/files/\(Self.segment(file.field))"
+        }
         await store.close()
         switch format {
         case .jsonl:
@@ -108,6 +114,20 @@ struct Export: AsyncParsableCommand {
                     members.append(("report", current.report))
                 } else {
                     members.append(("values", JSON.parse(s.values) ?? .object([])))
+                }
+                if !files[i].isEmpty {
+                    members.append(
+                        (
+                            "files",
+                            .array(
+                                files[i].map { file in
+                                    .object([
+                                        ("field", .string(file.field)), ("name", .string(file.name)), ("type", .string(file.type)),
+                                        ("size", .integer(Int64(file.size))), ("sha256", .string(file.sha256)),
+                                        ("href", .string(link(s, file))),
+                                    ])
+                                })
+                        ))
                 }
                 print(JSON.object(members).serialized(pretty: false))
             }
@@ -126,6 +146,14 @@ struct Export: AsyncParsableCommand {
                             guard case .object(let inner) = value else { return [(key, value)] }
                             return inner.map { ("\(key).\($0.0)", $0.1) }
                         })
+                }
+                // A file field's column holds the file's name; beside it, where the server serves the file and its hash.
+                if case .object(var members) = values, !files[i].isEmpty {
+                    for file in files[i] {
+                        members.append(("\(file.field).href", .string(link(row, file))))
+                        members.append(("\(file.field).sha256", .string(file.sha256)))
+                    }
+                    values = .object(members)
                 }
                 return (s: row, values: values)
             }
@@ -154,6 +182,14 @@ struct Export: AsyncParsableCommand {
                 FileHandle.standardOutput.write(data)
             }
         }
+    }
+
+    /// `text` as one path segment of a URL (percent-encoded but for unreserved characters).
+    static func segment(_ text: String) -> String {
+        text.utf8.map { b in
+            let c = Character(UnicodeScalar(b))
+            return b < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c)) ? String(c) : String(format: "%%%02X", b)
+        }.joined()
     }
 
     /// The current revision (`--document`, or the newest the store recorded) and, when its cell types are found,
@@ -188,5 +224,41 @@ struct Export: AsyncParsableCommand {
         }
         let revision = FormTokens.revision(of: Array(text.utf8))
         return RevisionReader(revisions: revisions, currentRevision: revision, currentDocument: text, form: form)
+    }
+}
+
+/// `formwork submissions file FORM SUBMISSION FIELD`: the file sent for a file field, as it was stored.
+struct ExportFile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "file", abstract: "Write the file a submission sent for a file field (to standard output, or -o FILE).")
+    @Argument(help: "The form's id.") var form: String
+    @Argument(help: "The submission's id (formwork submissions list FORM).") var submission: String
+    @Argument(help: "The file field's id (documents.cv for a field of an object).") var field: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here (created 0600; - is standard output).", valueName: "file"))
+    var output: String?
+    @OptionGroup var options: StoreOptions
+
+    func run() async throws {
+        let store = try await options.open()
+        let file = try await store.file(formID: form, submissionID: submission, field: field)
+        await store.close()
+        guard let file else {
+            throw ServeError(
+                "submission '\(TerminalText.safe(submission))' of form '\(TerminalText.safe(form))' has no file for '\(TerminalText.safe(field))'; formwork submissions export \(TerminalText.safe(form)) lists the files"
+            )
+        }
+        let data = Data(file.content)
+        if let output, output != "-" {
+            // An uploaded file is someone's document: readable by the owner only.
+            guard FileManager.default.createFile(atPath: output, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw ServeError("\(output): cannot write the file: \(String(cString: strerror(errno)))")
+            }
+            FileHandle.standardError.write(
+                Data(
+                    "formwork: wrote \(TerminalText.safe(file.name)) (\(file.type), \(file.size) bytes, sha256 \(file.sha256)) to \(TerminalText.safe(output))\n"
+                        .utf8))
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import FormworkServer
 import FormworkTestSupport
@@ -236,7 +237,7 @@ struct RouterTests {
         }
     }
 
-    @Test("multipart/form-data is read as a browser sends it; a file part is refused")
+    @Test("multipart/form-data is read as a browser sends it; a file part for a form without file fields is refused")
     func multipart() async throws {
         let fixture = try ServerFixture(name: "multipart")
         try await fixture.test { client throws in
@@ -251,6 +252,61 @@ struct RouterTests {
             #expect(
                 try await client.submit("signup", json: file, contentType: "multipart/form-data; boundary=\(boundary)").status
                     == .unsupportedMediaType)
+        }
+    }
+
+    @Test(
+        "file fields: the page posts multipart; the file is stored beside the submission, typed by its content; a wrong type, a file too large or a name without its file is refused at the field"
+    )
+    func uploads() async throws {
+        let token = Array("reader-token-of-thirty-two-bytes!".utf8)
+        let fixture = try ServerFixture(name: "uploads", readerToken: token)
+        try await fixture.test { client throws in
+            var browser = Browser()
+            let page = try await browser.open(client, "application")
+            #expect(
+                page.text.contains(#"enctype="multipart/form-data""#) && page.text.contains(#"type="file" accept="application/pdf,.pdf""#))
+            let pdf = Array("%PDF-1.4\n".utf8) + [UInt8](repeating: 0x41, count: 5000) + Array("\n%%EOF\n".utf8)
+            let you = [("name", "Ada Lovelace"), ("email", "ada@example.com")]
+            let accepted = try await browser.postMultipart(
+                client, "application", you, files: [("cv", "C:\\Users\\ada\\cv.pdf", pdf), ("photo", "", [])])
+            #expect(accepted.status == .seeOther, "\(accepted.text)")
+            let stored = try #require(try await fixture.stored("application").first)
+            #expect(stored.values.contains(#""cv":"cv.pdf""#) && !stored.values.contains("photo"), "\(stored.values)")
+            let file = try #require(try await fixture.store.file(formID: "application", submissionID: stored.id, field: "cv"))
+            #expect(file.content == pdf && file.type == "application/pdf" && file.name == "cv.pdf" && file.size == pdf.count)
+            #expect(file.sha256 == SHA256.hash(data: pdf).map { String(format: "%02x", $0) }.joined())
+
+            // Served to the reader (with the token only), as an attachment of the sniffed type.
+            let path = "/api/forms/application/submissions/\(stored.id)/files/cv"
+            #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
+            var reader = HTTPFields()
+            reader[.authorization] = "Bearer reader-token-of-thirty-two-bytes!"
+            let download = try await client.execute(uri: path, method: .get, headers: reader)
+            #expect(download.status == .ok && Array(download.body.readableBytesView) == pdf)
+            #expect(download.headers[.contentType] == "application/pdf")
+            #expect(download.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"cv.pdf\"") == true)
+
+            // A text file named .pdf, and a PDF over the field's limit: the page again, the field named.
+            _ = try await browser.open(client, "application")
+            let text = try await browser.postMultipart(client, "application", you, files: [("cv", "cv.pdf", Array("just text\n".utf8))])
+            #expect(text.status == .unprocessableContent)
+            #expect(
+                text.text.contains(##"<a href="#cv">CV: the file is plain text (read from its content, not its name)"##), "\(text.text)")
+            _ = try await browser.open(client, "application")
+            let big = Array("%PDF-".utf8) + [UInt8](repeating: 0x20, count: 2_000_000)
+            let tooBig = try await browser.postMultipart(client, "application", you, files: [("cv", "big.pdf", big)])
+            #expect(tooBig.status == .unprocessableContent && tooBig.text.contains("the file is 2 MB; this field takes PDF, at most 2 MB"))
+            #expect(try await fixture.stored("application").count == 1)
+
+            // The JSON API: a name is not a file.
+            let named = try await client.submit("application", json: #"{"name": "A", "email": "a@example.com", "cv": "cv.pdf"}"#)
+            #expect(
+                named.status == .unprocessableContent && named.text.contains(#""pointer": "/cv""#) && named.text.contains("takes a file"))
+            // A file sent for a field that takes none.
+            _ = try await browser.open(client, "application")
+            let misplaced = try await browser.postMultipart(client, "application", you, files: [("name", "x.pdf", pdf)])
+            #expect(misplaced.status == .unsupportedMediaType)
         }
     }
 

@@ -21,7 +21,7 @@ final class ServerFixture: @unchecked Sendable {
 
     init(
         name: String, forms: [String] = ServerFixture.exampleForms, limits: SubmissionLimits = SubmissionLimits(), lifetime: Double = 3600,
-        draftLifetime: Double = 86400, packs: [String] = [], documents: [String] = []
+        draftLifetime: Double = 86400, packs: [String] = [], documents: [String] = [], readerToken: [UInt8]? = nil
     ) throws {
         folder = "\(Scratch.directory)/server-\(name)"
         try? FileManager.default.removeItem(atPath: folder)
@@ -46,11 +46,12 @@ final class ServerFixture: @unchecked Sendable {
         service = FormService(
             catalog: FormCatalog(paths: [folder], registry: registry, logger: logger, interval: 0), store: store, lanes: lanes,
             tokens: FormTokens(secret: Array(repeating: 7, count: 32), lifetime: lifetime), limits: limits, logger: logger,
-            draftLifetime: draftLifetime)
+            draftLifetime: draftLifetime, readerToken: readerToken)
     }
 
     static let exampleForms = [
-        "delivery.yaml", "feedback.yaml", "forgot-password.json", "kitchen-sink.yaml", "login.yaml", "order.yaml", "register.yaml",
+        "application.yaml", "delivery.yaml", "feedback.yaml", "forgot-password.json", "kitchen-sink.yaml", "login.yaml", "order.yaml",
+        "register.yaml",
         "shipping.yaml", "signup.yaml", "survey.yaml", "tasks.yaml",
     ]
 
@@ -115,6 +116,30 @@ struct Browser {
         let all = [(FormService.tokenName, token ?? self.token ?? "")] + pairs
         return try await client.execute(
             uri: "/forms/\(form)", method: .post, headers: headers, body: ByteBuffer(string: Self.urlEncoded(all)))
+    }
+
+    /// POSTs `pairs` and `files` (with the page's token) as `multipart/form-data`, as a browser sends a form with file
+    /// inputs: a file input left empty is a part with an empty file name and no content.
+    func postMultipart(
+        _ client: any TestClientProtocol, _ form: String, _ pairs: [(String, String)],
+        files: [(name: String, filename: String, content: [UInt8])]
+    ) async throws -> TestResponse {
+        let boundary = "----formworkBoundary\(UInt32.random(in: 0...UInt32.max))"
+        var body: [UInt8] = []
+        for (name, value) in [(FormService.tokenName, token ?? "")] + pairs {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/pdf\r\n\r\n"
+                    .utf8)
+            body += file.content + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+        if let cookie { headers[.cookie] = "\(FormService.cookieName)=\(cookie)" }
+        return try await client.execute(uri: "/forms/\(form)", method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 
     static func urlEncoded(_ pairs: [(String, String)]) -> String {

@@ -48,6 +48,32 @@ struct StoreTests {
         NewSubmission(formID: form, revision: "r1", values: #"{"n": \#(i)}"#, idempotencyKey: key, receivedAt: 1_700_000_000 + Double(i))
     }
 
+    @Test(
+        "files are stored with their submission, read back byte for byte, and stored once for a repeated insert",
+        arguments: StoreKind.available)
+    func files(kind: StoreKind) async throws {
+        let store = try await kind.make("files")
+        let form = form("files")
+        let content: [UInt8] = Array("%PDF-1.4\n".utf8) + (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let file = StoredFile(
+            field: "documents.cv", name: "cv é.pdf", type: "application/pdf", size: content.count, sha256: "ab12", content: content)
+        var new = submission(form, 1, key: "files-key")
+        new.files = [file]
+        let first = try await store.insert(new)
+        let again = try await store.insert(new)
+        #expect(first.created && !again.created && first.id == again.id)
+        let read = try await store.file(formID: form, submissionID: first.id, field: "documents.cv")
+        #expect(read == file)
+        let listed = try await store.files(formID: form, submissionID: first.id)
+        #expect(listed.map(\.name) == ["cv é.pdf"] && listed.allSatisfy { $0.content.isEmpty && $0.size == content.count })
+        // Another form's id, another field, another submission: nothing.
+        #expect(try await store.file(formID: form + "x", submissionID: first.id, field: "documents.cv") == nil)
+        #expect(try await store.file(formID: form, submissionID: first.id, field: "photo") == nil)
+        let other = try await store.insert(submission(form, 2))
+        #expect(try await store.files(formID: form, submissionID: other.id).isEmpty)
+        await store.close()
+    }
+
     @Test("concurrent inserts are committed in batches (fewer commits than inserts), every one stored once", arguments: StoreKind.available)
     func groupCommit(kind: StoreKind) async throws {
         let store = try await kind.make("group")
@@ -225,7 +251,7 @@ struct StoreTests {
         }
         for store in stores { await store.close() }
         let psql = try run("/usr/bin/psql", [url, "-tAc", "SELECT version FROM formwork_schema"])
-        #expect(psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        #expect(psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(PostgresStore.migrations.count))
         _ = try run("/usr/bin/psql", [url, "-c", "UPDATE formwork_schema SET version = 99"])
         await #expect {
             _ = try await PostgresStore(url: url, logger: logger)

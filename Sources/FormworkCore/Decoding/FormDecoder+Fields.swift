@@ -16,7 +16,7 @@ extension FormDecoder {
         // checking for unknown keys did it again); the first of a repeated key counts, as with `node[key]`.
         var idNode: SourceNode?, cellNode: SourceNode?, modelNode: SourceNode?, textInputNode: SourceNode?
         var accessibilityNode: SourceNode?, requiredNode: SourceNode?, rulesNode: SourceNode?, renamedNode: SourceNode?
-        var hiddenNode: SourceNode?, choicesNode: SourceNode?, readOnlyNode: SourceNode?
+        var hiddenNode: SourceNode?, choicesNode: SourceNode?, readOnlyNode: SourceNode?, fileNode: SourceNode?
         var unknownKeys = false, conditionKeys = false
         for (key, value) in members {
             // On the key's length first: a `switch` on the string compares it with each case in turn, and each
@@ -24,6 +24,7 @@ extension FormDecoder {
             switch key.utf8.count {
             case 2 where key == "id": if idNode == nil { idNode = value }
             case 4 where key == "cell": if cellNode == nil { cellNode = value }
+            case 4 where key == "file": if fileNode == nil { fileNode = value }
             case 5 where key == "model": if modelNode == nil { modelNode = value }
             case 9 where key == "textInput": if textInputNode == nil { textInputNode = value }
             case 15 where key == "accessibilityId": if accessibilityNode == nil { accessibilityNode = value }
@@ -144,7 +145,60 @@ extension FormDecoder {
         }
         if valueFlag(hiddenNode, "hidden", "hidden") { field.conditions.hidden = true }
         if valueFlag(readOnlyNode, "readOnly", "read-only") { field.conditions.readOnly = true }
+        if let fileNode, let upload = upload(fileNode, "\(pointer)/file", field: field) { field.rules.upload = upload }
         return field
+    }
+
+    /// `file: true` or `file: { accept: [application/pdf, image/*], maxBytes: 2000000 }`: the field takes a file.
+    mutating func upload(_ node: SourceNode, _ pointer: @autoclosure () -> String, field: FormField) -> FileUpload? {
+        let valueType = field.valueField.flatMap { field.cell.field(named: $0)?.type }
+        guard valueType == .string else {
+            report(
+                pointer(), node,
+                "'\(field.id)' (\(field.cell.id)) does not hold a single line of text; a file field's value is the file's name, so use a cell whose value is a string (org.formwork.text-field)"
+            )
+            return nil
+        }
+        if field.item != nil || fieldScope?.last == "/" {
+            report(pointer(), node, "'\(field.id)' is in a repeated group; a file field must be outside repeated groups")
+            return nil
+        }
+        if case .bool(let on) = node.kind { return on ? FileUpload() : nil }
+        guard let members = node.members else {
+            report(pointer(), node, "'file' must be true or { accept, maxBytes }, not \(node.typeName)")
+            return nil
+        }
+        checkKeys(node, allowed: ["accept", "maxBytes"], at: pointer(), what: "'file'")
+        var accept: [String] = []
+        var maxBytes = FileUpload.defaultMaxBytes
+        for (key, value) in members {
+            switch key {
+            case "accept":
+                guard case .array(let items) = value.kind else {
+                    report("\(pointer())/accept", value, "'accept' must be a list of media types, such as [application/pdf, image/*]")
+                    continue
+                }
+                for (i, item) in items.enumerated() {
+                    let at = "\(pointer())/accept/\(i)"
+                    guard let type = item.string?.lowercased(), FileUpload.isKnown(type) else {
+                        let known = FileUpload.knownTypes.map(\.type).joined(separator: ", ")
+                        report(at, item, "'accept' lists media types Formwork can recognise from a file's content: \(known) or image/*")
+                        continue
+                    }
+                    if !accept.contains(type) { accept.append(type) }
+                }
+            case "maxBytes":
+                guard case .integer(let n) = value.kind, n >= 1, n <= Int64(FileUpload.largestMaxBytes) else {
+                    report(
+                        "\(pointer())/maxBytes", value, "'maxBytes' must be a whole number of bytes from 1 to \(FileUpload.largestMaxBytes)"
+                    )
+                    continue
+                }
+                maxBytes = Int(n)
+            default: break
+            }
+        }
+        return FileUpload(accept: accept, maxBytes: maxBytes)
     }
 
     /// `{ value: 1, label: Poor }` or a plain scalar: the value's text (the model holds text), and the choice.

@@ -23,7 +23,10 @@ public struct FormDecoder {
     static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages", "removed"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat", "object"]
     static let fieldKeys =
-        ["id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden", "readOnly", "choicesFrom"]
+        [
+            "id", "cell", "model", "textInput", "accessibilityId", "required", "rules", "renamedFrom", "hidden", "readOnly", "choicesFrom",
+            "file",
+        ]
         + FieldConditions.keys
 
     init(registry: any CellTypeCatalog, file: String?) {

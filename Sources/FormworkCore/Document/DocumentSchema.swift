@@ -260,6 +260,45 @@ package enum DocumentSchema {
             ("hidden", .object([("type", .string("boolean"))])),
             // Shown, never edited, submitted with the document's value (docs/forms.md, A field).
             ("readOnly", .object([("type", .string("boolean"))])),
+            // The field takes a file (docs/forms.md, Files).
+            (
+                "file",
+                .object([
+                    (
+                        "anyOf",
+                        .array([
+                            .object([("type", .string("boolean"))]),
+                            .object([
+                                ("type", .string("object")), ("additionalProperties", .bool(false)),
+                                (
+                                    "properties",
+                                    .object([
+                                        (
+                                            "accept",
+                                            .object([
+                                                ("type", .string("array")),
+                                                (
+                                                    "items",
+                                                    .object([
+                                                        ("enum", .array((FileUpload.knownTypes.map(\.type) + ["image/*"]).map(JSON.string)))
+                                                    ])
+                                                ),
+                                            ])
+                                        ),
+                                        (
+                                            "maxBytes",
+                                            .object([
+                                                ("type", .string("integer")), ("minimum", .integer(1)),
+                                                ("maximum", .integer(Int64(FileUpload.largestMaxBytes))),
+                                            ])
+                                        ),
+                                    ])
+                                ),
+                            ]),
+                        ])
+                    )
+                ])
+            ),
             // The id (or ids) this field's answers were stored under in earlier revisions (docs/format.md, Revisions).
             (
                 "renamedFrom",

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A values file: one JSON object keyed by field id (the input of `--values`,
 /// the output of `fill`).
 public enum ValuesFile {
@@ -16,7 +18,12 @@ public enum ValuesFile {
     /// with what the cells say. Throws only when the file cannot be read or parsed.
     public static func collect(path: String, into form: inout Form, requireComplete: Bool = true) throws(FormError) -> [Diagnostic] {
         let root = try SourceFile.read(path)
-        do { try apply(root, to: &form, file: SourceFile.displayName(path), requireComplete: requireComplete) } catch {
+        // A file field's value in a values file is a path, relative to the values file (or to the working
+        // directory, for standard input).
+        let directory = path == "-" ? "." : path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        do {
+            try apply(root, to: &form, file: SourceFile.displayName(path), requireComplete: requireComplete, filesIn: directory)
+        } catch {
             if case .invalid(let diagnostics) = error { return diagnostics }
             throw error
         }
@@ -41,9 +48,11 @@ public enum ValuesFile {
     }
 
     static func apply(
-        _ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true, checkGivenRules: Bool = false
+        _ root: SourceNode, to form: inout Form, file: String?, requireComplete: Bool = true, checkGivenRules: Bool = false,
+        filesIn directory: String? = nil
     ) throws(FormError) {
         var application = Application(file: file, requireComplete: requireComplete, checkGivenRules: checkGivenRules)
+        application.filesDirectory = directory
         guard let members = root.members else {
             application.report("", root, "a values file must be an object keyed by field id, not \(root.typeName)")
             throw .invalid(application.diagnostics)
@@ -72,6 +81,9 @@ public enum ValuesFile {
         var index: [String: (Int, Int)] = [:]
         var groups: [String: Int] = [:]
         var objects: Set<String> = []
+        /// Where the paths a file field's value names are read from: a values file's directory; nil for values that
+        /// are not a file on disk (a server's, whose files came with the request and were checked there).
+        var filesDirectory: String?
 
         mutating func makeIndex(_ form: Form) {
             index.reserveCapacity(form.fields.count)
@@ -187,11 +199,41 @@ public enum ValuesFile {
                             return
                         }
                     }
+                    if let upload = field.rules.upload, let directory = filesDirectory, case .string(let path) = value, !path.isEmpty,
+                        let problem = Self.fileProblem(path, in: directory, upload, key: key)
+                    {
+                        report(pointer, node, problem, code: "file")
+                        return
+                    }
                     if !field.valuesFromFile.contains(name) { form.sections[s].fields[f].documentModel[name] = field.model[name] }
                     form.sections[s].fields[f].model[name] = value
                     form.sections[s].fields[f].valuesFromFile.insert(name)
                 }
             }
+        }
+
+        /// Why the file a file field's value names cannot be its answer: unreadable, too large, or of a type the
+        /// field does not take (sniffed from its first bytes).
+        static func fileProblem(_ path: String, in directory: String, _ upload: FileUpload, key: String) -> String? {
+            let full = path.hasPrefix("/") ? path : directory + "/" + path
+            let shown = TerminalText.safe(path)
+            let fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else {
+                return
+                    "\(key): cannot read the file '\(shown)': \(String(cString: strerror(errno))) (a path is relative to the values file)"
+            }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                return "\(key): '\(shown)' is not a regular file; give the path of the file to upload"
+            }
+            var head = [UInt8](repeating: 0, count: 4096)
+            let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            guard count >= 0 else { return "\(key): cannot read the file '\(shown)': \(String(cString: strerror(errno)))" }
+            let size = Int(info.st_size)
+            // The sniffer is told the file's size, so a text cut at 4 KiB is judged as the start of a longer text.
+            let type = FileUpload.sniff(head: Array(head.prefix(count)), size: size)
+            return upload.problem(size: size, type: type, label: key).map { $0 + " ('\(shown)')" }
         }
 
         /// `"address": { "city": …, "street": … }`: the values of the fields of the sections whose object is `key`.

@@ -314,6 +314,12 @@ package enum ValuesSchema {
             case nil: break
             }
             members.append(("pattern", pattern.map(JSON.string)))
+            if let upload = rules.upload {
+                // The value names a file: a path in a values file, the file's name in a stored submission.
+                members.append(
+                    ("description", .string("A file (\(upload.summary)): a path to it in a values file; its name in a stored submission.")))
+                members.append(("x-formwork-file", upload.json))
+            }
         case .bool:
             members.append(("type", .string("boolean")))
         case .integer, .number:

@@ -17,6 +17,11 @@ enum FieldCheck {
             return "\(p.label) \(problem)."
         }
         if let problem = field.rules.problems(value, label: p.label).first { return problem }
+        if let upload = field.rules.upload, case .string(let path) = value, !path.isEmpty,
+            let problem = ValuesFile.Application.fileProblem(path, in: ".", upload, key: p.label)
+        {
+            return problem
+        }
         if !field.crossRules.isEmpty {
             var trial = form
             trial.sections[s].fields[f].model[p.schema.name] = value
@@ -52,10 +57,17 @@ extension AnswerShaping {
         if text.isEmpty { return .keep }
         if text == "-" && !p.isMultiline { return .clear }
         switch p.type {
+        case .string where p.upload != nil:
+            // A path typed here is written into the values file, which may be written elsewhere: kept absolute.
+            if text.hasPrefix("/") { return .value(.string(text)) }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard getcwd(&buffer, buffer.count) != nil else { return .value(.string(text)) }
+            let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .value(.string((directory == "/" ? "" : directory) + "/" + text))
         case .string, .text:
             if let problem = AnswerShaping.filter(text, keyboard: p.traits.keyboard, label: p.label) { return .problem(problem) }
             // A secure entry is never reshaped (as on a phone: no capitalisation of passwords).
-            return .value(.string(p.secure ? text : AnswerShaping.capitalize(text, p.traits.autocapitalization)))
+            return .value(.string(p.secure || p.keepsCase ? text : AnswerShaping.capitalize(text, p.traits.autocapitalization)))
         case .bool:
             switch text.lowercased() {
             case "y", "yes", "true", "on", "1": return .value(.bool(true))

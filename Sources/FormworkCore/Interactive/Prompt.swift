@@ -20,6 +20,11 @@ struct Prompt {
     let maximum: Double?
     /// The cell draws its value control disabled: shown, never asked.
     let disabled: Bool
+    /// A file field: the answer is a path, kept absolute (a values file's paths are read relative to it).
+    let upload: FileUpload?
+    /// An address, a name to sign in with, a path: typed text is kept as typed, whatever capitalisation the cell
+    /// asks for (`sentences` made `ada@example.com` into `Ada@example.Com`).
+    let keepsCase: Bool
 
     var currentDate: Double? { if case .number(let d)? = current { d } else { nil } }
 
@@ -89,6 +94,13 @@ struct Prompt {
         minimum = view.minimum
         maximum = view.maximum
         self.disabled = disabled
+        upload = field.rules.upload
+        let literalFormats: [FieldRules.Format] = [.email, .url, .uri, .uuid]
+        let literalContent: Set<String> = ["emailAddress", "URL", "username", "password", "newPassword", "oneTimeCode"]
+        keepsCase =
+            upload != nil || traits.keyboard == .email || traits.keyboard == .url
+            || field.rules.format.map { literalFormats.contains($0.value) } == true
+            || traits.contentType.map { literalContent.contains($0) } == true
     }
 }
 

@@ -491,7 +491,7 @@ public final class TerminalFormSession {
             ui[form.sections[s].fields[f].id]?.editor = editor
             return true
         case .edited:
-            if !p.secure && !numeric, let mode = p.traits.autocapitalization {
+            if !p.secure && !p.keepsCase && !numeric, let mode = p.traits.autocapitalization {
                 editor.reshape { AnswerShaping.capitalize($0, mode) }
             }
             ui[form.sections[s].fields[f].id]?.editor = editor

@@ -43,6 +43,7 @@ struct HTMLRenderer {
         if let notice = page?.notice { out += Self.notice(notice) }
         if let page, !page.problems.isEmpty { out += Self.errorSummary(page.problems) }
         out += "<form id=\"\(escape(tree.formID))\" class=\"fw-form\" method=\"post\" action=\"\(escape(page?.action ?? ""))\""
+        if Self.hasUploads(tree) { out += " enctype=\"multipart/form-data\"" }
         out += page?.problems.isEmpty == false ? " novalidate>\n" : ">\n"
         for input in page?.hiddenInputs ?? [] {
             out += "<input type=\"hidden\" name=\"\(escape(input.name))\" value=\"\(escape(input.value))\">\n"
@@ -189,6 +190,11 @@ struct HTMLRenderer {
             }
         }
         return tree.sections.contains { $0.fields.contains { $0.nodes.contains(where: submits) } }
+    }
+
+    /// Whether a field takes a file (the form is then posted as multipart/form-data).
+    static func hasUploads(_ tree: ViewTree) -> Bool {
+        tree.sections.contains { $0.fields.contains { $0.rules.upload != nil } }
     }
 
     static func hasConditions(_ tree: ViewTree) -> Bool {
@@ -811,13 +817,24 @@ struct HTMLRenderer {
         writeLabel(c, to: &out)
         out.raw(c.multiline ? "<textarea" : "<input")
         writeCommon(c, field, messages: messages, to: &out)
+        let isValue = c.field != nil && c.field == field.valueField
+        // A file field: the browser's picker, filtered by type; a file cannot be written back into a page, so a
+        // page shown again (refused, or resumed) asks for it again.
+        if isValue, !c.multiline, let upload = field.rules.upload {
+            out.raw(" type=\"file\"")
+            if !upload.accept.isEmpty {
+                out.raw(" accept=\"")
+                out.text(upload.htmlAccept)
+                out.raw("\"")
+            }
+            return out.raw(">\n")
+        }
         writeTextAttributes(field.textInput.traits, multiline: c.multiline, to: &out)
         if let placeholder {
             out.raw(" placeholder=\"")
             out.text(placeholder)
             out.raw("\"")
         }
-        let isValue = c.field != nil && c.field == field.valueField
         if let max = field.rules.maxLength?.value ?? field.maxLength, isValue {
             out.raw(" maxlength=\"")
             out.html(String(max))
@@ -1090,6 +1107,8 @@ struct HTMLRenderer {
         input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
         input[type=date], input[type=time], input[type=datetime-local], input[type=number], select, textarea {
           font: inherit; padding: .55rem .7rem; border: 1px solid var(--fw-border); border-radius: 8px; background: transparent; color: inherit; width: 100%; }
+        input[type=file] { font: inherit; color: inherit; padding: .4rem; border: 1px dashed var(--fw-border); border-radius: 8px; width: 100%; }
+        input[type=file]::file-selector-button { font: inherit; margin-right: .75rem; padding: .4rem .9rem; border: 1px solid var(--fw-border); border-radius: 6px; background: var(--fw-page); color: inherit; cursor: pointer; }
         input:focus, select:focus, textarea:focus, button:focus { outline: 2px solid var(--fw-accent); outline-offset: 1px; }
         input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
         .fw-required { color: var(--fw-danger); }

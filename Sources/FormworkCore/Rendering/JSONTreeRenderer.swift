@@ -181,7 +181,10 @@ package enum JSONTreeRenderer {
             w.member("minimum", field.pointee.minimum.map { DateFormat.iso8601($0) })
             w.member("maximum", field.pointee.maximum.map { DateFormat.iso8601($0) })
             w.member("maxLength", integer: field.pointee.maxLength.map { Int64($0) })
-            if !field.pointee.rules.isEmpty { w.member("rules", json: field.pointee.rules.json) }
+            if !field.pointee.rules.isEmpty, case .object(let rules) = field.pointee.rules.json, !rules.isEmpty {
+                w.member("rules", json: .object(rules))
+            }
+            if let upload = field.pointee.rules.upload { w.member("file", json: upload.json) }
             // Conditions (as written) and the state they give for the values rendered; absent when the field has none.
             w.member("visibleIf", field.pointee.conditions.visibleIf?.text)
             w.member("enabledIf", field.pointee.conditions.enabledIf?.text)

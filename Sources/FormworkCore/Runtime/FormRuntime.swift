@@ -150,6 +150,8 @@ public final class FormRuntime {
             nodes = nodes.map { Self.masking($0, field: secret) }
         }
         if !field.labelledChoices.isEmpty { nodes = nodes.map { Self.relabelling($0, field.labelledChoices) } }
+        // A file field says what it takes before anyone chooses.
+        if let upload = field.rules.upload { nodes.append(.message(kind: .hint, text: upload.summary + ".")) }
         // Every document rule the value breaks is shown under the field (render --values re-renders a submission).
         if !field.rules.isEmpty, let name = field.valueField, let value = model[name] {
             let label = cell.roles.title.flatMap { if case .string(let t)? = model[$0] { t } else { nil } } ?? field.id

@@ -63,6 +63,7 @@ public struct FieldRules: Sendable, Equatable {
         var step: Rule<Double>?
         var minItems: Rule<Int>?
         var maxItems: Rule<Int>?
+        var upload: FileUpload?
     }
 
     private var storage: [Storage] = []
@@ -111,6 +112,11 @@ public struct FieldRules: Sendable, Equatable {
     public var maxItems: Rule<Int>? {
         get { storage.first?.maxItems ?? nil }
         set { edit { $0.maxItems = newValue } }
+    }
+    /// The field takes a file (the field's `file:` key, not a key of `rules:`): its value is the file's name.
+    public var upload: FileUpload? {
+        get { storage.first?.upload ?? nil }
+        set { edit { $0.upload = newValue } }
     }
 
     public init() {}
