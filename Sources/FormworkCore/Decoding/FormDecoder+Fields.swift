@@ -182,7 +182,8 @@ extension FormDecoder {
                     let at = "\(pointer())/accept/\(i)"
                     guard let type = item.string?.lowercased(), FileUpload.isKnown(type) else {
                         let known = FileUpload.knownTypes.map(\.type).joined(separator: ", ")
-                        report(at, item, "'accept' lists media types Formwork can recognise from a file's content: \(known) or image/*")
+                        let given = item.string.map { "'\($0)' is not" } ?? "\(item.typeName) is not"
+                        report(at, item, "\(given) a type Formwork can recognise from a file's content; 'accept' takes \(known) or image/*")
                         continue
                     }
                     if !accept.contains(type) { accept.append(type) }
