@@ -52,18 +52,23 @@ enum FieldCheck {
 extension AnswerShaping {
     enum Answer { case keep, clear, value(Value), problem(String) }
 
+    /// A file field's path as written into a values file: absolute, since the values file may be written elsewhere
+    /// and its paths are read relative to it.
+    static func absolutePath(_ text: String) -> String {
+        if text.hasPrefix("/") { return text }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return text }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (directory == "/" ? "" : directory) + "/" + text
+    }
+
     static func interpret(_ raw: String, _ p: Prompt) -> Answer {
         let text = p.isMultiline ? raw : raw.trimmingBlanks()
         if text.isEmpty { return .keep }
         if text == "-" && !p.isMultiline { return .clear }
         switch p.type {
         case .string where p.upload != nil:
-            // A path typed here is written into the values file, which may be written elsewhere: kept absolute.
-            if text.hasPrefix("/") { return .value(.string(text)) }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            guard getcwd(&buffer, buffer.count) != nil else { return .value(.string(text)) }
-            let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .value(.string((directory == "/" ? "" : directory) + "/" + text))
+            return .value(.string(absolutePath(text)))
         case .string, .text:
             if let problem = AnswerShaping.filter(text, keyboard: p.traits.keyboard, label: p.label) { return .problem(problem) }
             // A secure entry is never reshaped (as on a phone: no capitalisation of passwords).

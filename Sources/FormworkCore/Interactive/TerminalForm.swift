@@ -522,7 +522,8 @@ public final class TerminalFormSession {
             }
             commit(.number(d), section: s, field: f, selected: false)
         default:
-            commit(.string(p.isMultiline ? raw : trimmed), section: s, field: f, selected: false)
+            let text = p.upload != nil ? AnswerShaping.absolutePath(trimmed) : p.isMultiline ? raw : trimmed
+            commit(.string(text), section: s, field: f, selected: false)
         }
     }
 
