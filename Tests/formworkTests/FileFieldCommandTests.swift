@@ -92,7 +92,8 @@ struct FileFieldCommandTests {
         #expect(types.status == 65)
         #expect(
             types.stderr.contains(
-                "/sections/0/fields/0/file/accept/1: 'text/html' is not a type Formwork can recognise from a file's content; 'accept' takes application/pdf, image/png"),
+                "/sections/0/fields/0/file/accept/1: 'text/html' is not a type Formwork can recognise from a file's content; 'accept' takes application/pdf, image/png"
+            ),
             "\(types.stderr)")
         let size = try decode("size", "{ id: cv, cell: org.formwork.text-field, file: { maxBytes: 0 } }")
         #expect(size.stderr.contains("/sections/0/fields/0/file/maxBytes: 'maxBytes' must be a whole number of bytes from 1 to 67108864"))
