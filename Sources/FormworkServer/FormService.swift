@@ -427,14 +427,15 @@ public final class FormService: Sendable {
             for field in section.fields + section.template where field.textInput.secureEntry == true { secure.insert(field.id) }
         }
         guard !secure.isEmpty else { return values }
-        // An object's members are its fields' (`{"account": {"password": …}}` is the field `account.password`).
-        let objects = Set(form.sections.compactMap(\.object))
+        // An object's members are its fields' (`{"account": {"password": …}}` is the field `account.password`), and
+        // an object inside it is walked too (`billing.card.pin`).
+        let objects = form.objectPaths
         func strip(_ value: JSON, _ prefix: String) -> JSON {
             switch value {
             case .object(let members):
                 .object(
                     members.filter { !secure.contains(prefix + $0.0) }.map {
-                        ($0.0, strip($0.1, prefix.isEmpty && objects.contains($0.0) ? $0.0 + "." : ""))
+                        ($0.0, strip($0.1, objects.contains(prefix + $0.0) ? prefix + $0.0 + "." : ""))
                     })
             case .array(let items): .array(items.map { strip($0, "") })
             default: value

@@ -76,18 +76,17 @@ extension Uploads {
 extension FormService {
     /// `values` without the answers of file fields: a draft keeps no file, so it keeps no file's name either.
     static func withoutFiles(_ values: JSON, of form: Form) -> JSON {
-        let files = form.fields.filter { $0.rules.upload != nil }
-        guard !files.isEmpty, case .object(var members) = values else { return values }
-        for field in files {
-            let path = field.valuePointer.split(separator: "/").map(String.init)
-            if path.count == 1 {
-                members.removeAll { $0.0 == path[0] }
-            } else if path.count == 2, let i = members.firstIndex(where: { $0.0 == path[0] }), case .object(var inner) = members[i].1 {
-                inner.removeAll { $0.0 == path[1] }
-                members[i].1 = .object(inner)
-            }
+        let files = Set(form.fields.filter { $0.rules.upload != nil && $0.item == nil }.map(\.id))
+        guard !files.isEmpty else { return values }
+        let objects = form.objectPaths
+        func strip(_ value: JSON, _ prefix: String) -> JSON {
+            guard case .object(let members) = value else { return value }
+            return .object(
+                members.filter { !files.contains(prefix + $0.0) }.map {
+                    ($0.0, objects.contains(prefix + $0.0) ? strip($0.1, prefix + $0.0 + ".") : $0.1)
+                })
         }
-        return .object(members)
+        return strip(values, "")
     }
 
     /// `verdict` with the files' own problems: a refused file refuses the submission (its field is named).

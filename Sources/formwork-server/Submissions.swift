@@ -139,13 +139,13 @@ struct Export: AsyncParsableCommand {
                     members.append(("report", .string(current.summary)))
                     values = .object(members)
                 }
-                // A column per field: an object's fields are columns of their own (`billing.city`).
+                // A column per field: an object's fields are columns of their own (`billing.city`, `billing.address.city`).
                 if case .object(let members) = values, members.contains(where: { if case .object = $0.1 { true } else { false } }) {
-                    values = .object(
-                        members.flatMap { key, value -> [(String, JSON)] in
-                            guard case .object(let inner) = value else { return [(key, value)] }
-                            return inner.map { ("\(key).\($0.0)", $0.1) }
-                        })
+                    func flat(_ key: String, _ value: JSON) -> [(String, JSON)] {
+                        guard case .object(let inner) = value else { return [(key, value)] }
+                        return inner.flatMap { flat("\(key).\($0.0)", $0.1) }
+                    }
+                    values = .object(members.flatMap { flat($0.0, $0.1) })
                 }
                 // A file field's column holds the file's name; beside it, where the server serves the file and its hash.
                 if case .object(var members) = values, !files[i].isEmpty {

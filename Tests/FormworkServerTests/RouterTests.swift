@@ -365,6 +365,51 @@ struct RouterTests {
         }
     }
 
+    @Test(
+        "Objects inside objects post as person.address.city and are stored two levels deep; a refused one is named; a secure member is never sent back"
+    )
+    func deeperObjects() async throws {
+        let document = try Scratch.file(
+            "server-deep/deep.yaml",
+            contents: """
+                formwork: 1
+                id: deep
+                sections:
+                  - id: who
+                    object: person
+                    fields:
+                      - { id: name, cell: org.formwork.text-field, required: true, model: { title: Name } }
+                  - id: home
+                    object: person.address
+                    fields:
+                      - { id: city, cell: org.formwork.text-field, required: true, model: { title: City } }
+                  - id: secret
+                    object: person.account.login
+                    fields:
+                      - { id: pin, cell: org.formwork.text-field, model: { title: PIN }, textInput: { secure: true } }
+                """)
+        let fixture = try ServerFixture(name: "deep-objects", forms: [], documents: [document])
+        try await fixture.test { client throws in
+            var browser = Browser()
+            let page = try await browser.open(client, "deep")
+            #expect(page.text.contains(#"name="person.address.city""#) && page.text.contains(#"name="person.account.login.pin""#))
+            let refused = try await browser.post(
+                client, "deep", [("person.name", "Ada"), ("person.address.city", ""), ("person.account.login.pin", "4321")])
+            #expect(refused.status == .unprocessableContent && refused.text.contains(##"href="#person.address.city""##), "\(refused.text)")
+            #expect(!refused.text.contains("4321"), "a secure value was sent back")
+            _ = try await browser.open(client, "deep")
+            let accepted = try await browser.post(
+                client, "deep", [("person.name", "Ada"), ("person.address.city", "Paris"), ("person.account.login.pin", "4321")])
+            #expect(accepted.status == .seeOther, "\(accepted.text)")
+            let stored = try #require(try await fixture.stored("deep").first)
+            let values = try #require(JSONSerialization.jsonObject(with: Data(stored.values.utf8)) as? [String: Any])
+            let person = try #require(values["person"] as? [String: Any])
+            #expect((person["address"] as? [String: Any])?["city"] as? String == "Paris" && person["name"] as? String == "Ada")
+            let login = ((person["account"] as? [String: Any])?["login"] as? [String: Any])
+            #expect(login?["pin"] as? String == "4321", "\(values)")
+        }
+    }
+
     @Test("A link's query prefills what it names and nothing else: a default-on toggle it leaves out stays on")
     func prefill() async throws {
         let fixture = try ServerFixture(name: "prefill")

@@ -171,4 +171,101 @@ struct ObjectCommandTests {
         #expect(shippingObject["required"] == nil)
         #expect(properties["billing.city"] == nil)
     }
+
+    @Test("objects inside objects: object: person.address nests two levels in validate, render, fill and schema; clashes refused")
+    func deeper() throws {
+        let document = try Scratch.file(
+            "objects/deep.yaml",
+            contents: """
+                formwork: 1
+                id: deep
+                sections:
+                  - id: who
+                    object: person
+                    fields:
+                      - { id: name, cell: org.formwork.text-field, required: true, model: { title: Name } }
+                  - id: home
+                    object: person.address
+                    fields:
+                      - { id: city, cell: org.formwork.text-field, required: true, model: { title: City } }
+                      - { id: zip, cell: org.formwork.text-field, model: { title: Postcode }, enabledIf: "person.address.city is not empty" }
+                  - id: geo
+                    object: person.address.geo
+                    fields:
+                      - { id: lat, cell: org.formwork.text-field, model: { title: Latitude } }
+                  - id: other
+                    fields:
+                      - { id: city, cell: org.formwork.text-field, model: { title: Other city } }
+                """)
+        let ok = try values(
+            "deep-ok", #"{"person": {"name": "Ada", "address": {"city": "Paris", "zip": "75001", "geo": {"lat": "48.8"}}}, "city": "x"}"#)
+        let valid = try run(Build.formwork, ["validate", document, "--values", ok], environment: environment)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        let bad = try values(
+            "deep-bad", #"{"person": {"name": "Ada", "address": {"citty": "Paris", "geo": "x"}}, "person.address.city": "y"}"#)
+        let refused = try run(Build.formwork, ["validate", document, "--values", bad], environment: environment)
+        for expected in [
+            "/person/address/citty: no field 'citty' in the object 'person.address'; did you mean 'city'?",
+            "/person/address/geo: 'person.address.geo' holds the values of an object: an object such as {\"lat\": …}, not a string",
+            "/person.address.city: 'person.address.city' is a field of the object 'person.address': write it inside it, {\"person\": {\"address\": {\"city\": …}}}",
+            "/person/address/city: required field 'person.address.city' has no value",
+        ] {
+            #expect(refused.stderr.contains(expected), "\(expected)\n\(refused.stderr)")
+        }
+        let html = try run(Build.formwork, ["render", document, "--format", "html"], environment: environment)
+        #expect(html.stdout.contains(#"name="person.address.geo.lat""#) && html.stdout.contains(#"name="person.address.city""#))
+        let output = "\(Scratch.directory)/objects/deep-filled.json"
+        let filled = try run(
+            Build.formwork, ["fill", document, "-o", output], environment: environment, input: "Ada\nParis\n75001\n48.8\nOther\n")
+        #expect(filled.status == 0, "\(filled.stderr)")
+        let written = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let person = try #require(written["person"] as? [String: Any])
+        let address = try #require(person["address"] as? [String: Any])
+        #expect(person["name"] as? String == "Ada" && address["city"] as? String == "Paris" && written["city"] as? String == "Other")
+        #expect((address["geo"] as? [String: Any])?["lat"] as? String == "48.8")
+        let schema = try run(Build.formwork, ["schema", "--values", document], environment: environment)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Any])
+        let personSchema = try #require((root["properties"] as? [String: Any])?["person"] as? [String: Any])
+        let addressSchema = try #require((personSchema["properties"] as? [String: Any])?["address"] as? [String: Any])
+        #expect(addressSchema["required"] as? [String] == ["city"] && personSchema["required"] as? [String] == ["name", "address"])
+        #expect((addressSchema["properties"] as? [String: Any])?["geo"] != nil)
+
+        // A field of an object named like an object inside it, and a top-level field named like an outer object.
+        func decode(_ name: String, _ sections: String) throws -> String {
+            let path = try Scratch.file("objects/\(name).yaml", contents: "formwork: 1\nid: \(name)\nsections:\n\(sections)")
+            return try run(Build.formwork, ["validate", path], environment: environment).stderr
+        }
+        let clash = try decode(
+            "deep-clash",
+            """
+              - id: a
+                object: person
+                fields:
+                  - { id: address, cell: org.formwork.text-field, model: { title: Address } }
+              - id: b
+                object: person.address
+                fields:
+                  - { id: city, cell: org.formwork.text-field, model: { title: City } }
+              - id: c
+                object: top.inner
+                fields:
+                  - { id: x, cell: org.formwork.text-field, model: { title: X } }
+              - id: d
+                fields:
+                  - { id: top, cell: org.formwork.text-field, model: { title: Top } }
+            """)
+        #expect(clash.contains("/sections/1/object: object 'person.address' has the name of the field at /sections/0/fields/0"), "\(clash)")
+        #expect(clash.contains("/sections/2/object: object 'top' has the name of the field at /sections/3/fields/0"), "\(clash)")
+        let bad_path = try decode(
+            "deep-path",
+            """
+              - id: a
+                object: person..address
+                fields: []
+            """)
+        #expect(
+            bad_path.contains("/sections/0/object: object 'person..address' must be a key (address), or keys joined by dots"), "\(bad_path)"
+        )
+    }
 }

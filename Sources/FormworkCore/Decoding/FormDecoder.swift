@@ -107,14 +107,32 @@ public struct FormDecoder {
         return s
     }
 
+    /// How deep objects nest (`object: a.b.c` is three).
+    static let maxObjectDepth = 8
+
+    /// `object: billing` or `object: billing.address` (an object inside an object): identifiers joined by dots.
+    mutating func objectPath(_ node: SourceNode, _ pointer: @autoclosure () -> String, parent: SourceNode) -> String? {
+        guard let text = node.string, text.utf8.contains(0x2E) else { return identifier(node, pointer(), parent: parent, what: "object") }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= Self.maxObjectDepth, parts.allSatisfy({ Self.isIdentifier(String($0)) }) else {
+            report(
+                pointer(), node,
+                "object '\(SchemaValidator.truncated(text))' must be a key (address), or keys joined by dots for an object inside an object (billing.address), at most \(Self.maxObjectDepth) deep"
+            )
+            return nil
+        }
+        return text
+    }
+
     /// A field's id as the rest of the document names it: `email`, or `address.city` for a field of an object.
     mutating func fieldPath(_ node: SourceNode?, _ pointer: @autoclosure () -> String, parent: SourceNode, what: String) -> String? {
         guard let text = node?.string, text.utf8.contains(0x2E) else { return identifier(node, pointer(), parent: parent, what: what) }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ Self.isIdentifier(String($0)) }) else {
+        guard parts.count <= Self.maxObjectDepth + 1, parts.allSatisfy({ Self.isIdentifier(String($0)) }) else {
             report(
                 pointer(), node,
-                "\(what) '\(SchemaValidator.truncated(text))' must be a field id, or an object's key and a field id (address.city)")
+                "\(what) '\(SchemaValidator.truncated(text))' must be a field id, or an object's keys and a field id (address.city, billing.address.city)"
+            )
             return nil
         }
         return text
@@ -322,11 +340,27 @@ public struct FormDecoder {
             }
             for field in section.fields where section.object == nil { taken[field.id] = "the field at \(field.pointer)" }
         }
+        // A field of an object is a member too: an object inside it may not have its name (`billing.address` the
+        // field and `billing.address` the object).
+        for section in sections where section.object != nil && section.repeatGroup == nil {
+            for field in section.fields where taken[field.id] == nil { taken[field.id] = "the field at \(field.pointer)" }
+        }
+        var reported: Set<String> = []
         for section in sections {
-            guard let key = section.object, let other = taken[key], let first = section.fields.first else { continue }
-            report(
-                "\(first.pointer.dropLast("/fields/0".utf8.count))/object", nil,
-                "object '\(key)' has the name of \(other); a values file's '\(key)' can hold only one of them: rename one")
+            guard let key = section.object, let first = section.fields.first else { continue }
+            // The object and every object it is inside (`billing` for `billing.address`).
+            var prefixes = [key]
+            var rest = Substring(key)
+            while let dot = rest.lastIndex(of: ".") {
+                rest = rest[..<dot]
+                prefixes.append(String(rest))
+            }
+            for prefix in prefixes {
+                guard let other = taken[prefix], reported.insert(prefix).inserted else { continue }
+                report(
+                    "\(first.pointer.dropLast("/fields/0".utf8.count))/object", nil,
+                    "object '\(prefix)' has the name of \(other); a values file's '\(prefix)' can hold only one of them: rename one")
+            }
         }
     }
 
@@ -393,7 +427,7 @@ public struct FormDecoder {
         // `address.city` from here on (pointers `/address/city`), unique within the object.
         var object: String?
         if let objectNode = node["object"] {
-            object = identifier(objectNode, "\(pointer)/object", parent: node, what: "object")
+            object = objectPath(objectNode, "\(pointer)/object", parent: node)
             if object != nil && node["repeat"] != nil {
                 report(
                     "\(pointer)/object", objectNode,

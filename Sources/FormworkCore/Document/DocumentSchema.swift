@@ -11,6 +11,22 @@ package enum DocumentSchema {
                 "identifier",
                 .object([("type", .string("string")), ("pattern", .string("^[A-Za-z][A-Za-z0-9_-]*$")), ("maxLength", .integer(128))])
             ),
+            // Identifiers joined by dots: a field of an object (`billing.address.city`), and an object inside objects
+            // (`billing.address`, at most FormDecoder.maxObjectDepth deep).
+            (
+                "path",
+                .object([
+                    ("type", .string("string")),
+                    ("pattern", .string("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*){0,\(FormDecoder.maxObjectDepth)}$")),
+                ])
+            ),
+            (
+                "objectPath",
+                .object([
+                    ("type", .string("string")),
+                    ("pattern", .string("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*){0,\(FormDecoder.maxObjectDepth - 1)}$")),
+                ])
+            ),
             (
                 "date",
                 .object([
@@ -93,8 +109,13 @@ package enum DocumentSchema {
                             (
                                 "object",
                                 .object([
-                                    ("$ref", .string("#/$defs/identifier")),
-                                    ("description", .string("The key the section's values nest under: {\"address\": {\"city\": …}}.")),
+                                    ("$ref", .string("#/$defs/objectPath")),
+                                    (
+                                        "description",
+                                        .string(
+                                            "The key the section's values nest under: {\"address\": {\"city\": …}}; billing.address for an object inside an object."
+                                        )
+                                    ),
                                 ])
                             ),
                         ])
@@ -162,11 +183,11 @@ package enum DocumentSchema {
                                     (
                                         "anyOf",
                                         .array([
-                                            ref("identifier"),
+                                            ref("path"),
                                             .object([
                                                 ("type", .string("object")), ("additionalProperties", .bool(false)),
                                                 ("required", .array([.string("id")])),
-                                                ("properties", .object([("id", ref("identifier")), ("keepAs", ref("identifier"))])),
+                                                ("properties", .object([("id", ref("path")), ("keepAs", ref("identifier"))])),
                                             ]),
                                         ])
                                     )
@@ -306,8 +327,8 @@ package enum DocumentSchema {
                     (
                         "anyOf",
                         .array([
-                            ref("identifier"),
-                            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("identifier"))]),
+                            ref("path"),
+                            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("path"))]),
                         ])
                     )
                 ])

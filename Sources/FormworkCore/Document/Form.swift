@@ -13,6 +13,20 @@ public struct Form: Sendable {
     public var pages: [FormPage] = []
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
+    /// The keys of the objects values nest in, as field ids name them: each section's `object` and every object it
+    /// is inside (`billing` and `billing.address` for `object: billing.address`).
+    package var objectPaths: Set<String> {
+        var out: Set<String> = []
+        for case let object? in sections.map(\.object) {
+            var path = Substring(object)
+            out.insert(object)
+            while let dot = path.lastIndex(of: ".") {
+                path = path[..<dot]
+                out.insert(String(path))
+            }
+        }
+        return out
+    }
 
     /// How many fields the form has (without copying them, as `fields` does).
     public var fieldCount: Int { sections.reduce(0) { $0 + $1.fields.count } }

@@ -119,12 +119,28 @@ public enum Migration {
     {
         guard case .object(var members) = values else { return (values, [], []) }
         // An object's members are fields: walked as `address.city`, nested again at the end.
-        let objects = steps.reduce(into: Set<String>()) { $0.formUnion($1.objects) }
-        if !objects.isEmpty {
-            members = members.flatMap { member -> [(String, JSON)] in
-                guard objects.contains(member.0), case .object(let inner) = member.1 else { return [member] }
-                return inner.map { ("\(member.0).\($0.0)", $0.1) }
+        var objects = steps.reduce(into: Set<String>()) { $0.formUnion($1.objects) }
+        // An earlier revision's objects, as its ids are named in `renamedFrom` and `removed` (`address.city` was a
+        // field of the object `address`).
+        for step in steps {
+            for old in Array(step.renames.keys) + Array(step.removed.keys) {
+                if let dot = old.lastIndex(of: ".") { objects.insert(String(old[..<dot])) }
             }
+        }
+        // An object inside an object (`billing.address`) is walked through its parent.
+        for object in objects {
+            var path = Substring(object)
+            while let dot = path.lastIndex(of: ".") {
+                path = path[..<dot]
+                objects.insert(String(path))
+            }
+        }
+        if !objects.isEmpty {
+            func flat(_ member: (String, JSON)) -> [(String, JSON)] {
+                guard objects.contains(member.0), case .object(let inner) = member.1 else { return [member] }
+                return inner.flatMap { flat(("\(member.0).\($0.0)", $0.1)) }
+            }
+            members = members.flatMap(flat)
         }
         var kept: [(String, JSON)] = []
         var changes: [Change] = []
@@ -150,24 +166,9 @@ public enum Migration {
             }
             members = next
         }
+        // Field ids hold no dot of their own: everything before the last dot is the object's path.
         if members.contains(where: { $0.0.utf8.contains(0x2E) }) {
-            var nested: [(String, JSON)] = []
-            var at: [String: Int] = [:]
-            for (key, value) in members {
-                guard let dot = key.firstIndex(of: ".") else {
-                    nested.append((key, value))
-                    continue
-                }
-                let object = String(key[..<dot]), name = String(key[key.index(after: dot)...])
-                if let i = at[object], case .object(var inner) = nested[i].1 {
-                    inner.append((name, value))
-                    nested[i].1 = .object(inner)
-                } else {
-                    at[object] = nested.count
-                    nested.append((object, .object([(name, value)])))
-                }
-            }
-            members = nested
+            return (JSON.nestedByDots(members), kept, changes)
         }
         return (.object(members), kept, changes)
     }

@@ -92,7 +92,15 @@ public enum ValuesFile {
                     groups[form.sections[s].id] = groups[form.sections[s].id] ?? s
                     continue
                 }
-                if let object = form.sections[s].object { objects.insert(object) }
+                if let object = form.sections[s].object {
+                    // The object and every object it is inside (`billing` for `billing.address`).
+                    var path = Substring(object)
+                    objects.insert(object)
+                    while let dot = path.lastIndex(of: ".") {
+                        path = path[..<dot]
+                        objects.insert(String(path))
+                    }
+                }
                 for f in form.sections[s].fields.indices where index[form.sections[s].fields[f].id] == nil {
                     index[form.sections[s].fields[f].id] = (s, f)
                 }
@@ -125,12 +133,13 @@ public enum ValuesFile {
                     applyObject(key, pointer, node, to: &form)
                     continue
                 }
-                if let dot = key.firstIndex(of: "."), index[key] != nil {
-                    let object = key[..<dot], name = key[key.index(after: dot)...]
+                if let dot = key.lastIndex(of: "."), index[key] != nil {
+                    let object = key[..<dot]
+                    let parts = key.split(separator: ".")
+                    let nested = parts.map { "{\"\($0)\": " }.joined() + "…" + String(repeating: "}", count: parts.count)
                     report(
-                        pointer, node,
-                        "'\(key)' is a field of the object '\(object)': write it inside it, {\"\(object)\": {\"\(name)\": …}}",
-                        code: "unknown-field")
+                        pointer, node, "'\(key)' is a field of the object '\(object)': write it inside it, \(nested)", code: "unknown-field"
+                    )
                     continue
                 }
                 guard let (s, f) = index[key] else {
@@ -240,15 +249,25 @@ public enum ValuesFile {
         mutating func applyObject(_ key: String, _ pointer: String, _ node: SourceNode, to form: inout Form) {
             if case .null = node.kind { return }
             guard let members = node.members else {
-                let first = form.sections.first { $0.object == key }?.fields.first.map { $0.id.dropFirst(key.utf8.count + 1) } ?? "field"
+                let first =
+                    form.sections.first { $0.object == key }?.fields.first.map { $0.id.dropFirst(key.utf8.count + 1) }
+                    ?? objects.first { $0.hasPrefix(key + ".") }.map { $0.dropFirst(key.utf8.count + 1).prefix { $0 != "." } } ?? "field"
                 report(pointer, node, "'\(key)' holds the values of an object: an object such as {\"\(first)\": …}, not \(node.typeName)")
                 return
             }
             for (name, valueNode) in members {
                 let memberPointer = "\(pointer)/\(Pointer.escape(name))"
+                // An object inside this one (`billing.address` in `billing`).
+                if objects.contains("\(key).\(name)") {
+                    applyObject("\(key).\(name)", memberPointer, valueNode, to: &form)
+                    continue
+                }
                 guard let (s, f) = index["\(key).\(name)"] else {
-                    let names = form.sections.filter { $0.object == key }.flatMap {
+                    var names = form.sections.filter { $0.object == key }.flatMap {
                         $0.fields.map { String($0.id.dropFirst(key.utf8.count + 1)) }
+                    }
+                    names += objects.filter { $0.hasPrefix(key + ".") && !$0.dropFirst(key.utf8.count + 1).contains(".") }.map {
+                        String($0.dropFirst(key.utf8.count + 1))
                     }
                     var message = "no field '\(name)' in the object '\(key)'"
                     if let suggestion = EditDistance.suggestion(for: name, in: names) { message += "; did you mean '\(suggestion)'?" }
@@ -492,36 +511,50 @@ extension Form {
     package func nested(_ members: [(String, JSON)]) -> JSON {
         let objectKeys = Set(sections.compactMap(\.object))
         guard !objectKeys.isEmpty else { return .object(members) }
-        var out: [(String, JSON)] = []
-        var objects: [String: (index: Int, members: [(String, JSON)])] = [:]
+        let root = JSONLevel()
         for (key, value) in members {
-            guard let dot = key.firstIndex(of: "."), objectKeys.contains(String(key[..<dot])) else {
-                out.append((key, value))
+            // The object the key belongs to: the longest object key before one of its dots.
+            var path: Substring? = nil
+            var rest = Substring(key)
+            while let dot = rest.lastIndex(of: ".") {
+                rest = rest[..<dot]
+                if objectKeys.contains(String(rest)) {
+                    path = rest
+                    break
+                }
+            }
+            guard let path else {
+                root.members.append((key, value))
                 continue
             }
-            let object = String(key[..<dot])
-            if objects[object] == nil {
-                objects[object] = (out.count, [])
-                out.append((object, .null))  // its place, filled below
-            }
-            objects[object]!.members.append((String(key[key.index(after: dot)...]), value))
+            var level = root
+            for part in path.split(separator: ".") { level = level.object(String(part)) }
+            level.members.append((String(key[key.index(after: path.endIndex)...]), value))
         }
-        for (_, object) in objects { out[object.index].1 = .object(object.members) }
-        return .object(out)
+        return root.json
     }
 
     /// A values file's members keyed by field id: an object's members as `address.city`, the rest as given.
     func flattened(_ members: [(key: String, value: SourceNode)]) -> [(key: String, value: SourceNode)] {
-        let objectKeys = Set(sections.compactMap(\.object))
+        var objectKeys: Set<String> = []
+        for case let object? in sections.map(\.object) {
+            var path = Substring(object)
+            objectKeys.insert(object)
+            while let dot = path.lastIndex(of: ".") {
+                path = path[..<dot]
+                objectKeys.insert(String(path))
+            }
+        }
         guard !objectKeys.isEmpty else { return members }
         var out: [(key: String, value: SourceNode)] = []
-        for (key, node) in members {
+        func add(_ key: String, _ node: SourceNode) {
             if objectKeys.contains(key), let inner = node.members {
-                for (name, value) in inner { out.append(("\(key).\(name)", value)) }
+                for (name, value) in inner { add("\(key).\(name)", value) }
             } else {
                 out.append((key, node))
             }
         }
+        for (key, node) in members { add(key, node) }
         return out
     }
 }
@@ -539,5 +572,44 @@ extension ValuesFile {
             return [Diagnostic(kind: .invalid, file: file, pointer: "", line: nil, message: error.description)]
         }
         return []
+    }
+}
+
+/// One level of a values object being nested: its members in order, and where each object among them is (filled
+/// when the JSON is made). Each member is placed once, however large the object (no copy per member).
+final class JSONLevel {
+    var members: [(String, JSON)] = []
+    var objects: [String: (index: Int, level: JSONLevel)] = [:]
+
+    func object(_ key: String) -> JSONLevel {
+        if let found = objects[key] { return found.level }
+        let level = JSONLevel()
+        objects[key] = (members.count, level)
+        members.append((key, .null))  // its place, filled below
+        return level
+    }
+
+    var json: JSON {
+        var out = members
+        for (_, object) in objects { out[object.index].1 = object.level.json }
+        return .object(out)
+    }
+}
+
+extension JSON {
+    /// `members` keyed `billing.address.city` nested as `{"billing": {"address": {"city": …}}}`: every part but the
+    /// last is an object, placed where its first member is.
+    static func nestedByDots(_ members: [(String, JSON)]) -> JSON {
+        let root = JSONLevel()
+        for (key, value) in members {
+            guard let dot = key.lastIndex(of: ".") else {
+                root.members.append((key, value))
+                continue
+            }
+            var level = root
+            for part in key[..<dot].split(separator: ".") { level = level.object(String(part)) }
+            level.members.append((String(key[key.index(after: dot)...]), value))
+        }
+        return root.json
     }
 }

@@ -14,7 +14,9 @@ package enum ValuesSchema {
         var conditional: [JSON] = []
         var notExpressed: [String] = []
         // `object: address`: {"address": {"city": …}}, one object however many sections share it, where its first is.
-        var objects: [String: (index: Int, properties: [(String, JSON)], required: [JSON])] = [:]
+        // An object inside an object (`object: billing.address`) is a property of its parent's schema.
+        var objects: [String: (properties: [(String, JSON)], required: [JSON])] = [:]
+        var topIndex: [String: Int] = [:]
         for section in form.sections {
             if let group = section.repeatGroup {
                 // {"tasks": [{"title": …}, …]}: an array of item objects.
@@ -52,10 +54,13 @@ package enum ValuesSchema {
             for field in section.fields {
                 guard let name = field.valueField, let schema = field.cell.field(named: name) else { continue }
                 if let object = section.object {
-                    if objects[object] == nil {
-                        objects[object] = (properties.count, [], [])
-                        properties.append((object, .null))  // its place, filled below
+                    let top = String(object.prefix { $0 != "." })
+                    if topIndex[top] == nil {
+                        topIndex[top] = properties.count
+                        properties.append((top, .null))  // its place, filled below
                     }
+                    if objects[object] == nil { objects[object] = ([], []) }
+                    let path = object.split(separator: ".").map(String.init)
                     let member = String(field.id.dropFirst(object.utf8.count + 1))
                     objects[object]!.properties.append((member, value(schema, field: field)))
                     // As for a top-level field, with the member inside its object.
@@ -65,9 +70,13 @@ package enum ValuesSchema {
                     .compactMap { $0 }
                     let gate: JSON?? = gates.isEmpty ? .some(nil) : allOf(gates.map { predicate($0.condition, form) })
                     let alwaysRequired = field.required && field.model[name] == nil
-                    func inObject(_ schema: JSON) -> JSON { .object([("properties", .object([(object, schema)]))]) }
+                    func inObject(_ schema: JSON) -> JSON {
+                        path.reversed().reduce(schema) { inner, key in .object([("properties", .object([(key, inner)]))]) }
+                    }
                     func presentInObject() -> JSON {
-                        .object([("required", .array([.string(object)])), ("properties", .object([(object, present(member))]))])
+                        path.reversed().reduce(present(member)) { inner, key in
+                            .object([("required", .array([.string(key)])), ("properties", .object([(key, inner)]))])
+                        }
                     }
                     switch gate {
                     case .some(nil):
@@ -160,12 +169,30 @@ package enum ValuesSchema {
                 }
             }
         }
-        for (key, object) in objects {
-            properties[object.index].1 = .object([
+        // Every object inside another has its parent (`billing` for `billing.address`, declared or not).
+        for key in objects.keys {
+            var path = Substring(key)
+            while let dot = path.lastIndex(of: ".") {
+                path = path[..<dot]
+                if objects[String(path)] == nil { objects[String(path)] = ([], []) }
+            }
+        }
+        // The deepest first: each object's schema becomes a property of its parent's (required when it has required
+        // members), a top-level one takes its place.
+        for key in objects.keys.sorted(by: { ($0.split(separator: ".").count, $1) > ($1.split(separator: ".").count, $0) }) {
+            let object = objects[key]!
+            let schema = JSON.object([
                 ("type", .string("object")), ("additionalProperties", .bool(false)), ("properties", .object(object.properties)),
                 ("required", object.required.isEmpty ? nil : .array(object.required)),
             ])
-            if !object.required.isEmpty { required.append(.string(key)) }
+            if let dot = key.lastIndex(of: ".") {
+                let parent = String(key[..<dot]), name = String(key[key.index(after: dot)...])
+                objects[parent]!.properties.append((name, schema))
+                if !object.required.isEmpty { objects[parent]!.required.append(.string(name)) }
+            } else if let index = topIndex[key] {
+                properties[index].1 = schema
+                if !object.required.isEmpty { required.append(.string(key)) }
+            }
         }
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
