@@ -160,6 +160,7 @@ public final class FormService: Sendable {
         }
         let values = FormPost(form: served.form).values(pairs + uploads.pairs)
         uploads.refuseNamesWithoutFiles(in: values, form: served.form)
+        uploads.dropFilesWithoutValues(in: values, form: served.form)
         let verdict = Self.adding(uploads, to: await check(served, values: values))
         switch verdict {
         case .unavailable(let response): return response
@@ -234,6 +235,7 @@ public final class FormService: Sendable {
         case .success(let read): (values, uploads) = read
         }
         uploads.refuseNamesWithoutFiles(in: values, form: served.form)
+        uploads.dropFilesWithoutValues(in: values, form: served.form)
         switch Self.adding(uploads, to: await check(served, values: values)) {
         case .unavailable(let response): return response
         case .refused(let problems):

@@ -61,6 +61,16 @@ extension Uploads {
         }
     }
 
+    /// Keeps the files whose field's value survived into `values`: a file for a field the answers hide or disable is
+    /// not submitted, as its value is not (a page posted with JavaScript off still sends the file input).
+    mutating func dropFilesWithoutValues(in values: JSON, form: Form) {
+        let fields = Dictionary(form.fields.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        files.removeAll { file in
+            guard let field = fields[file.field] else { return true }
+            return Self.value(at: field.valuePointer, in: values) == nil
+        }
+    }
+
     /// The member of `json` at a JSON pointer of object keys (`/address/city`).
     static func value(at pointer: String, in json: JSON) -> JSON? {
         var current = json

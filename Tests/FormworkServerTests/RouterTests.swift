@@ -310,6 +310,38 @@ struct RouterTests {
         }
     }
 
+    @Test("a file for a field the answers hide is not stored, as its value is not")
+    func hiddenUpload() async throws {
+        let document = try Scratch.file(
+            "documents-hidden-upload/claim.yaml",
+            contents: """
+                formwork: 1
+                id: claim
+                sections:
+                  - id: s
+                    fields:
+                      - { id: receipt, cell: org.formwork.toggle, model: { title: I have a receipt } }
+                      - { id: scan, cell: org.formwork.text-field, model: { title: Scan }, visibleIf: "receipt", file: { accept: [application/pdf] } }
+                """)
+        let fixture = try ServerFixture(name: "hidden-upload", forms: [], documents: [document])
+        try await fixture.test { client throws in
+            var browser = Browser()
+            _ = try await browser.open(client, "claim")
+            let pdf = Array("%PDF-1.4\n%%EOF\n".utf8)
+            // JavaScript off: the hidden input is still in the page and the browser sends its file.
+            let hidden = try await browser.postMultipart(client, "claim", [], files: [("scan", "scan.pdf", pdf)])
+            #expect(hidden.status == .seeOther, "\(hidden.text)")
+            let first = try #require(try await fixture.stored("claim").first)
+            #expect(!first.values.contains("scan"), "\(first.values)")
+            #expect(try await fixture.store.files(formID: "claim", submissionID: first.id).isEmpty)
+            _ = try await browser.open(client, "claim")
+            let shown = try await browser.postMultipart(client, "claim", [("receipt", "true")], files: [("scan", "scan.pdf", pdf)])
+            #expect(shown.status == .seeOther, "\(shown.text)")
+            let second = try #require(try await fixture.stored("claim").last)
+            #expect(try await fixture.store.files(formID: "claim", submissionID: second.id).map(\.name) == ["scan.pdf"])
+        }
+    }
+
     @Test("GET /api/forms/{id}/schema is `formwork schema --values`; /openapi.json names every form's submissions path")
     func schemas() async throws {
         let fixture = try ServerFixture(name: "schemas")
