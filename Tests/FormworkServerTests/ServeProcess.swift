@@ -56,7 +56,15 @@ final class ServeProcess: @unchecked Sendable {
     func stop(_ signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? process.terminationStatus + 128 : process.terminationStatus
+        let status = process.terminationReason == .uncaughtSignal ? process.terminationStatus + 128 : process.terminationStatus
+        // A server that ends otherwise than expected says why in its log (and, under the sanitizers, their report):
+        // shown with the test's output, since a test that expects 0 prints only the number.
+        if status != 0 && signal == SIGTERM {
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile().suffix(8192), as: UTF8.self)
+            FileHandle.standardError.write(
+                Data("formwork serve ended with status \(status) after SIGTERM; its standard error:\n\(log)\n".utf8))
+        }
+        return status
     }
 
     deinit {
