@@ -1,3 +1,4 @@
+import FormworkCore
 import FormworkServer
 import Hummingbird
 import Logging
@@ -16,6 +17,7 @@ public enum FormworkRoutes {
     /// `POST /api/forms/{id}/drafts/{token}/submission`, `GET /openapi.json`, `GET /healthz`, `GET /readyz`.
     public static func add<Context: RequestContext>(to router: Router<Context>, service: FormService, limits: SubmissionLimits) {
         router.add(middleware: SecurityHeaders())
+        router.add(middleware: LanguageNegotiation(service: service))
         router.get("/") { _, _ in response(service.index()) }
         router.get("/forms/:form") { request, context in
             let id = try context.parameters.require("form")
@@ -115,6 +117,33 @@ public enum FormworkRoutes {
         }
         headers[.contentLength] = String(r.body.count)
         return Response(status: .init(code: r.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: r.body)))
+    }
+}
+
+/// Each request's language (`FormService.language`): `?lang=` first, then `Accept-Language`, against the languages of
+/// the form the path names (`/forms/{id}…`, `/api/forms/{id}…`), or the host's catalogues. The response says which
+/// (`Content-Language`) and that it varies with the header (`Vary`).
+struct LanguageNegotiation<Context: RequestContext>: RouterMiddleware {
+    let service: FormService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var preferences = LanguageTag.fromAcceptLanguage(request.headers[.acceptLanguage] ?? "")
+        if let asked = request.uri.queryParameters["lang"].flatMap({ LanguageTag.normalized(String($0)) }) {
+            preferences.insert(asked, at: 0)
+        }
+        let language = service.language(formID: Self.formID(in: request.uri.path), preferences: preferences)
+        var response = try await FormService.inLanguage(language) { try await next(request, context) }
+        response.headers[.contentLanguage] = language
+        response.headers[.vary] = "Accept-Language"
+        return response
+    }
+
+    /// `abc` in `/forms/abc/…` or `/api/forms/abc/…` (still percent-encoded ids are not forms: nil).
+    static func formID(in path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let rest = parts.first == "api" ? parts.dropFirst() : parts[...]
+        guard rest.first == "forms", rest.count >= 2 else { return nil }
+        return String(rest[rest.index(after: rest.startIndex)])
     }
 }
 

@@ -75,7 +75,9 @@ public final class CellLanes: Sendable {
     /// Runs `work` with a lane's driver and returns what it returns; waits (without holding a thread) for a lane.
     public func run<T: Sendable>(_ work: @escaping @Sendable (any CellDriver) -> T) async throws(Refusal) -> T {
         let result: Result<T, Refusal> = await withCheckedContinuation { continuation in
-            let job = Job { driver in continuation.resume(returning: .success(work(driver))) }
+            // The lane's thread writes the host's words in the request's language: task-locals stay with the task.
+            let messages = Messages.current
+            let job = Job { driver in continuation.resume(returning: .success(Messages.$bound.withValue(messages) { work(driver) })) }
             queue.condition.lock()
             var refusal: Refusal? = nil
             if queue.stopped {

@@ -58,7 +58,8 @@ extension FormService {
                 count(served.id, "store-failed")
                 logger.error("draft not saved", metadata: ["request": "\(requestID)", "form": "\(served.id)", "error": "\(error)"])
                 return problemPage(
-                    served, status: 503, "Your answers could not be saved just now; nothing was stored. Go back and try again in a moment.")
+                    served, status: 503,
+                    loc("Your answers could not be saved just now; nothing was stored. Go back and try again in a moment."))
             }
         }
     }
@@ -66,7 +67,7 @@ extension FormService {
     /// `GET /forms/{id}/drafts/{token}`: the form with the draft's answers and its resume link; a draft that expired
     /// or was sent says so.
     public func draftPage(formID: String, token: String, cookie: String?, saved: Bool) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return notFound(formID) }
+        guard let served = served(formID) else { return notFound(formID) }
         let draft: Draft
         switch await openDraft(served, token: token) {
         case .failure(let refusal): return problemPage(served, status: refusal.status, refusal.message)
@@ -77,10 +78,10 @@ extension FormService {
         let (values, changed) = await currentValues(of: draft, served)
         let until = DateFormat.iso8601(draft.expiresAt.rounded(.down))
         let notice = WebPage.Notice(
-            title: saved ? "Your answers are saved" : "You are continuing a saved form",
-            text: (changed ? "This form changed since your answers were saved: check them before you send it. " : "")
-                + "To come back to this form later, keep this link; it works until \(until) (UTC). "
-                + "Anyone who has the link can see these answers. Passwords and other secret answers are never saved.",
+            title: saved ? loc("Your answers are saved") : loc("You are continuing a saved form"),
+            text: (changed ? loc("This form changed since your answers were saved: check them before you send it. ") : "")
+                + loc("To come back to this form later, keep this link; it works until {0} (UTC). ", until)
+                + loc("Anyone who has the link can see these answers. Passwords and other secret answers are never saved."),
             link: Self.draftPath(served.id, token))
         var response = await render(
             served, values: values, problems: [], token: tokens.issue(formID: served.id, cookie: cookie), draftToken: token, notice: notice)
@@ -95,7 +96,7 @@ extension FormService {
     /// problems, 409 when the draft was submitted already.
     public func apiSaveDraft(formID: String, token: String?, body: [UInt8], contentType: String?, requestID: String) async -> ServerResponse
     {
-        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+        guard let served = served(formID) else { return noSuchForm(formID) }
         if let token, !FormTokens.isDraftToken(token) {
             return problem(
                 400, "bad-draft-token", "Bad draft token",
@@ -139,7 +140,7 @@ extension FormService {
 
     /// `GET /api/forms/{id}/drafts/{token}`: the draft's answers, revision and expiry.
     public func apiDraft(formID: String, token: String) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+        guard let served = served(formID) else { return noSuchForm(formID) }
         switch await openDraft(served, token: token) {
         case .failure(let refusal): return problem(refusal.status, refusal.type, refusal.title, refusal.message)
         case .success(let draft):
@@ -154,7 +155,7 @@ extension FormService {
     public func apiSubmitDraft(
         formID: String, token: String, body: [UInt8], contentType: String?, requestID: String
     ) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+        guard let served = served(formID) else { return noSuchForm(formID) }
         let draft: Draft
         switch await openDraft(served, token: token) {
         case .failure(let refusal): return problem(refusal.status, refusal.type, refusal.title, refusal.message)
@@ -224,24 +225,25 @@ extension FormService {
     /// caller sends the user to its submission).
     func openDraft(_ served: ServedForm, token: String) async -> Result<Draft, DraftRefusal> {
         let unknown = DraftRefusal(
-            status: 404, type: "no-such-draft", title: "No such draft",
-            message: "This link does not open a saved form: check that it was copied whole. Drafts are deleted once they expire.")
+            status: 404, type: "no-such-draft", title: loc("No such draft"),
+            message: loc("This link does not open a saved form: check that it was copied whole. Drafts are deleted once they expire."))
         guard FormTokens.isDraftToken(token) else { return .failure(unknown) }
         let draft: Draft?
         do { draft = try await store.draft(formID: served.id, key: FormTokens.draftKey(token)) } catch {
             logger.error("draft not read", metadata: ["form": "\(served.id)", "error": "\(error)"])
             return .failure(
                 DraftRefusal(
-                    status: 503, type: "store-unavailable", title: "Store unavailable",
-                    message: "Saved forms cannot be read just now. Try again in a moment."))
+                    status: 503, type: "store-unavailable", title: loc("Store unavailable"),
+                    message: loc("Saved forms cannot be read just now. Try again in a moment.")))
         }
         guard let draft else { return .failure(unknown) }
         if draft.submissionID == nil, draft.expiresAt < WallClock.seconds {
             return .failure(
                 DraftRefusal(
-                    status: 410, type: "draft-expired", title: "Draft expired",
-                    message:
-                        "This saved form expired on \(DateFormat.iso8601(draft.expiresAt.rounded(.down))) (UTC); its answers were deleted. Fill in the form again."
+                    status: 410, type: "draft-expired", title: loc("Draft expired"),
+                    message: loc(
+                        "This saved form expired on {0} (UTC); its answers were deleted. Fill in the form again.",
+                        DateFormat.iso8601(draft.expiresAt.rounded(.down)))
                 ))
         }
         return .success(draft)
@@ -271,7 +273,8 @@ extension FormService {
             count(served.id, "cell-failed")
             return .unavailable(
                 problemPage(
-                    served, status: 503, "Part of this form (cell '\(error.cellID)') is not working just now. Try again in a moment."))
+                    served, status: 503, loc("Part of this form (cell '{0}') is not working just now. Try again in a moment.", error.cellID)
+                ))
         }
     }
 

@@ -80,18 +80,18 @@ public final class FormService: Sendable {
         for served in catalog.forms {
             items += "<li><a href=\"/forms/\(Self.pathSegment(served.id))\">\(HTML.escape(served.title))</a></li>\n"
         }
-        if items.isEmpty { items = "<li>No forms are served from this folder yet.</li>\n" }
+        if items.isEmpty { items = "<li>\(HTML.escape(loc("No forms are served from this folder yet.")))</li>\n" }
         return htmlPage(status: 200, title: "Forms", body: "<h1>Forms</h1>\n<ul class=\"fw-form-list\">\n\(items)</ul>\n")
     }
 
     /// `GET /forms/{id}`: the blank page (or prefilled from `query`, the page's own names), with a fresh token bound
     /// to `cookie`. `setCookie` is set when the browser had none.
     public func page(formID: String, cookie: String?, query rawQuery: String = "") async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return notFound(formID) }
+        guard let served = served(formID) else { return notFound(formID) }
         // The query is read as the page's own form would send it (`+` is a space).
         let query: [(name: String, value: String)]
         do throws(SubmissionBody.Refusal) { query = try SubmissionBody.urlEncoded(Array(rawQuery.utf8), limits: limits) } catch {
-            return problemPage(served, status: error.status, "The address could not be read: \(error.message).")
+            return problemPage(served, status: error.status, loc("The address could not be read: {0}.", error.message))
         }
         let (cookie, setCookie) = cookie.flatMap { Self.isCookieValue($0) ? $0 : nil }.map { ($0, false) } ?? (FormTokens.newCookie(), true)
         let token = tokens.issue(formID: served.id, cookie: cookie)
@@ -119,7 +119,7 @@ public final class FormService: Sendable {
     /// `POST /forms/{id}`: a page posted by a browser. Accepted: stored, then 303 to the confirmation page. Refused:
     /// 422 and the page again, with the answers (never a secure one), an error summary and each field's errors.
     public func post(formID: String, body: [UInt8], contentType: String?, cookie: String?, requestID: String) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return notFound(formID) }
+        guard let served = served(formID) else { return notFound(formID) }
         let pairs: [(name: String, value: String)]
         var uploads: Uploads
         do {
@@ -127,11 +127,12 @@ public final class FormService: Sendable {
             case .fields(let fields, let files):
                 pairs = fields
                 uploads = try Uploads(files, form: served.form)
-            case .json: return problemPage(served, status: 415, "This page posts a form; send JSON to /api/forms/\(formID)/submissions.")
+            case .json:
+                return problemPage(served, status: 415, loc("This page posts a form; send JSON to /api/forms/{0}/submissions.", formID))
             }
         } catch {
             count(served.id, "refused-body")
-            return problemPage(served, status: error.status, "The form could not be read: \(error.message).")
+            return problemPage(served, status: error.status, loc("The form could not be read: {0}.", error.message))
         }
         let sentToken = pairs.last { $0.name == Self.tokenName }?.value
         let nonce: String
@@ -142,7 +143,9 @@ public final class FormService: Sendable {
             logger.notice("form post refused: missing or forged token", metadata: ["request": "\(requestID)", "form": "\(served.id)"])
             return problemPage(
                 served, status: 403,
-                "This form was not sent from its page on this site, or your browser does not keep this site's cookie. Open the form again and send it from there."
+                loc(
+                    "This form was not sent from its page on this site, or your browser does not keep this site's cookie. Open the form again and send it from there."
+                )
             )
         case .expired:
             // The answers are kept: the page comes back with a fresh token and says why.
@@ -150,7 +153,8 @@ public final class FormService: Sendable {
             return await render(
                 served, values: values,
                 problems: [
-                    WebPage.Problem(message: "This page was open too long to be sent. Check your answers and send it again.", target: nil)
+                    WebPage.Problem(
+                        message: loc("This page was open too long to be sent. Check your answers and send it again."), target: nil)
                 ],
                 token: tokens.issue(formID: served.id, cookie: cookie ?? ""), status: 422, draftToken: Self.draftToken(in: pairs))
         }
@@ -193,24 +197,33 @@ public final class FormService: Sendable {
                 logger.error("submission not stored", metadata: ["request": "\(requestID)", "form": "\(served.id)", "error": "\(error)"])
                 return problemPage(
                     served, status: 503,
-                    "Your answers could not be saved just now; nothing was stored. Go back and send the form again in a moment.")
+                    loc("Your answers could not be saved just now; nothing was stored. Go back and send the form again in a moment."))
             }
         }
     }
 
     /// `GET /forms/{id}/submitted/{submission}`: the confirmation (no answer shown: the link may be shared).
     public func confirmation(formID: String, submissionID: String) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return notFound(formID) }
+        guard let served = served(formID) else { return notFound(formID) }
         guard submissionID.utf8.count == 32, submissionID.utf8.allSatisfy({ FormPost.isHexDigit($0) }),
             (try? await store.submission(formID: served.id, id: submissionID)) != nil
-        else { return htmlPage(status: 404, title: "Not found", body: "<h1>Not found</h1>\n<p>There is no such submission.</p>\n") }
+        else {
+            return htmlPage(
+                status: 404, title: loc("Not found"),
+                body: "<h1>\(HTML.escape(loc("Not found")))</h1>\n<p>\(HTML.escape(loc("There is no such submission.")))</p>\n")
+        }
+        // The form's title is set in bold inside the translated sentence: the sentence is escaped, then the title's
+        // own escaped text is wrapped.
+        let title = HTML.escape(served.title)
+        let received = HTML.escape(loc("Your answers to {0} were received.", served.title)).replacing(
+            title, with: "<strong>\(title)</strong>")
         return htmlPage(
-            status: 200, title: "Thank you",
+            status: 200, title: loc("Thank you"),
             body: """
-                <h1>Thank you</h1>
-                <p>Your answers to <strong>\(HTML.escape(served.title))</strong> were received.</p>
-                <p>Reference: <code>\(submissionID.prefix(12))</code></p>
-                <p><a href="/forms/\(Self.pathSegment(served.id))">Fill in the form again</a></p>
+                <h1>\(HTML.escape(loc("Thank you")))</h1>
+                <p>\(received)</p>
+                <p>\(HTML.escape(loc("Reference:"))) <code>\(submissionID.prefix(12))</code></p>
+                <p><a href="/forms/\(Self.pathSegment(served.id))">\(HTML.escape(loc("Fill in the form again")))</a></p>
 
                 """)
     }
@@ -222,7 +235,7 @@ public final class FormService: Sendable {
     public func apiSubmit(
         formID: String, body: [UInt8], contentType: String?, idempotencyKey: String?, requestID: String
     ) async -> ServerResponse {
-        guard let served = catalog.form(formID) else { return noSuchForm(formID) }
+        guard let served = served(formID) else { return noSuchForm(formID) }
         if let key = idempotencyKey,
             key.isEmpty || key.utf8.count > 255 || key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E })
         {
@@ -264,7 +277,7 @@ public final class FormService: Sendable {
 
     /// `GET /api/forms/{id}/submissions/{submission}`: that a submission exists, and when (its answers are not served).
     public func apiSubmission(formID: String, submissionID: String) async -> ServerResponse {
-        guard let served = catalog.form(formID), submissionID.utf8.count == 32,
+        guard let served = served(formID), submissionID.utf8.count == 32,
             let stored = try? await store.submission(formID: served.id, id: submissionID)
         else { return problem(404, "no-such-submission", "No such submission", "There is no such submission of this form.") }
         let json = JSON.object([
@@ -276,7 +289,7 @@ public final class FormService: Sendable {
 
     /// `GET /api/forms/{id}/schema`: the JSON Schema of the values the form accepts (`formwork schema --values`).
     public func schema(formID: String) -> ServerResponse {
-        guard let served = catalog.form(formID) else {
+        guard let served = served(formID) else {
             return problem(
                 404, "no-such-form", "No such form", "There is no form '\(TerminalSafe.clip(formID))' here; GET / lists the forms.")
         }
@@ -336,7 +349,8 @@ public final class FormService: Sendable {
             count(served.id, "cell-failed")
             return .unavailable(
                 problemPage(
-                    served, status: 503, "Part of this form (cell '\(error.cellID)') is not working just now. Try again in a moment."))
+                    served, status: 503, loc("Part of this form (cell '{0}') is not working just now. Try again in a moment.", error.cellID)
+                ))
         }
     }
 
@@ -382,7 +396,7 @@ public final class FormService: Sendable {
 
     /// The button that saves a draft: it skips the browser's checks, as the server's draft check asks less.
     static let draftButton = WebPage.Button(
-        label: "Save and continue later", name: intentName, value: "draft", primary: false, skipsValidation: true)
+        label: loc("Save and continue later"), name: intentName, value: "draft", primary: false, skipsValidation: true)
 
     private func render(
         _ served: ServedForm, values: JSON?, summary: [WebPage.Problem]?, problems: [Diagnostic], token: String, status: Int,
@@ -404,7 +418,7 @@ public final class FormService: Sendable {
                     var hidden = [WebPage.HiddenInput(name: Self.tokenName, value: token)]
                     if let draftToken { hidden.append(.init(name: Self.draftName, value: draftToken)) }
                     var page = WebPage(action: action, hiddenInputs: hidden, problems: links, notice: notice)
-                    page.buttons = (Renderer.hasSubmitButton(tree) ? [] : [.init(label: "Submit")]) + [Self.draftButton]
+                    page.buttons = (Renderer.hasSubmitButton(tree) ? [] : [.init(label: loc("Submit"))]) + [Self.draftButton]
                     return .success(Renderer.html(tree, page: page))
                 } catch { return .failure(error) }
             }
@@ -417,7 +431,7 @@ public final class FormService: Sendable {
             logger.error("a cell failed while rendering a page", metadata: ["form": "\(served.id)", "error": "\(error)"])
             count(served.id, "cell-failed")
             return problemPage(
-                served, status: 503, "Part of this form (cell '\(error.cellID)') is not working just now. Try again in a moment.")
+                served, status: 503, loc("Part of this form (cell '{0}') is not working just now. Try again in a moment.", error.cellID))
         }
     }
 
@@ -502,7 +516,7 @@ public final class FormService: Sendable {
             status,
             """
             <!DOCTYPE html>
-            <html lang="en">
+            <html lang="\(HTML.escape(Self.language ?? "en"))"\(LanguageTag.isRightToLeft(Self.language ?? "en") ? " dir=\"rtl\"" : "")>
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -520,22 +534,22 @@ public final class FormService: Sendable {
 
     func notFound(_ formID: String) -> ServerResponse {
         htmlPage(
-            status: 404, title: "Form not found",
+            status: 404, title: loc("Form not found"),
             body:
-                "<h1>Form not found</h1>\n<p>There is no form “\(HTML.escape(TerminalSafe.clip(formID)))” here. <a href=\"/\">See the forms</a>.</p>\n"
+                "<h1>\(HTML.escape(loc("Form not found")))</h1>\n<p>\(HTML.escape(loc("There is no form “{0}” here.", TerminalSafe.clip(formID)))) <a href=\"/\">\(HTML.escape(loc("See the forms")))</a>.</p>\n"
         )
     }
 
     func problemPage(_ served: ServedForm, status: Int, _ message: String) -> ServerResponse {
         htmlPage(
-            status: status, title: "\(served.title): not sent",
+            status: status, title: loc("{0}: not sent", served.title),
             body:
-                "<h1>\(HTML.escape(served.title))</h1>\n<p role=\"alert\">\(HTML.escape(message))</p>\n<p><a href=\"/forms/\(Self.pathSegment(served.id))\">Back to the form</a></p>\n"
+                "<h1>\(HTML.escape(served.title))</h1>\n<p role=\"alert\">\(HTML.escape(message))</p>\n<p><a href=\"/forms/\(Self.pathSegment(served.id))\">\(HTML.escape(loc("Back to the form")))</a></p>\n"
         )
     }
 
     func busy(_ served: ServedForm) -> ServerResponse {
-        var response = problemPage(served, status: 503, "The server is busy. Try again in a moment.")
+        var response = problemPage(served, status: 503, loc("The server is busy. Try again in a moment."))
         response.headers.append(("Retry-After", "1"))
         return response
     }

@@ -42,8 +42,10 @@ struct Fill: ParsableCommand {
     @Flag(help: "Ask field by field in line mode even on a terminal.")
     var line = false
     @OptionGroup var packs: PackOptions
+    @OptionGroup var language: LanguageOptions
 
     func run() throws {
+        language.apply()
         try OutputFile.refuseInputs(output, inputs: [form, values, answers])
         ProcessTuning.prepare(forDocument: form)  // before any thread or cell host is started
         let registry = packs.registry()

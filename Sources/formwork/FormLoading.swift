@@ -30,13 +30,38 @@ enum FormLoading {
         }
     }
 
-    /// The document alone; a document error is preceded by notes on packs that could not be read.
+    /// The document alone, in the language asked for (`inLanguage`); a document error is preceded by notes on packs
+    /// that could not be read.
     static func decode(_ path: String, registry: Registry, catalog: (any CellTypeCatalog)? = nil) throws -> Form {
+        inLanguage(try decodeAsWritten(path, registry: registry, catalog: catalog))
+    }
+
+    /// The document in its own language (`validate --strict` compares it with its translations).
+    static func decodeAsWritten(_ path: String, registry: Registry, catalog: (any CellTypeCatalog)? = nil) throws -> Form {
         ProcessTuning.prepare(forDocument: path)
         do { return try FormDecoder.load(path: path, registry: catalog ?? registry) } catch {
             noteUnavailablePacks(registry)
             throw error
         }
+    }
+
+    /// The languages asked for, best first (`--locale`, else the environment's): set once by the command
+    /// (`LanguageOptions.apply`) before it loads a document.
+    nonisolated(unsafe) static var preferences: [String] = []
+    /// `--locale`'s language, when given: a form without it is shown in its own language, and a note says so.
+    nonisolated(unsafe) static var explicitLocale: String?
+
+    /// `form` in the best of its languages for `preferences`; the host's words follow (`Messages.processDefault`).
+    static func inLanguage(_ form: Form) -> Form {
+        let language = form.language(for: preferences)
+        if let asked = explicitLocale, LanguageTag.negotiate([asked], available: form.languages) == nil {
+            Console.note(
+                TerminalText.safe(
+                    "form '\(form.id)' has no translation into \(asked); it is shown in \(language) (its languages: \(form.languages.joined(separator: ", ")))"
+                ))
+        }
+        Messages.processDefault = Messages.catalogue(for: language) ?? .english
+        return form.translated(to: language)
     }
 
     /// A missing cell type may live in a pack that could not be read: say which, before the error.

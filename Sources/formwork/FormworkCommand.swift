@@ -128,6 +128,36 @@ enum CellCompletion {
     }
 }
 
+/// `--locale`: the language a command shows a form and its own words to a person in (docs/forms.md, "Translations").
+struct LanguageOptions: ParsableArguments {
+    @Option(
+        name: .customLong("locale"),
+        help: ArgumentHelp(
+            "The language to show the form and its messages in: a BCP 47 tag such as fr or pt-BR. Default: LANGUAGE, LC_ALL, LC_MESSAGES or LANG; the form's own language when it has no translation into it.",
+            valueName: "tag"))
+    var locale: String?
+
+    func validate() throws {
+        if let locale, LanguageTag.normalized(locale) == nil {
+            throw ValidationError("--locale '\(TerminalText.safe(locale))' is not a language tag; write one such as en, fr or pt-BR")
+        }
+    }
+
+    /// Sets the languages asked for, for every document the command loads (`FormLoading.decode`).
+    func apply() { Self.apply(locale: locale) }
+
+    /// `apply` for a command parsed without ArgumentParser (`Rendering`).
+    static func apply(locale: String?) {
+        if let locale, let tag = LanguageTag.normalized(locale) {
+            FormLoading.preferences = [tag]
+            FormLoading.explicitLocale = tag
+        } else {
+            FormLoading.preferences = LanguageTag.fromEnvironment(
+                ProcessEnvironment.values(of: ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]))
+        }
+    }
+}
+
 /// Options every command that loads packs shares.
 struct PackOptions: ParsableArguments {
     @Option(

@@ -70,15 +70,17 @@ struct Render: ParsableCommand {
     var values: String?
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var packs: PackOptions
+    @OptionGroup var language: LanguageOptions
     @Flag(help: "When a cell fails, show an error in its place and still write the output (exit 0).")
     var keepGoing = false
 
     func run() throws {
-        try Rendering(
+        var rendering = Rendering(
             form: form, values: values, format: outputOptions.format, width: outputOptions.width, output: outputOptions.output,
             packPaths: packs.packPaths, isolation: packs.isolation, timeout: packs.timeout, noCache: packs.noCache,
-            keepGoing: keepGoing
-        ).run()
+            keepGoing: keepGoing)
+        rendering.locale = language.locale
+        try rendering.run()
     }
 }
 
@@ -100,6 +102,8 @@ struct Rendering {
     var timeout = PackOptions.defaultTimeout
     var noCache = false
     var keepGoing = false
+    /// `--locale` (nil: the environment's languages).
+    var locale: String?
 
     init(
         form: String, values: String?, format: OutputFormat?, width: Int?, output: String?, packPaths: [String],
@@ -162,6 +166,9 @@ struct Rendering {
                 guard let isolation = IsolationMode(rawValue: value) else { return nil }
                 self.isolation = isolation
             case "--pack-path": packPaths.append(value)
+            case "--locale":
+                guard LanguageTag.normalized(value) != nil else { return nil }
+                locale = value
             default: return nil
             }
         }
@@ -170,6 +177,7 @@ struct Rendering {
     }
 
     func run() throws {
+        LanguageOptions.apply(locale: locale)
         try OutputFile.refuseInputs(output, inputs: [form, values])
         // The cell host starts first (a second one for a large document), so that its start-up overlaps
         // reading the registry and the document ...

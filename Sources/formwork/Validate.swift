@@ -30,11 +30,18 @@ struct Validate: ParsableCommand {
             "Print the verdict as one JSON object on standard output (the problems with file, line, pointer, code and message; docs/cli.md); the exit status is the same."
         ))
     var json = false
+    @Flag(
+        help: ArgumentHelp(
+            "Also refuse what a form may say but probably should not: a text with no translation into a language the document has (it would show untranslated), a translation no text uses."
+        ))
+    var strict = false
     @OptionGroup var packs: PackOptions
+    @OptionGroup var language: LanguageOptions
 
     /// Every problem in one run: the document, then the values (schema, required fields,
     /// date bounds) and what the cells' `value_changed` says, followed by the summary line.
     func run() throws {
+        language.apply()
         guard json else {
             try check()
             return
@@ -80,7 +87,12 @@ struct Validate: ParsableCommand {
         if form == "-" && values == "-" {
             throw ValidationError("the form and --values cannot both be read from standard input (-); pass one of them as a file")
         }
-        var loaded = try FormLoading.decode(form, registry: registry)
+        let written = try FormLoading.decodeAsWritten(form, registry: registry)
+        if strict {
+            let problems = Self.translationProblems(written, file: SourceFile.displayName(form))
+            if !problems.isEmpty { throw FormError.invalid(problems) }
+        }
+        var loaded = FormLoading.inLanguage(written)
         if let previous { try warnOfUnexplainedChanges(since: previous) }
         // A cell host only when there is something for it: values to offer, or choices a pack supplies.
         if values != nil || loaded.hasPackChoices {
@@ -98,6 +110,32 @@ struct Validate: ParsableCommand {
             )
         }
         return (loaded.fieldCount, loaded.sections.count)
+    }
+
+    /// `--strict`: each text with no translation into one of the document's languages (shown untranslated there), and
+    /// each translation that no text uses (its text changed after it was translated).
+    static func translationProblems(_ form: Form, file: String) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for tag in form.translations.keys.sorted() {
+            let pointer = "/translations/" + Pointer.escape(tag)
+            for (place, text) in form.untranslated(in: tag) {
+                out.append(
+                    Diagnostic(
+                        kind: .invalid, file: file, pointer: pointer, line: nil,
+                        message:
+                            "no \(tag) translation of \(place) '\(SchemaValidator.truncated(text))': it shows in \(form.language); add it to the \(tag) table",
+                        code: "untranslated"))
+            }
+            for text in form.unusedTranslations(in: tag) {
+                out.append(
+                    Diagnostic(
+                        kind: .invalid, file: file, pointer: pointer + "/" + Pointer.escape(text), line: nil,
+                        message:
+                            "no text of the form is '\(SchemaValidator.truncated(text))': remove this translation, or make it match the text it translates",
+                        code: "unused-translation"))
+            }
+        }
+        return out
     }
 
     /// The revisions' declarations compared: a warning per field whose stored answers would be lost or misread.

@@ -87,11 +87,14 @@ final class ServerFixture: @unchecked Sendable {
 struct Browser {
     var cookie: String?
     var token: String?
+    /// The browser's `Accept-Language`, sent with every request when set.
+    var language: String?
 
     /// GETs the page of `form` as a browser does: keeps the cookie the server sets and the token of the page.
     mutating func open(_ client: any TestClientProtocol, _ form: String, query: String = "") async throws -> TestResponse {
         var headers = HTTPFields()
         if let cookie { headers[.cookie] = "\(FormService.cookieName)=\(cookie)" }
+        if let language { headers[.acceptLanguage] = language }
         let response = try await client.execute(uri: "/forms/\(form)\(query)", method: .get, headers: headers)
         if let set = response.headers[.setCookie], let value = set.split(separator: ";").first?.split(separator: "=").last {
             cookie = String(value)
@@ -113,6 +116,7 @@ struct Browser {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-www-form-urlencoded"
         if let cookie { headers[.cookie] = "\(FormService.cookieName)=\(cookie)" }
+        if let language { headers[.acceptLanguage] = language }
         let all = [(FormService.tokenName, token ?? self.token ?? "")] + pairs
         return try await client.execute(
             uri: "/forms/\(form)", method: .post, headers: headers, body: ByteBuffer(string: Self.urlEncoded(all)))

@@ -67,6 +67,9 @@ package func run(
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var env = environment ?? ProcessInfo.processInfo.environment
+    // Outputs are compared with English goldens: the machine's language is not the test's (a test that wants one
+    // passes its environment).
+    if environment == nil { for key in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] { env[key] = nil } }
     env["NO_COLOR"] = env["NO_COLOR"] ?? "1"
     // A sanitizer run's settings (LeakSanitizer's suppressions of toolchain leaks) follow the processes it starts.
     for key in ["ASAN_OPTIONS", "LSAN_OPTIONS"] where env[key] == nil {

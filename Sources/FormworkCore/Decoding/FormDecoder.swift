@@ -20,7 +20,7 @@ public struct FormDecoder {
     /// under `address`, `tasks/` in a repeated group's items; nil at the top level. An id is unique in its scope.
     var fieldScope: String?
 
-    static let rootKeys = ["formwork", "id", "title", "description", "sections", "pages", "removed"]
+    static let rootKeys = ["formwork", "id", "title", "description", "language", "translations", "sections", "pages", "removed"]
     static let sectionKeys = ["id", "header", "footer", "insets", "spacing", "fields", "visibleIf", "enabledIf", "repeat", "object"]
     static let fieldKeys =
         [
@@ -194,6 +194,8 @@ public struct FormDecoder {
         if let removed = root["removed"] { checkRemoved(removed) }
         let title = string(root["title"], "/title", what: "the title")
         let description = string(root["description"], "/description", what: "the description")
+        let language = root["language"].flatMap { languageTag($0, "/language") } ?? "en"
+        let translations = root["translations"].map { self.translations($0, language: language) } ?? [:]
 
         var sections: [FormSection] = []
         var pages: [FormPage] = []
@@ -264,7 +266,57 @@ public struct FormDecoder {
         var form = Form(id: id, title: title, description: description, sections: sections)
         form.evaluationOrder = order
         form.pages = pages
+        form.language = language
+        form.translations = translations
         return form
+    }
+
+    /// A language tag (`fr`, `pt-BR`), as BCP 47 writes it.
+    mutating func languageTag(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> String? {
+        guard let text = string(node, pointer(), what: "a language tag") else { return nil }
+        guard let tag = LanguageTag.normalized(text), tag == text || tag.lowercased() == text.lowercased() else {
+            report(pointer(), node, "'\(text)' is not a language tag; write one such as en, fr or pt-BR (BCP 47)")
+            return nil
+        }
+        return tag
+    }
+
+    /// `translations:`: for each language, the document's texts and their translations
+    /// (`{ fr: { "Full name": "Nom complet" } }`).
+    mutating func translations(_ node: SourceNode, language: String) -> [String: [String: String]] {
+        guard let languages = node.members else {
+            report("/translations", node, "'translations' must map a language tag to its table of texts, not \(node.typeName)")
+            return [:]
+        }
+        var out: [String: [String: String]] = [:]
+        for (key, tableNode) in languages {
+            let pointer = "/translations/\(Pointer.escape(key))"
+            guard let tag = LanguageTag.normalized(key), tag.lowercased() == key.lowercased() else {
+                report(pointer, tableNode, "'\(key)' is not a language tag; write one such as fr or pt-BR (BCP 47)")
+                continue
+            }
+            if tag == language {
+                report(
+                    pointer, tableNode, "the document is written in '\(language)' ('language'); its translations are into other languages")
+                continue
+            }
+            guard let entries = tableNode.members else {
+                report(
+                    pointer, tableNode, "a translation table maps each text of the document to its translation, not \(tableNode.typeName)")
+                continue
+            }
+            var table: [String: String] = [:]
+            table.reserveCapacity(entries.count)
+            for (text, translated) in entries {
+                guard let value = translated.string else {
+                    report("\(pointer)/\(Pointer.escape(text))", translated, "a translation is a string, not \(translated.typeName)")
+                    continue
+                }
+                table[text] = value
+            }
+            out[tag] = table
+        }
+        return out
     }
 
     /// Whether a parsed tree's sections (a YAML document's, or a JSON document's that is not decoded as it is

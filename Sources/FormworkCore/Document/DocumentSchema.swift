@@ -170,6 +170,18 @@ package enum DocumentSchema {
                 .object([
                     ("formwork", .object([("const", .integer(1))])), ("id", ref("identifier")),
                     ("title", string), ("description", string),
+                    // The document's language, and its texts' translations into others (docs/forms.md, Translations).
+                    ("language", languageTag),
+                    (
+                        "translations",
+                        .object([
+                            ("type", .string("object")), ("propertyNames", languageTag),
+                            (
+                                "additionalProperties",
+                                .object([("type", .string("object")), ("additionalProperties", .object([("type", .string("string"))]))])
+                            ),
+                        ])
+                    ),
                     ("sections", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("section"))])),
                     ("pages", .object([("type", .string("array")), ("minItems", .integer(1)), ("items", ref("page"))])),
                     // Fields earlier revisions had, whose stored answers are dropped, or kept under `keepAs`.
@@ -202,6 +214,10 @@ package enum DocumentSchema {
     }
 
     static var string: JSON { .object([("type", .string("string"))]) }
+    /// A BCP 47 language tag as the decoder takes it (`LanguageTag.normalized`): `fr`, `pt-BR`, `zh-Hant-TW`.
+    static var languageTag: JSON {
+        .object([("type", .string("string")), ("pattern", .string("^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")), ("maxLength", .integer(35))])
+    }
 
     /// `repeat:` of a section: `true`, or `{ minItems, maxItems, itemLabel }`.
     static var repeatSchema: JSON {

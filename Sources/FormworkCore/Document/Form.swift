@@ -11,6 +11,11 @@ public struct Form: Sendable {
     public var evaluationOrder: [String] = []
     /// Pages (steps) grouping consecutive sections; empty for a one-page form.
     public var pages: [FormPage] = []
+    /// The language its texts are in (`language:`, a BCP 47 tag; `en` when not given): after `translated(to:)`, the
+    /// language translated to. Renderers mark their output with it and write the host's words in it.
+    public var language = "en"
+    /// `translations:`: for each other language, the document's texts and their translations (Translations.swift).
+    public var translations: [String: [String: String]] = [:]
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
     /// The keys of the objects values nest in, as field ids name them: each section's `object` and every object it

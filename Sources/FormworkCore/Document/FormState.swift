@@ -127,11 +127,11 @@ extension Form {
                     if mine == nil && theirs == nil { continue }
                     if mine == nil || theirs == nil || !Condition.compare(mine, .equal, theirs) {
                         let otherLabel = self.field(other).map(displayLabel) ?? other
-                        out.append((field.id, message ?? "\(label) must match \(otherLabel)."))
+                        out.append((field.id, message ?? loc("{0} must match {1}.", label, otherLabel)))
                     }
                 case .expression(let source, let message):
                     if !source.condition.holds({ values[$0] }) {
-                        out.append((field.id, message ?? "\(label): the rule '\(source.text)' does not hold."))
+                        out.append((field.id, message ?? loc("{0}: the rule '{1}' does not hold.", label, source.text)))
                     }
                 }
             }

@@ -228,21 +228,22 @@ public enum ValuesFile {
             let shown = TerminalText.safe(path)
             let fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else {
-                return
-                    "\(key): cannot read the file '\(shown)': \(String(cString: strerror(errno))) (a path is relative to the values file)"
+                return loc(
+                    "{0}: cannot read the file '{1}': {2} (a path is relative to the values file)", key, shown,
+                    String(cString: strerror(errno)))
             }
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-                return "\(key): '\(shown)' is not a regular file; give the path of the file to upload"
+                return loc("{0}: '{1}' is not a regular file; give the path of the file to upload", key, shown)
             }
             var head = [UInt8](repeating: 0, count: 4096)
             let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-            guard count >= 0 else { return "\(key): cannot read the file '\(shown)': \(String(cString: strerror(errno)))" }
+            guard count >= 0 else { return loc("{0}: cannot read the file '{1}': {2}", key, shown, String(cString: strerror(errno))) }
             let size = Int(info.st_size)
             // The sniffer is told the file's size, so a text cut at 4 KiB is judged as the start of a longer text.
             let type = FileUpload.sniff(head: Array(head.prefix(count)), size: size)
-            return upload.problem(size: size, type: type, label: key).map { $0 + " ('\(shown)')" }
+            return upload.problem(size: size, type: type, label: key).map { loc("{0} ('{1}')", $0, shown) }
         }
 
         /// `"address": { "city": …, "street": … }`: the values of the fields of the sections whose object is `key`.
@@ -419,8 +420,8 @@ public enum ValuesFile {
                         let message =
                             field.rules.required
                             ?? (field.required
-                                ? "required field '\(field.id)' has no value"
-                                : "field '\(field.id)' is required when \(field.conditions.requiredIf!.text), and has no value")
+                                ? loc("required field '{0}' has no value", field.id)
+                                : loc("field '{0}' is required when {1}, and has no value", field.id, field.conditions.requiredIf!.text))
                         report(pointer, nil, message, code: "required")
                     }
                 }

@@ -43,7 +43,7 @@ enum FieldCheck {
             }
         } catch {
             // The host's checks passed; a failing cell must not trap the user in this prompt.
-            warn(TerminalText.safe("the cell could not check the value (\(error.message)); it is kept as typed"))
+            warn(TerminalText.safe(loc("the cell could not check the value ({0}); it is kept as typed", error.message)))
         }
         return nil
     }
@@ -62,6 +62,10 @@ extension AnswerShaping {
         return (directory == "/" ? "" : directory) + "/" + text
     }
 
+    /// A yes typed in English or in the form's language (`oui`, `o` in French); the same for no.
+    static func isYes(_ word: String) -> Bool { ["y", "yes", "true", "on", "1", loc("yes"), loc("y")].contains(word) }
+    static func isNo(_ word: String) -> Bool { ["n", "no", "false", "off", "0", loc("no"), loc("n")].contains(word) }
+
     static func interpret(_ raw: String, _ p: Prompt) -> Answer {
         let text = p.isMultiline ? raw : raw.trimmingBlanks()
         if text.isEmpty { return .keep }
@@ -75,16 +79,16 @@ extension AnswerShaping {
             return .value(.string(p.secure || p.keepsCase ? text : AnswerShaping.capitalize(text, p.traits.autocapitalization)))
         case .bool:
             switch text.lowercased() {
-            case "y", "yes", "true", "on", "1": return .value(.bool(true))
-            case "n", "no", "false", "off", "0": return .value(.bool(false))
-            default: return .problem("Answer yes or no.")
+            case let word where AnswerShaping.isYes(word): return .value(.bool(true))
+            case let word where AnswerShaping.isNo(word): return .value(.bool(false))
+            default: return .problem(loc("Answer yes or no."))
             }
         case .integer:
-            guard let n = Int64(text) else { return .problem("\(p.label) takes a whole number, such as 3.") }
+            guard let n = Int64(text) else { return .problem(loc("{0} takes a whole number, such as 3.", p.label)) }
             return .value(.integer(n))
         case .number:
             guard let d = Double(text.replacing(",", with: ".")), d.isFinite else {
-                return .problem("\(p.label) takes a number, such as 12.5.")
+                return .problem(loc("{0} takes a number, such as 12.5.", p.label))
             }
             return .value(.number(d))
         case .date:
@@ -93,7 +97,8 @@ extension AnswerShaping {
             }
             guard let seconds = DateFormat.parse(text) else {
                 return .problem(
-                    p.dateMode == .time ? "Write a time such as 09:30." : "Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z.")
+                    p.dateMode == .time
+                        ? loc("Write a time such as 09:30.") : loc("Write a date such as 2026-11-21, or 2026-11-21T09:30:00Z."))
             }
             return .value(.number(seconds))
         case .choiceList:
@@ -103,8 +108,9 @@ extension AnswerShaping {
                 let item = part.trimmingBlanks()
                 guard let value = AnswerShaping.choose(item, from: p.choices) else {
                     return .problem(
-                        "'\(TerminalText.safe(item))' is not one of: "
-                            + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+                        loc(
+                            "'{0}' is not one of: {1}.", TerminalText.safe(item),
+                            p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ")))
                 }
                 if !chosen.contains(value) { chosen.append(value) }
             }
@@ -112,7 +118,9 @@ extension AnswerShaping {
         case .choice, .stringList:
             guard let chosen = AnswerShaping.choose(text, from: p.choices) else {
                 return .problem(
-                    "Choose one of: " + p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ") + ".")
+                    loc(
+                        "Choose one of: {0}.", p.choices.enumerated().map { "\($0.offset + 1) \($0.element.label)" }.joined(separator: ", ")
+                    ))
             }
             return .value(.string(chosen))
         }

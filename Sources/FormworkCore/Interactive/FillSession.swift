@@ -73,7 +73,7 @@ public final class FillSession {
     public func run() throws(FillError) -> Form {
         let order = fillable
         if let title = form.title.map({ TerminalText.safe($0) }) {
-            say(options.accessible ? "Form: \(title). \(order.count) fields to fill." : style(title, "1"))
+            say(options.accessible ? loc("Form: {0}. {1} fields to fill.", title, order.count) : style(title, "1"))
         }
         if form.pages.isEmpty {
             for s in form.sections.indices { try askSection(s, order) }
@@ -81,7 +81,7 @@ public final class FillSession {
             try runPages(order)
         }
         form.recompute()
-        say(options.accessible ? "Done. \(order.count) fields filled." : style("✓ \(order.count) fields filled", "32"))
+        say(options.accessible ? loc("Done. {0} fields filled.", order.count) : style(loc("✓ {0} fields filled", order.count), "32"))
         runtime.drain()
         return form
     }
@@ -105,12 +105,14 @@ public final class FillSession {
                     let label = TerminalText.safe(group.itemLabel.lowercased())
                     var add: Bool?
                     while add == nil {
-                        terminal.write(options.accessible ? "Add another \(label)? Type yes or no: " : "Add another \(label)? (y/n) [n] › ")
+                        terminal.write(
+                            options.accessible
+                                ? loc("Add another {0}? Type yes or no: ", label) : loc("Add another {0}? (y/n) [n] › ", label))
                         guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: form.sections[s].id) }
                         switch answer.trimmingBlanks().lowercased() {
-                        case "", "n", "no": add = false
-                        case "y", "yes": add = true
-                        default: complain("Answer y or n.")
+                        case let word where word.isEmpty || AnswerShaping.isNo(word): add = false
+                        case let word where AnswerShaping.isYes(word): add = true
+                        default: complain(loc("Answer y or n."))
                         }
                     }
                     if add == false { break }
@@ -139,7 +141,10 @@ public final class FillSession {
             }
             let page = form.pages[p]
             let heading =
-                "Page \((shown.firstIndex(of: p) ?? 0) + 1) of \(shown.count)" + (page.title.map { ": \(TerminalText.safe($0))" } ?? "")
+                page.title.map {
+                    loc("{0}: {1}", loc("Page {0} of {1}", (shown.firstIndex(of: p) ?? 0) + 1, shown.count), TerminalText.safe($0))
+                }
+                ?? loc("Page {0} of {1}", (shown.firstIndex(of: p) ?? 0) + 1, shown.count)
             say("")
             say(options.accessible ? heading + "." : style(heading, "1"))
             for s in page.sections { try askSection(s, order) }
@@ -155,7 +160,8 @@ public final class FillSession {
             let backNumber = (shown.firstIndex(of: before) ?? 0) + 1
             while true {
                 terminal.write(
-                    (last ? "Enter to finish" : "Enter for the next page") + ", or 'back' for page \(backNumber) of \(count): ")
+                    (last ? loc("Enter to finish") : loc("Enter for the next page"))
+                        + loc(", or 'back' for page {0} of {1}: ", backNumber, count))
                 guard let answer = terminal.readLine(secure: false) else { throw .inputEnded(fieldID: "page '\(page.id)'") }
                 let word = answer.trimmingBlanks().lowercased()
                 if word.isEmpty {
@@ -164,7 +170,7 @@ public final class FillSession {
                 } else if word == "back" || word == "b" {
                     p = trail.removeLast()
                 } else {
-                    complain("Press Enter to go on, or type back.")
+                    complain(loc("Press Enter to go on, or type back."))
                     continue
                 }
                 break
@@ -192,7 +198,7 @@ public final class FillSession {
         if field.conditions.value != nil {
             // Computed from the answers so far: shown, not asked.
             form.recompute()
-            let made = form.sections[s].fields[f].model[name].map(Condition.text) ?? "no value yet"
+            let made = form.sections[s].fields[f].model[name].map(Condition.text) ?? loc("no value yet")
             let line = TerminalText.safe("\(form.displayLabel(field)): \(made)")
             say(options.accessible ? "\(line) (computed)." : style("[\(number)/\(total)] \(line) (computed)", "2"))
             return
@@ -203,8 +209,8 @@ public final class FillSession {
             // A cell that fails (or crashes in its child process) costs its picture, never the answers so far:
             // the field is still asked for, and the host's own checks still apply.
             say(
-                (options.accessible ? "Warning: " : style("⚠ ", "33"))
-                    + TerminalText.safe("the cell of '\(field.id)' failed (\(error.message)); answer it as plain text"))
+                (options.accessible ? loc("Warning: ") : style("⚠ ", "33"))
+                    + TerminalText.safe(loc("the cell of '{0}' failed ({1}); answer it as plain text", field.id, error.message)))
             view = FieldView(
                 id: field.id, cell: field.cell.id, accessibilityId: field.accessibilityId, required: field.required,
                 textInput: field.textInput, nodes: [], valueField: field.valueField, rules: field.rules)
@@ -217,8 +223,8 @@ public final class FillSession {
             let shown = prompt.current.map { AnswerShaping.show($0, prompt) } ?? (options.accessible ? "empty" : "—")
             say(
                 options.accessible
-                    ? "Field \(number) of \(total): \(prompt.label): \(shown). Read-only, skipped."
-                    : style("[\(number)/\(total)] ", "2") + style(prompt.label, "1") + "  \(shown) " + style("(read-only)", "2"))
+                    ? loc("Field {0} of {1}: {2}: {3}. Read-only, skipped.", number, total, prompt.label, shown)
+                    : style("[\(number)/\(total)] ", "2") + style(prompt.label, "1") + "  \(shown) " + style(loc("(read-only)"), "2"))
             return
         }
         say(header(prompt, number: number, of: total))
@@ -233,14 +239,14 @@ public final class FillSession {
                 if prompt.secure, let answer {
                     // Nothing was echoed: end the prompt line with a mask of the right length.
                     terminal.write(
-                        (answer.isEmpty ? "" : options.accessible ? "(hidden)" : String(repeating: "•", count: answer.count)) + "\n")
+                        (answer.isEmpty ? "" : options.accessible ? loc("(hidden)") : String(repeating: "•", count: answer.count)) + "\n")
                 }
             }
             guard let answer else { throw .inputEnded(fieldID: field.id) }
             switch AnswerShaping.interpret(answer, prompt) {
             case .keep:
                 if field.required && prompt.current == nil {
-                    complain(field.rules.required ?? "\(prompt.label) is required.")
+                    complain(field.rules.required ?? loc("{0} is required.", prompt.label))
                     continue
                 }
                 return
@@ -255,7 +261,7 @@ public final class FillSession {
                 return
             case .clear:
                 if field.required || schema.required {
-                    complain("\(prompt.label) is required; it cannot be cleared.")
+                    complain(loc("{0} is required; it cannot be cleared.", prompt.label))
                     continue
                 }
                 form.sections[s].fields[f].model[name] = nil
@@ -267,15 +273,15 @@ public final class FillSession {
     /// The schema, the rules, the date bounds and the cell's `value_changed`, in that order.
     func check(_ value: Value, _ p: Prompt, section s: Int, field f: Int) -> String? {
         FieldCheck.problem(value, p, in: form, section: s, field: f, runtime: runtime) {
-            say((options.accessible ? "Warning: " : style("⚠ ", "33")) + $0)
+            say((options.accessible ? loc("Warning: ") : style("⚠ ", "33")) + $0)
         }
     }
 
     func readText(_ p: Prompt) -> String? {
         terminal.write(
             options.accessible
-                ? "Type the text. A line with a single full stop ends it; an empty first line keeps the current text.\n"
-                : style("  (end with a line containing only .; Enter alone keeps the current text)\n", "2"))
+                ? loc("Type the text. A line with a single full stop ends it; an empty first line keeps the current text.\n")
+                : style(loc("  (end with a line containing only .; Enter alone keeps the current text)\n"), "2"))
         var lines: [String] = []
         while true {
             terminal.write(lines.isEmpty ? question(p) : "  … ")
@@ -290,8 +296,8 @@ public final class FillSession {
 
     func header(_ p: Prompt, number: Int, of total: Int) -> String {
         if options.accessible {
-            var parts = ["Field \(number) of \(total): \(p.label)."]
-            if p.required { parts.append("Required.") }
+            var parts = [loc("Field {0} of {1}: {2}.", number, total, p.label)]
+            if p.required { parts.append(loc("Required.")) }
             return parts.joined(separator: " ")
         }
         return style("[\(number)/\(total)] ", "2") + style(p.label, "1") + (p.required ? style(" *", "31") : "")
@@ -300,15 +306,18 @@ public final class FillSession {
     func details(_ p: Prompt) -> [String] {
         var lines: [String] = []
         let a = options.accessible
-        if let hint = p.hint.map(RichText.plain) { lines.append(a ? "Hint: \(hint)" : style("  \(hint)", "2")) }
-        if let error = p.error { lines.append(a ? "Note: \(error)" : style("  ! \(error)", "31")) }
-        if p.secure { lines.append(a ? "Secure entry: what you type is not shown." : style("  (hidden as you type)", "2")) }
-        if let kind = AnswerShaping.keyboardWords(p.traits.keyboard) { lines.append(a ? "Expected: \(kind)." : style("  (\(kind))", "2")) }
+        if let hint = p.hint.map(RichText.plain) { lines.append(a ? loc("Hint: {0}", hint) : style("  \(hint)", "2")) }
+        if let error = p.error { lines.append(a ? loc("Note: {0}", error) : style("  ! \(error)", "31")) }
+        if p.secure { lines.append(a ? loc("Secure entry: what you type is not shown.") : style(loc("  (hidden as you type)"), "2")) }
+        if let kind = AnswerShaping.keyboardWords(p.traits.keyboard) {
+            lines.append(a ? loc("Expected: {0}.", kind) : style("  (\(kind))", "2"))
+        }
         if !p.traits.suggestions.isEmpty {
             // The first few, as the page's list shows them; any text is still taken.
             let shown = p.traits.suggestions.prefix(8).map { TerminalText.safe($0) }.joined(separator: ", ")
             let more = p.traits.suggestions.count > 8 ? ", …" : ""
-            lines.append(a ? "Suggestions: \(shown)\(more). Any text is accepted." : style("  suggestions: \(shown)\(more)", "2"))
+            lines.append(
+                a ? loc("Suggestions: {0}{1}. Any text is accepted.", shown, more) : style(loc("  suggestions: {0}{1}", shown, more), "2"))
         }
         switch p.type {
         case .choice, .stringList, .choiceList:
@@ -316,26 +325,28 @@ public final class FillSession {
             let several = p.type == .choiceList
             lines.append(
                 a
-                    ? "Choices: " + list.joined(separator: ", ")
-                        + (several ? ". Answer with numbers or names separated by commas." : ". Answer with a number or a name.")
-                    : "  " + list.map { style($0, "36") }.joined(separator: "   ") + (several ? style("  (several: 1, 3)", "2") : ""))
+                    ? loc("Choices: ") + list.joined(separator: ", ")
+                        + (several ? loc(". Answer with numbers or names separated by commas.") : loc(". Answer with a number or a name."))
+                    : "  " + list.map { style($0, "36") }.joined(separator: "   ") + (several ? style(loc("  (several: 1, 3)"), "2") : ""))
         case .bool:
-            lines.append(a ? "Answer yes or no." : style("  (y/n)", "2"))
+            lines.append(a ? loc("Answer yes or no.") : style("  (y/n)", "2"))
         case .date:
             var text =
                 switch p.dateMode {
-                case .time, .countdown: "a time such as 09:30"
-                case .dateAndTime, .default: "a date and time such as 2026-11-21T09:30:00Z"
-                case .date: "a date such as 2026-11-21"
+                case .time, .countdown: loc("a time such as 09:30")
+                case .dateAndTime, .default: loc("a date and time such as 2026-11-21T09:30:00Z")
+                case .date: loc("a date such as 2026-11-21")
                 }
             if p.minimum != nil || p.maximum != nil {
-                text += ", from \(p.minimum.map(DateFormat.iso8601) ?? "any date") to \(p.maximum.map(DateFormat.iso8601) ?? "any date")"
+                text += loc(
+                    ", from {0} to {1}", p.minimum.map(DateFormat.iso8601) ?? loc("any date"),
+                    p.maximum.map(DateFormat.iso8601) ?? loc("any date"))
             }
-            lines.append(a ? "Write \(text)." : style("  (\(text))", "2"))
+            lines.append(a ? loc("Write {0}.", text) : style("  (\(text))", "2"))
         default: break
         }
         if !p.required && !p.isMultiline && p.current != nil {
-            lines.append(a ? "A single minus sign clears the value." : style("  (- clears)", "2"))
+            lines.append(a ? loc("A single minus sign clears the value.") : style(loc("  (- clears)"), "2"))
         }
         return lines
     }
@@ -344,18 +355,18 @@ public final class FillSession {
         var current = ""
         if let value = p.current {
             let shown = p.secure ? (options.accessible ? "hidden" : "••••") : AnswerShaping.show(value, p)
-            current = options.accessible ? "Current value: \(shown). " : style("[\(shown)] ", "2")
+            current = options.accessible ? loc("Current value: {0}. ", shown) : style("[\(shown)] ", "2")
         } else if let placeholder = p.placeholder {
-            current = options.accessible ? "For example: \(placeholder). " : style("‹\(placeholder)› ", "2")
+            current = options.accessible ? loc("For example: {0}. ", placeholder) : style("‹\(placeholder)› ", "2")
         }
         let key = AnswerShaping.returnKeyWords(p.traits.returnKey)
-        if options.accessible { return current + "Your answer, then Enter to \(key): " }
+        if options.accessible { return current + loc("Your answer, then Enter to {0}: ", key) }
         return "  " + current + style("›", "1") + " "
     }
 
     func complain(_ text: String) {
         let text = TerminalText.safe(text)
-        say(options.accessible ? "Not accepted: \(text)" : style("  ! \(text)", "31"))
+        say(options.accessible ? loc("Not accepted: {0}", text) : style("  ! \(text)", "31"))
     }
 
     func say(_ text: String) { terminal.write(text + "\n") }

@@ -130,15 +130,15 @@ enum AnswerShaping {
             text.unicodeScalars.allSatisfy { $0.properties.numericType == .decimal || extra.unicodeScalars.contains($0) }
         }
         switch keyboard {
-        case .numberPad?: return only(digitsAnd: "") ? nil : "\(label) takes digits only."
+        case .numberPad?: return only(digitsAnd: "") ? nil : loc("{0} takes digits only.", label)
         case .decimalPad?:
-            return only(digitsAnd: ".,") ? nil : "\(label) takes a number: digits and a decimal point."
+            return only(digitsAnd: ".,") ? nil : loc("{0} takes a number: digits and a decimal point.", label)
         case .phonePad?:
             return only(digitsAnd: "+-() *#")
-                ? nil : "\(label) takes a phone number: digits, spaces and + - ( ) * #."
-        case .email?: return text.contains(" ") ? "\(label): an e-mail address has no spaces." : nil
-        case .url?: return text.contains(" ") ? "\(label): a web address has no spaces." : nil
-        case .ascii?: return text.unicodeScalars.allSatisfy(\.isASCII) ? nil : "\(label) takes ASCII characters only."
+                ? nil : loc("{0} takes a phone number: digits, spaces and + - ( ) * #.", label)
+        case .email?: return text.contains(" ") ? loc("{0}: an e-mail address has no spaces.", label) : nil
+        case .url?: return text.contains(" ") ? loc("{0}: a web address has no spaces.", label) : nil
+        case .ascii?: return text.unicodeScalars.allSatisfy(\.isASCII) ? nil : loc("{0} takes ASCII characters only.", label)
         default: return nil
         }
     }
@@ -146,22 +146,22 @@ enum AnswerShaping {
     static func keyboardWords(_ keyboard: KeyboardType?) -> String? {
         switch keyboard {
         case .numberPad?: "digits"
-        case .decimalPad?: "a decimal number"
-        case .phonePad?, .namePhonePad?: "a phone number"
-        case .email?: "an e-mail address"
-        case .url?: "a web address"
+        case .decimalPad?: loc("a decimal number")
+        case .phonePad?, .namePhonePad?: loc("a phone number")
+        case .email?: loc("an e-mail address")
+        case .url?: loc("a web address")
         default: nil
         }
     }
 
     static func returnKeyWords(_ key: ReturnKey?) -> String {
         switch key {
-        case .go?: "go"
-        case .done?: "finish"
-        case .send?: "send"
-        case .search?: "search"
-        case .join?: "join"
-        default: "continue"
+        case .go?: loc("go")
+        case .done?: loc("finish")
+        case .send?: loc("send")
+        case .search?: loc("search")
+        case .join?: loc("join")
+        default: loc("continue")
         }
     }
 
@@ -195,7 +195,7 @@ enum AnswerShaping {
             if let label = p.choices.first(where: { $0.value == s })?.label { return label }
             let flat = s.replacing("\n", with: " ⏎ ")
             return flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
-        case .bool(let b): return b ? "yes" : "no"
+        case .bool(let b): return b ? loc("yes") : loc("no")
         case .integer(let i): return String(i)
         case .number(let d):
             return p.type == .date ? DateText.format(d, mode: p.dateMode == .default ? .dateAndTime : p.dateMode) : NumberText.format(d)

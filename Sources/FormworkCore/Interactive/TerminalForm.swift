@@ -138,7 +138,7 @@ public final class TerminalFormSession {
             case .escape, .character("n"), .character("N"), .backspace, .backTab:
                 summary = false
                 buffer.invalidate()
-            default: status = "Enter writes the values; Esc goes back to the form."
+            default: status = loc("Enter writes the values; Esc goes back to the form.")
             }
             redraw()
             return false
@@ -243,7 +243,7 @@ public final class TerminalFormSession {
             if ui[id]?.problem == nil, let p = ui[id]?.prompt, p.required || (states[id]?.required ?? false),
                 form.sections[s].fields[f].model[p.schema.name] == nil
             {
-                ui[id]?.problem = form.sections[s].fields[f].rules.required ?? "\(p.label) is required."
+                ui[id]?.problem = form.sections[s].fields[f].rules.required ?? loc("{0} is required.", p.label)
             }
             requests.append((s, f, false))
         }
@@ -429,7 +429,7 @@ public final class TerminalFormSession {
         switch role {
         case .primary: submit()
         case .cancel: throw .cancelled
-        default: status = "\(title.isEmpty ? "The button" : title) pressed."
+        default: status = loc("{0} pressed.", title.isEmpty ? loc("The button") : title)
         }
         return true
     }
@@ -467,7 +467,7 @@ public final class TerminalFormSession {
         let outcome = editor.handle(key) { inserted in
             if numeric {
                 guard inserted.allSatisfy({ $0.isNumber || "-+.,eE".contains($0) }) else {
-                    self.status = "\(p.label) takes a number."
+                    self.status = loc("{0} takes a number.", p.label)
                     return false
                 }
                 return true
@@ -479,7 +479,7 @@ public final class TerminalFormSession {
                 return false
             }
             if let maxLength, length + inserted.count > maxLength {
-                self.status = "\(p.label): at most \(maxLength) characters."
+                self.status = loc("{0}: at most {1} characters.", p.label, maxLength)
                 return false
             }
             return true
@@ -511,13 +511,13 @@ public final class TerminalFormSession {
         switch p.type {
         case .integer:
             guard let n = Int64(trimmed) else {
-                setProblem("\(p.label) takes a whole number, such as 3.", id)
+                setProblem(loc("{0} takes a whole number, such as 3.", p.label), id)
                 return
             }
             commit(.integer(n), section: s, field: f, selected: false)
         case .number:
             guard let d = Double(trimmed.replacing(",", with: ".")), d.isFinite else {
-                setProblem("\(p.label) takes a number, such as 12.5.", id)
+                setProblem(loc("{0} takes a number, such as 12.5.", p.label), id)
                 return
             }
             commit(.number(d), section: s, field: f, selected: false)
@@ -652,7 +652,7 @@ public final class TerminalFormSession {
             } else {
                 let rule = form.sections[s].fields[f].rules.maxItems
                 if let most = [rule?.value, p.schema.maxLength].compactMap({ $0 }).min(), chosen.count >= most {
-                    status = rule.flatMap(\.message) ?? "\(p.label): at most \(most) choices."
+                    status = rule.flatMap(\.message) ?? loc("{0}: at most {1} choices.", p.label, most)
                     return true
                 }
                 chosen.append(value)
@@ -692,7 +692,7 @@ public final class TerminalFormSession {
             commit(.number(next), section: s, field: f, selected: false)
         case .backspace, .delete:
             if p.required {
-                status = "\(p.label) is required; it cannot be cleared."
+                status = loc("{0} is required; it cannot be cleared.", p.label)
             } else {
                 commit(nil, section: s, field: f, selected: false)
             }
@@ -719,7 +719,7 @@ public final class TerminalFormSession {
                 take = false
             }
         } else if p.required || (states[field.id]?.required ?? false) {
-            problem = field.rules.required ?? "\(p.label) is required."
+            problem = field.rules.required ?? loc("{0} is required.", p.label)
         }
         ui[field.id]?.problem = problem
         guard take else {
@@ -797,7 +797,7 @@ public final class TerminalFormSession {
         if form.hasConditions { states = form.states() }
         dirty = Set(blocks.indices)
         rebuild(keepFocusOn: .field(section: s, field: first))
-        status = "\(group.itemLabel) \(index + 1) added."
+        status = loc("{0} {1} added.", group.itemLabel, index + 1)
     }
 
     func removeItem(_ s: Int) {
@@ -808,7 +808,7 @@ public final class TerminalFormSession {
         if form.hasConditions { states = form.states() }
         dirty = Set(blocks.indices)
         rebuild(keepFocusOn: form.sections[s].itemCount < group.maxItems ? .add(section: s) : nil)
-        status = "\(group.itemLabel) \(form.sections[s].itemCount + 1) removed."
+        status = loc("{0} {1} removed.", group.itemLabel, form.sections[s].itemCount + 1)
     }
 
     /// The pages the answers so far show (a page whose sections are all hidden is skipped).
@@ -834,7 +834,7 @@ public final class TerminalFormSession {
             guard let p = ui[field.id]?.prompt, isFocusable(block) else { continue }
             let required = states[field.id]?.required ?? field.required
             if ui[field.id]?.problem == nil, required, field.model[p.schema.name] == nil {
-                ui[field.id]?.problem = field.rules.required ?? "\(p.label) is required."
+                ui[field.id]?.problem = field.rules.required ?? loc("{0} is required.", p.label)
                 dirty.insert(i)
             }
             if ui[field.id]?.problem != nil && first == nil { first = i }
@@ -845,7 +845,7 @@ public final class TerminalFormSession {
                 if case .field(let s, let f) = blocks[i], scope.contains(s) { return ui[form.sections[s].fields[f].id]?.problem != nil }
                 return false
             }.count
-            status = count == 1 ? "1 field needs attention." : "\(count) fields need attention."
+            status = locPlural(count, one: "{0} field needs attention.", other: "{0} fields need attention.", count)
             return false
         }
         return true
@@ -861,7 +861,7 @@ public final class TerminalFormSession {
                         guard let name = field.valueField, field.cell.field(named: name) != nil else { continue }
                         let st = states[field.id] ?? FieldState(required: field.required)
                         if st.submitted && st.required && field.model[name] == nil {
-                            status = "Page \((shownPages.firstIndex(of: n) ?? n) + 1) is not complete."
+                            status = loc("Page {0} is not complete.", (shownPages.firstIndex(of: n) ?? n) + 1)
                             goToPage(n)
                             _ = validate(scope: form.pages[n].sections)
                             return
@@ -938,7 +938,13 @@ public final class TerminalFormSession {
             let pg = form.pages[page]
             let shown = shownPages
             let number = (shown.firstIndex(of: page) ?? 0) + 1
-            return [[Segment(text: "Page \(number) of \(max(shown.count, 1))" + (pg.title.map { ": \($0)" } ?? ""), style: .title)]]
+            return [
+                [
+                    Segment(
+                        text: pg.title.map { loc("{0}: {1}", loc("Page {0} of {1}", number, max(shown.count, 1)), $0) }
+                            ?? loc("Page {0} of {1}", number, max(shown.count, 1)), style: .title)
+                ]
+            ]
         case .section(let s):
             let section = form.sections[s]
             return [[], [Segment(text: section.header ?? section.repeatGroup?.itemLabel ?? "", style: .header)]]
@@ -948,15 +954,17 @@ public final class TerminalFormSession {
             }
         case .item(let s, let index):
             let label = form.sections[s].repeatGroup?.itemLabel ?? "Item"
-            return [[Segment(text: "  \(label) \(index + 1)", style: .emphasis)]]
+            return [[Segment(text: "  " + loc("{0} {1}", label, index + 1), style: .emphasis)]]
         case .add(let s):
             let label = form.sections[s].repeatGroup?.itemLabel.lowercased() ?? "item"
-            return [[marker, Segment(text: "+ Add another \(label)", style: focused ? .selected : .button)]]
+            return [[marker, Segment(text: loc("+ Add another {0}", label), style: focused ? .selected : .button)]]
         case .remove(let s):
             let label = form.sections[s].repeatGroup?.itemLabel.lowercased() ?? "item"
-            return [[marker, Segment(text: "− Remove \(label) \(form.sections[s].itemCount)", style: focused ? .selected : .button)]]
+            return [
+                [marker, Segment(text: loc("− Remove {0} {1}", label, form.sections[s].itemCount), style: focused ? .selected : .button)]
+            ]
         case .back: return [[], [marker, Segment(text: "◂ Back", style: focused ? .selected : .button)]]
-        case .next: return [[], [marker, Segment(text: "Next ▸", style: focused ? .selected : .primary)]]
+        case .next: return [[], [marker, Segment(text: loc("Next ▸"), style: focused ? .selected : .primary)]]
         case .submit:
             return [[], [marker, Segment(text: "Submit", style: focused ? .selected : .primary)]]
         case .field(let s, let f): return drawField(s, f, focused: focused, marker: marker)
@@ -1000,8 +1008,10 @@ public final class TerminalFormSession {
                 let shownMatches = matches.prefix(5).joined(separator: ", ")
                 if !matches.isEmpty {
                     // What matters first (the line is cut at the screen's edge): what → does, that any text will do.
-                    let take = Self.completion(of: editor.text, p).map { "→ takes \($0) · " } ?? ""
-                    below.append([indent, Segment(text: "\(take)suggestions (any text is accepted): \(shownMatches)\(more)", style: .hint)])
+                    let take = Self.completion(of: editor.text, p).map { loc("→ takes {0} · ", $0) } ?? ""
+                    below.append([
+                        indent, Segment(text: loc("{0}suggestions (any text is accepted): {1}{2}", take, shownMatches, more), style: .hint),
+                    ])
                 }
             }
             // `rows`: a text view is as tall as the document asks, however little is written yet.
@@ -1013,7 +1023,7 @@ public final class TerminalFormSession {
             switch p.type {
             case .bool:
                 let on: Bool = if case .bool(let b)? = p.current { b } else { false }
-                head.append(Segment(text: on ? "[x] yes" : "[ ] no", style: focused ? .selected : .value))
+                head.append(Segment(text: on ? "[x] " + loc("yes") : "[ ] " + loc("no"), style: focused ? .selected : .value))
             case .choice, .stringList:
                 let currentLabel = p.current.map { AnswerShaping.show($0, p) }
                 if isSegments(p, state) {
@@ -1025,7 +1035,8 @@ public final class TerminalFormSession {
                 } else {
                     head.append(
                         Segment(
-                            text: focused ? "◂ \(currentLabel ?? "choose") ▸" : currentLabel ?? "—", style: focused ? .selected : .value))
+                            text: focused ? "◂ \(currentLabel ?? loc("choose")) ▸" : currentLabel ?? "—",
+                            style: focused ? .selected : .value))
                     if state.open { below += listLines(p, state, indent: indent, multi: false) }
                 }
             case .choiceList:
@@ -1054,7 +1065,7 @@ public final class TerminalFormSession {
             out = [Array(head.prefix(3)), [indent] + head.dropFirst(4)] + below
         }
         if let failure = state.failure {
-            out.append([indent, Segment(text: "⚠ the cell failed (\(failure)); type the value as text", style: .warning)])
+            out.append([indent, Segment(text: loc("⚠ the cell failed ({0}); type the value as text", failure), style: .warning)])
         }
         if focused, let hint = p.hint {
             for line in text.richLines(hint, width: max(10, size.columns - indent.text.columns), style: .hint) {
@@ -1101,7 +1112,9 @@ public final class TerminalFormSession {
         var out: [TextRenderer.Line] = []
         let shown = filtered(p.choices, state.filter)
         if !state.filter.isEmpty || p.choices.count > 7 {
-            out.append([indent, Segment(text: "filter: " + (state.filter.isEmpty ? "type to filter" : state.filter), style: .hint)])
+            out.append([
+                indent, Segment(text: loc("filter: ") + (state.filter.isEmpty ? loc("type to filter") : state.filter), style: .hint),
+            ])
         }
         let window = 7
         let first = max(0, min(state.cursor - window / 2, shown.count - window))
@@ -1118,8 +1131,8 @@ public final class TerminalFormSession {
                 Segment(text: mark + choice.label, style: k == state.cursor ? .selected : .value),
             ])
         }
-        if shown.isEmpty { out.append([indent, Segment(text: "no choice matches", style: .hint)]) }
-        if shown.count > window { out.append([indent, Segment(text: "\(shown.count) choices, ↑↓ to see more", style: .hint)]) }
+        if shown.isEmpty { out.append([indent, Segment(text: loc("no choice matches"), style: .hint)]) }
+        if shown.count > window { out.append([indent, Segment(text: loc("{0} choices, ↑↓ to see more", shown.count), style: .hint)]) }
         return out
     }
 
@@ -1143,28 +1156,29 @@ public final class TerminalFormSession {
 
     func statusLine() -> TextRenderer.Line {
         if let status { return [Segment(text: status, style: .warning)] }
-        var keys = "Tab/↑↓ move · Esc cancel"
+        var keys = loc("Tab/↑↓ move · Esc cancel")
         if let (s, f) = focusedField, let state = ui[form.sections[s].fields[f].id], let p = state.prompt {
             switch p.type {
-            case _ where p.usesEditor && p.isMultiline: keys = "Enter new line · Tab next · Shift-Tab back · Esc cancel"
-            case .integer, .number: keys = "↑↓ step · Tab next · Shift-Tab back · Esc cancel"
-            case .bool: keys = "Space toggles · Tab/↑↓ move · Esc cancel"
+            case _ where p.usesEditor && p.isMultiline: keys = loc("Enter new line · Tab next · Shift-Tab back · Esc cancel")
+            case .integer, .number: keys = loc("↑↓ step · Tab next · Shift-Tab back · Esc cancel")
+            case .bool: keys = loc("Space toggles · Tab/↑↓ move · Esc cancel")
             case .choice, .stringList:
                 keys =
-                    state.open ? "↑↓ move · type to filter · Enter choose · Esc close" : "←→ choose · Enter list · Tab/↑↓ move · Esc cancel"
-            case .choiceList: keys = "↑↓ move · Space toggles · type to filter · Tab next · Esc cancel"
-            case .date: keys = "←→ part · ↑↓ change · Tab next · Esc cancel"
-            default: keys = "Enter next · Tab/↑↓ move · Esc cancel"
+                    state.open
+                    ? loc("↑↓ move · type to filter · Enter choose · Esc close") : loc("←→ choose · Enter list · Tab/↑↓ move · Esc cancel")
+            case .choiceList: keys = loc("↑↓ move · Space toggles · type to filter · Tab next · Esc cancel")
+            case .date: keys = loc("←→ part · ↑↓ change · Tab next · Esc cancel")
+            default: keys = loc("Enter next · Tab/↑↓ move · Esc cancel")
             }
         } else if blocks.indices.contains(focus) {
-            keys = "Enter or Space activates · Tab/↑↓ move · Esc cancel"
+            keys = loc("Enter or Space activates · Tab/↑↓ move · Esc cancel")
         }
         return [Segment(text: keys, style: .hint)]
     }
 
     func summaryFrame() -> [String] {
         let renderer = text
-        var out: [TextRenderer.Line] = [[Segment(text: "Review: " + (form.title ?? form.id), style: .title)], []]
+        var out: [TextRenderer.Line] = [[Segment(text: loc("Review: ") + (form.title ?? form.id), style: .title)], []]
         for s in form.sections.indices {
             for field in form.sections[s].fields {
                 guard let p = ui[field.id]?.prompt, let state = states[field.id] ?? Optional(FieldState()), state.submitted,
@@ -1176,11 +1190,13 @@ public final class TerminalFormSession {
             }
         }
         out.append([])
-        out.append([Segment(text: "Write these values? Enter or y: write · Esc or n: back to the form · Ctrl-C: cancel", style: .emphasis)])
+        out.append([
+            Segment(text: loc("Write these values? Enter or y: write · Esc or n: back to the form · Ctrl-C: cancel"), style: .emphasis)
+        ])
         let height = size.rows >= 2 ? size.rows - 1 : 1
         var rows = out.suffix(height).map { renderer.join(renderer.fit($0, size.columns)) }
         if out.count > height && height > 1 {
-            rows[0] = renderer.join(renderer.fit([Segment(text: "… \(out.count - height) more above", style: .hint)], size.columns))
+            rows[0] = renderer.join(renderer.fit([Segment(text: loc("… {0} more above", out.count - height), style: .hint)], size.columns))
         }
         while rows.count < height { rows.append("") }
         if size.rows >= 2 { rows.append(renderer.join(renderer.fit([Segment(text: status ?? "", style: .warning)], size.columns))) }

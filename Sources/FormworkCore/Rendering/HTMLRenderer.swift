@@ -28,12 +28,12 @@ struct HTMLRenderer {
         live = Self.hasConditions(tree)
         var out = """
             <!DOCTYPE html>
-            <html lang="en">
+            <html lang="\(escape(tree.language))"\(LanguageTag.isRightToLeft(tree.language) ? " dir=\"rtl\"" : "")>
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="formwork \(FormworkVersion.string)">
-            <title>\(page?.problems.isEmpty == false ? "Error: " : "")\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
+            <title>\(page?.problems.isEmpty == false ? escape(loc("Error: ")) : "")\(escape(tree.title ?? Self.humanized(tree.formID)))</title>
             <style>\(Self.stylesheet)</style>\(page == nil ? "" : "\n<style>\(Self.pageStylesheet)</style>")
             </head>
             <body>
@@ -44,6 +44,10 @@ struct HTMLRenderer {
         if let page, !page.problems.isEmpty { out += Self.errorSummary(page.problems) }
         out += "<form id=\"\(escape(tree.formID))\" class=\"fw-form\" method=\"post\" action=\"\(escape(page?.action ?? ""))\""
         if Self.hasUploads(tree) { out += " enctype=\"multipart/form-data\"" }
+        // The page script numbers the pages shown in the page's language: its words come from here.
+        if tree.pages.count > 1 {
+            out += " data-page-number=\"\(escape(loc("Page {0} of {1}")))\" data-page-heading=\"\(escape(loc("{0}: {1}")))\""
+        }
         out += page?.problems.isEmpty == false ? " novalidate>\n" : ">\n"
         for input in page?.hiddenInputs ?? [] {
             out += "<input type=\"hidden\" name=\"\(escape(input.name))\" value=\"\(escape(input.value))\">\n"
@@ -68,7 +72,7 @@ struct HTMLRenderer {
         }
         let shown = tree.shownPages
         /// "Page 2 of 3", counted among the pages shown for the values rendered.
-        func pageNumber(_ p: Int) -> String { "Page \((shown.firstIndex(of: p) ?? p) + 1) of \(max(shown.count, 1))" }
+        func pageNumber(_ p: Int) -> String { loc("Page {0} of {1}", (shown.firstIndex(of: p) ?? p) + 1, max(shown.count, 1)) }
         /// A section's footer and closing tag, and the page's navigation after its last section.
         func close(_ index: Int, _ section: SectionView, _ tag: String) {
             if let footer = section.footer {
@@ -79,9 +83,12 @@ struct HTMLRenderer {
             if let p = tree.pages.firstIndex(where: { $0.sections.upperBound == index + 1 }) {
                 // Next and back are for the script, which shows one page at a time; without it every page shows.
                 out += "<nav class=\"fw-page-nav\" aria-label=\"\(escape(pageNumber(p)))\" hidden>\n"
-                if p > 0 { out += "<button type=\"button\" class=\"fw-button\" data-page-go=\"\(p - 1)\">Back</button>\n" }
+                if p > 0 {
+                    out += "<button type=\"button\" class=\"fw-button\" data-page-go=\"\(p - 1)\">\(escape(loc("Back")))</button>\n"
+                }
                 if p + 1 < tree.pages.count {
-                    out += "<button type=\"button\" class=\"fw-button fw-primary\" data-page-go=\"\(p + 1)\">Next</button>\n"
+                    out +=
+                        "<button type=\"button\" class=\"fw-button fw-primary\" data-page-go=\"\(p + 1)\">\(escape(loc("Next")))</button>\n"
                 }
                 out += "</nav>\n</section>\n"
             }
@@ -119,7 +126,7 @@ struct HTMLRenderer {
             let index = piece.section
             if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == index }) {
                 let page = tree.pages[p]
-                let heading = pageNumber(p) + (page.title.map { ": \($0)" } ?? "")
+                let heading = page.title.map { loc("{0}: {1}", pageNumber(p), $0) } ?? pageNumber(p)
                 // A page whose sections are all hidden is hidden with them (the script shows it when they show).
                 out += "<section class=\"fw-page\" id=\"page-\(escape(page.id))\" aria-labelledby=\"page-\(escape(page.id))-title\""
                 out += shown.contains(p) ? ">\n" : " hidden>\n"
@@ -161,7 +168,9 @@ struct HTMLRenderer {
     static func errorSummary(_ problems: [WebPage.Problem]) -> String {
         var out = "<div class=\"fw-error-summary\" role=\"alert\" aria-labelledby=\"fw-error-summary-title\" tabindex=\"-1\" autofocus>\n"
         out +=
-            "<h2 id=\"fw-error-summary-title\">There \(problems.count == 1 ? "is a problem" : "are \(problems.count) problems")</h2>\n<ul>\n"
+            "<h2 id=\"fw-error-summary-title\">"
+            + HTML.escape(locPlural(problems.count, one: "There is a problem", other: "There are {0} problems", problems.count))
+            + "</h2>\n<ul>\n"
         for problem in problems {
             if let target = problem.target {
                 out += "<li><a href=\"#\(HTML.escape(target))\">\(HTML.escape(problem.message))</a></li>\n"
@@ -314,18 +323,21 @@ struct HTMLRenderer {
         out.text(section.id)
         out.html("\" data-min=\"\(group.minItems)\" data-max=\"\(group.maxItems)\">\n")
         let items = Dictionary(grouping: section.fields) { $0.item?.index ?? 0 }
-        let label = escape(group.itemLabel)
         func item(_ index: Int, _ fields: [FieldView], spare: Bool) {
             out.html("<fieldset class=\"fw-item\" data-item=\"\(index)\"\(spare ? " data-spare" : "")>\n")
-            out.html("<legend>\(label) \(index + 1)\(spare ? " (optional)" : "")</legend>\n")
+            out.html("<legend>\(escape(loc("{0} {1}", group.itemLabel, index + 1)))")
+            if spare { out.html("<span data-spare-mark>\(escape(loc(" (optional)")))</span>") }
+            out.raw("</legend>\n")
             for field in fields { render(field, to: &out) }
-            out.raw("<button type=\"button\" class=\"fw-button fw-item-remove\" data-remove hidden>Remove ")
-            out.html("\(label.lowercased()) \(index + 1)</button>\n")
+            out.raw("<button type=\"button\" class=\"fw-button fw-item-remove\" data-remove hidden>")
+            out.html("\(escape(loc("Remove {0} {1}", group.itemLabel.lowercased(), index + 1)))</button>\n")
             out.raw("</fieldset>\n")
         }
         for index in items.keys.sorted() { item(index, items[index]!, spare: false) }
         if !section.spare.isEmpty, let index = section.spare.first?.item?.index { item(index, section.spare, spare: true) }
-        out.html("<button type=\"button\" class=\"fw-button fw-item-add\" data-add hidden>Add \(label.lowercased())</button>\n")
+        out.html(
+            "<button type=\"button\" class=\"fw-button fw-item-add\" data-add hidden>\(escape(loc("Add {0}", group.itemLabel.lowercased())))</button>\n"
+        )
         out.raw("</div>\n")
     }
 
@@ -362,7 +374,8 @@ struct HTMLRenderer {
             item.setAttribute("data-item", String(next));
             renumber(item, from, next);
             var legend = item.querySelector("legend");
-            legend.textContent = legend.textContent.replace(/ \\(optional\\)$/, "").replace(/[0-9]+$/, String(items().length + 1));
+            var mark = legend.querySelector("[data-spare-mark]"); if (mark) mark.remove();
+            legend.textContent = legend.textContent.replace(/[0-9]+$/, String(items().length + 1));
             list.insertBefore(item, add);
             next += 1;
             refresh();
@@ -387,6 +400,10 @@ struct HTMLRenderer {
         "use strict";
         var pages = document.querySelectorAll("form.fw-form > .fw-page");
         if (pages.length < 2) return;
+        var form = pages[0].parentNode;
+        function words(name, a, b) {
+          return form.getAttribute(name).replace("{0}", function () { return a; }).replace("{1}", function () { return b; });
+        }
         var current = 0;
         // A page is shown when one of its sections is (the conditions' script hides sections as answers change).
         function live(i) { return pages[i].querySelector(".fw-section:not([hidden])") !== null; }
@@ -400,9 +417,9 @@ struct HTMLRenderer {
         function label() {
           var list = shown();
           list.forEach(function (p, k) {
-            var number = "Page " + (k + 1) + " of " + list.length, h = pages[p].querySelector("h2");
+            var number = words("data-page-number", k + 1, list.length), h = pages[p].querySelector("h2");
             var title = h.getAttribute("data-page-title");
-            h.textContent = number + (title ? ": " + title : "");
+            h.textContent = title ? words("data-page-heading", number, title) : number;
             var nav = pages[p].querySelector(".fw-page-nav");
             if (!nav) return;
             nav.setAttribute("aria-label", number);
@@ -807,7 +824,7 @@ struct HTMLRenderer {
         writeCommon(c, field, messages: messages, to: &out)
         out.raw(">\n")
         if selected == nil || !choices.contains(where: { $0.value == selected }) {
-            out.raw("<option value=\"\" disabled selected>Choose…</option>\n")
+            out.html("<option value=\"\" disabled selected>\(escape(loc("Choose…")))</option>\n")
         }
         for choice in choices { writeOption(choice, selected: choice.value == selected, to: &out) }
         out.raw("</select>\n")
@@ -1073,7 +1090,7 @@ struct HTMLRenderer {
         .fw-notice-link { overflow-wrap: anywhere; color: var(--fw-accent); }
         .fw-error-summary:focus { outline: 3px solid var(--fw-accent); outline-offset: 2px; }
         .fw-error-summary h2 { margin: 0 0 .5rem; font-size: 1.25rem; }
-        .fw-error-summary ul { margin: 0; padding-left: 1.2rem; }
+        .fw-error-summary ul { margin: 0; padding-inline-start: 1.2rem; }
         .fw-error-summary a { color: var(--fw-danger); font-weight: 600; }
         .fw-actions { display: flex; gap: .75rem; flex-wrap: wrap; margin-top: 1.5rem; }
         .fw-form [aria-invalid="true"] { border: 2px solid var(--fw-danger); }
@@ -1100,7 +1117,7 @@ struct HTMLRenderer {
         .fw-page-nav { display: flex; gap: .75rem; justify-content: flex-end; margin: 0 0 1.25rem; }
         [hidden] { display: none !important; }
         .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; content-visibility: auto; contain-intrinsic-block-size: auto 40rem; }
-        .fw-section > legend { float: left; width: 100%; margin: 0 0 .6rem; padding: 0; font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); overflow-wrap: anywhere; }
+        .fw-section > legend { float: inline-start; width: 100%; margin: 0 0 .6rem; padding: 0; font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); overflow-wrap: anywhere; }
         .fw-section > legend + * { clear: both; }
         .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
         .fw-field > label, .fw-segments > legend { font-weight: 500; }
@@ -1108,23 +1125,24 @@ struct HTMLRenderer {
         input[type=date], input[type=time], input[type=datetime-local], input[type=number], select, textarea {
           font: inherit; padding: .55rem .7rem; border: 1px solid var(--fw-border); border-radius: 8px; background: transparent; color: inherit; width: 100%; }
         input[type=file] { font: inherit; color: inherit; padding: .4rem; border: 1px dashed var(--fw-border); border-radius: 8px; width: 100%; }
-        input[type=file]::file-selector-button { font: inherit; margin-right: .75rem; padding: .4rem .9rem; border: 1px solid var(--fw-border); border-radius: 6px; background: var(--fw-page); color: inherit; cursor: pointer; }
+        input[type=file]::file-selector-button { font: inherit; margin-inline-end: .75rem; padding: .4rem .9rem; border: 1px solid var(--fw-border); border-radius: 6px; background: var(--fw-page); color: inherit; cursor: pointer; }
         input:focus, select:focus, textarea:focus, button:focus { outline: 2px solid var(--fw-accent); outline-offset: 1px; }
         input:disabled, select:disabled, textarea:disabled, button:disabled { opacity: .55; }
         .fw-required { color: var(--fw-danger); }
         .fw-toggle { display: flex; align-items: center; gap: .6rem; }
         .fw-toggle input { appearance: none; -webkit-appearance: none; flex: none; position: relative; width: 2.4rem; height: 1.3rem; margin: 0; border-radius: 1rem; background: var(--fw-muted); cursor: pointer; transition: background .15s; }
-        .fw-toggle input::before { content: ""; position: absolute; top: .15rem; left: .15rem; width: 1rem; height: 1rem; border-radius: 50%; background: #fff; transition: transform .15s; }
+        .fw-toggle input::before { content: ""; position: absolute; top: .15rem; inset-inline-start: .15rem; width: 1rem; height: 1rem; border-radius: 50%; background: #fff; transition: transform .15s; }
         .fw-toggle input:checked { background: var(--fw-accent); }
         .fw-toggle input:checked::before { transform: translateX(1.1rem); }
+        [dir=rtl] .fw-toggle input:checked::before { transform: translateX(-1.1rem); }
         .fw-toggle input:focus-visible { outline: 2px solid var(--fw-accent); outline-offset: 2px; }
         @media (forced-colors: active) { .fw-toggle input { border: 1px solid CanvasText; } .fw-toggle input::before { background: CanvasText; } }
         .fw-segments { display: flex; flex-wrap: wrap; gap: 0; border: 0; padding: 0; margin: 0; }
         .fw-segments > legend { margin-bottom: .3rem; }
         .fw-segments input { position: absolute; opacity: 0; }
-        .fw-segments label { padding: .4rem .9rem; border: 1px solid var(--fw-border); margin-left: -1px; cursor: pointer; }
-        .fw-segments label:first-of-type { border-radius: 8px 0 0 8px; margin-left: 0; }
-        .fw-segments label:last-of-type { border-radius: 0 8px 8px 0; }
+        .fw-segments label { padding: .4rem .9rem; border: 1px solid var(--fw-border); margin-inline-start: -1px; cursor: pointer; }
+        .fw-segments label:first-of-type { border-start-start-radius: 8px; border-end-start-radius: 8px; margin-inline-start: 0; }
+        .fw-segments label:last-of-type { border-start-end-radius: 8px; border-end-end-radius: 8px; }
         .fw-segments input:checked + label { background: var(--fw-accent); color: #fff; border-color: var(--fw-accent); }
         .fw-segments input:focus-visible + label { outline: 2px solid var(--fw-accent); }
         .fw-button { font: inherit; font-weight: 600; padding: .6rem 1.2rem; border-radius: 8px; border: 1px solid var(--fw-border); background: transparent; color: inherit; cursor: pointer; }
@@ -1140,7 +1158,7 @@ struct HTMLRenderer {
         .fw-description { margin: -.5rem 0 1.25rem; }
         .fw-description a, .fw-footer a, .fw-hint a { color: inherit; text-decoration: underline; }
         .fw-description p, .fw-footer p, .fw-hint p { margin: 0 0 .5rem; }
-        .fw-description ul, .fw-description ol, .fw-footer ul, .fw-footer ol, .fw-hint ul, .fw-hint ol { margin: 0 0 .5rem; padding-left: 1.5rem; }
+        .fw-description ul, .fw-description ol, .fw-footer ul, .fw-footer ol, .fw-hint ul, .fw-hint ol { margin: 0 0 .5rem; padding-inline-start: 1.5rem; }
         code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
         .fw-label { margin: 0; }
         .fw-title { font-size: 1.2rem; font-weight: 600; }

@@ -12,6 +12,7 @@ package enum JSONTreeRenderer {
                 .object([
                     ("id", .string(tree.formID)), ("title", tree.title.map(JSON.string)),
                     ("description", tree.description.map(JSON.string)),
+                    ("language", .string(tree.language)),
                 ])
             ),
             (

@@ -6,6 +6,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 /// Turns a view tree into bytes. Each format is its own unit over the same tree.
 public enum Renderer {
     public static func render(_ tree: ViewTree, as format: OutputFormat, width: Int = 80) -> String {
+        // The host's words (buttons, headings) in the language of the form's texts.
+        Messages.$bound.withValue(tree.messages) { renderInItsLanguage(tree, as: format, width: width) }
+    }
+
+    private static func renderInItsLanguage(_ tree: ViewTree, as format: OutputFormat, width: Int) -> String {
         switch format {
         case .text: TextRenderer(width: width, ansi: false).render(tree)
         case .ansi: TextRenderer(width: width, ansi: true).render(tree)
@@ -22,6 +27,12 @@ public enum Renderer {
     /// (`formwork render` writes the chunks to its output file or standard output as they come).
     public static func write(
         _ tree: ViewTree, as format: OutputFormat, width: Int = 80, to sink: (UnsafeRawBufferPointer) -> Void
+    ) {
+        Messages.$bound.withValue(tree.messages) { writeInItsLanguage(tree, as: format, width: width, to: sink) }
+    }
+
+    private static func writeInItsLanguage(
+        _ tree: ViewTree, as format: OutputFormat, width: Int, to sink: (UnsafeRawBufferPointer) -> Void
     ) {
         // Small chunks are gathered up to `chunk` bytes before they reach `sink` (a `write` each, for
         // `formwork render`): a form of a thousand small sections made two thousand system calls.
@@ -53,7 +64,7 @@ public enum Renderer {
     public static func html(_ tree: ViewTree, page: WebPage) -> String {
         var renderer = HTMLRenderer()
         renderer.page = page
-        return renderer.render(tree)
+        return Messages.$bound.withValue(tree.messages) { renderer.render(tree) }
     }
 
     /// Whether `tree` has a button that submits the page (a server adds one when not).

@@ -3,10 +3,19 @@
 struct TextRenderer {
     let width: Int
     let ansi: Bool
+    /// The words the layout writes beside values, in the render's language: looked up once, not per field.
+    let words: Words
+
+    struct Words {
+        let on = " " + loc("on"), off = " " + loc("off"), readOnly = " " + loc("(read-only)"), noDate = loc("‹no date›")
+        let disabled = " " + loc("(disabled)"), none = loc("‹none›"), noOptions = loc("‹no options›")
+        let rangeText = loc("{0} to {1}"), stepText = loc("step {0}")
+    }
 
     init(width: Int, ansi: Bool) {
         self.width = max(24, min(width, 1000))
         self.ansi = ansi
+        self.words = Words()
     }
 
     enum Style {
@@ -215,7 +224,8 @@ struct TextRenderer {
                 if let p = tree.pages.firstIndex(where: { $0.sections.lowerBound == piece.section }), let number = shown.firstIndex(of: p) {
                     let page = tree.pages[p]
                     if count > 0 { emit([[]]) }
-                    let heading = "Page \(number + 1) of \(shown.count)" + (page.title.map { ": \($0)" } ?? "")
+                    let number = loc("Page {0} of {1}", number + 1, shown.count)
+                    let heading = page.title.map { loc("{0}: {1}", number, $0) } ?? number
                     var lines = wrap(heading, width).map { [Segment(text: $0, style: .title)] }
                     lines.append([Segment(text: String(repeating: "~", count: min(width, heading.columns)), style: .title)])
                     emit(lines)
@@ -273,9 +283,9 @@ struct TextRenderer {
         }
         if let group = section.repeatGroup {
             let items = Dictionary(grouping: section.fields.filter(\.isDrawn)) { $0.item?.index ?? 0 }
-            if items.isEmpty { emit([Segment(text: "  (no \(group.itemLabel.lowercased())s)", style: .footer)]) }
+            if items.isEmpty { emit([Segment(text: "  " + loc("(no {0}s)", group.itemLabel.lowercased()), style: .footer)]) }
             for index in items.keys.sorted() {
-                emit([Segment(text: "  \(group.itemLabel) \(index + 1)", style: .header)])
+                emit([Segment(text: "  " + loc("{0} {1}", group.itemLabel, index + 1), style: .header)])
                 layOut(items[index]!, to: &sink)
             }
         } else if let labelWidth {
@@ -486,13 +496,13 @@ struct TextRenderer {
             row(label: label, required: false, labelWidth: labelWidth, value: value, to: &sink)
         case .textInput(let control, let text, let placeholder):
             textInputValue(control, text: text, placeholder: placeholder, column: column, field: field, into: &value)
-            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
+            if control.disabled { value.append(words.readOnly, style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .toggle(let control, let isOn):
             value.newLine()
             value.add(isOn ? "[x]" : "[ ]", .value, columns: 3)
-            value.add(isOn ? " on" : " off", .hint, columns: isOn ? 3 : 4)
-            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
+            value.add(isOn ? words.on : words.off, .hint)
+            if control.disabled { value.append(words.readOnly, style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .button(let control, let role):
             let title = control.label ?? ""
@@ -504,23 +514,23 @@ struct TextRenderer {
                 case .default: ("[ \(title) ]", .button)
                 }
             var line: Line = [Segment(text: indent), Segment(text: text, style: control.disabled ? .disabled : style)]
-            if control.disabled { line.append(Segment(text: " (disabled)", style: .disabled)) }
+            if control.disabled { line.append(Segment(text: words.disabled, style: .disabled)) }
             emit([fit(line, width)], to: &sink)
         case .choice(let control, let choices, let selected, let style):
             choiceValue(choices: choices, selected: selected, style: style, column: column, into: &value)
-            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
+            if control.disabled { value.append(words.readOnly, style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .date(let control, let seconds, let mode):
             dateValue(seconds: seconds, mode: mode, column: column, field: field, into: &value)
-            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
+            if control.disabled { value.append(words.readOnly, style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .number(let control, let number, let minimum, let maximum, let step, let style):
             numberValue(number, minimum: minimum, maximum: maximum, step: step, style: style, column: column, into: &value)
-            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
+            if control.disabled { value.append(words.readOnly, style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .multiChoice(let control, let choices, let selected, let style):
             multiChoiceValue(choices: choices, selected: selected, style: style, column: column, into: &value)
-            if control.disabled { value.append(" (read-only)", style: .disabled, column: column) }
+            if control.disabled { value.append(words.readOnly, style: .disabled, column: column) }
             row(label: control.label, required: control.required, labelWidth: labelWidth, value: value, to: &sink)
         case .message(let kind, let text):
             writeMessage(kind: kind, text: text, labelWidth: labelWidth, field: field, to: &sink)
@@ -561,7 +571,7 @@ struct TextRenderer {
     func multiChoiceValue(choices: [Choice], selected: [String], style: MultiChoiceStyle, column: Int, into value: inout ValueLines) {
         if style == .list {
             let labels = choices.filter { selected.contains($0.value) }.map(\.label)
-            for line in wrap(labels.isEmpty ? "‹none›" : labels.joined(separator: ", "), column - 4) {
+            for line in wrap(labels.isEmpty ? words.none : labels.joined(separator: ", "), column - 4) {
                 value.newLine()
                 value.add("{ ")
                 value.add(line, labels.isEmpty ? .placeholder : .value)
@@ -581,7 +591,7 @@ struct TextRenderer {
             }
             if value.count == 0 {
                 value.newLine()
-                value.add("‹no options›", .placeholder)
+                value.add(words.noOptions, .placeholder)
             }
         }
     }
@@ -619,9 +629,9 @@ struct TextRenderer {
         }
         var range: [String] = []
         if style != .slider, minimum != nil || maximum != nil {
-            range.append("\(minimum.map(NumberText.format) ?? "…") to \(maximum.map(NumberText.format) ?? "…")")
+            range.append(Messages.fill(words.rangeText, [minimum.map(NumberText.format) ?? "…", maximum.map(NumberText.format) ?? "…"]))
         }
-        if let step, step != 1 { range.append("step \(NumberText.format(step))") }
+        if let step, step != 1 { range.append(Messages.fill(words.stepText, [NumberText.format(step)])) }
         if !range.isEmpty { value.append("  " + range.joined(separator: ", "), style: .hint, column: column) }
     }
 
@@ -629,11 +639,15 @@ struct TextRenderer {
         let shown = seconds.map { DateText.format($0, mode: mode) }
         value.newLine()
         value.add("[", columns: 1)
-        value.add(shown ?? "‹no date›", shown == nil ? .placeholder : .value)
+        value.add(shown ?? words.noDate, shown == nil ? .placeholder : .value)
         value.add(" ▾]", columns: 3)
         if field.pointee.minimum != nil || field.pointee.maximum != nil {
-            let range =
-                "\(field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…") to \(field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…")"
+            let range = Messages.fill(
+                words.rangeText,
+                [
+                    field.pointee.minimum.map { DateText.format($0, mode: mode) } ?? "…",
+                    field.pointee.maximum.map { DateText.format($0, mode: mode) } ?? "…",
+                ])
             value.append("  " + range, style: .hint, column: column)
         }
     }

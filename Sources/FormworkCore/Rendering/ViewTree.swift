@@ -7,6 +7,12 @@ public struct ViewTree: Sendable, Equatable {
     public var sections: [SectionView]
     /// Pages (steps) over consecutive sections; empty for a one-page form.
     public var pages: [PageView] = []
+    /// The language of the form's texts (`Form.language`, a BCP 47 tag): the renderers mark their output with it and
+    /// write the host's own words (buttons, headings, "Page 2 of 3") in it when the host has its catalogue.
+    public var language = "en"
+
+    /// The host's catalogue for `language`, English when it has none.
+    var messages: Messages { Messages.catalogue(for: language) ?? .english }
 
     public init(formID: String, title: String?, description: String? = nil, sections: [SectionView]) {
         self.formID = formID

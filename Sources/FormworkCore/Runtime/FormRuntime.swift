@@ -25,7 +25,16 @@ public final class FormRuntime {
     ///
     /// A field whose cell fails is shown as an error message and recorded in `failures`;
     /// unless `keepGoing`, the first failure is then thrown (after every field was tried).
+    ///
+    /// The host's words the tree holds (a file field's hint, a rule's message) are in the form's language
+    /// (`Form.language`, English when the host has no catalogue for it).
     public func render(_ form: Form, keepGoing: Bool = false) throws(RuntimeError) -> ViewTree {
+        try Messages.$bound.withValue(Messages.catalogue(for: form.language) ?? .english) {
+            Result { () throws(RuntimeError) -> ViewTree in try renderInItsLanguage(form, keepGoing: keepGoing) }
+        }.get()
+    }
+
+    private func renderInItsLanguage(_ form: Form, keepGoing: Bool) throws(RuntimeError) -> ViewTree {
         rejections = []
         failures = []
         let pass = RenderPass(form)
@@ -136,7 +145,7 @@ public final class FormRuntime {
             return FieldView(
                 id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
                 textInput: field.textInput,
-                nodes: [.message(kind: .error, text: "This field could not be shown: its cell \(failure.message).")],
+                nodes: [.message(kind: .error, text: loc("This field could not be shown: its cell {0}.", failure.message))],
                 valueField: field.valueField, rules: field.rules)
         }
         if !offers.isEmpty {

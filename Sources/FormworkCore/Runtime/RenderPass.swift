@@ -235,6 +235,7 @@ final class RenderPass {
         for (j, s) in spareSections.enumerated() { sections[s].spare = views[sectionCount + j] }
         var tree = ViewTree(formID: form.id, title: form.title, description: form.description, sections: sections)
         tree.pages = form.pages.map { PageView(id: $0.id, title: $0.title, sections: $0.sections) }
+        tree.language = form.language
         return tree
     }
 }

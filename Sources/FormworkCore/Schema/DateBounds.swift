@@ -9,20 +9,26 @@ package enum DateBounds {
         if let minimum, let maximum, minimum > maximum {
             return (
                 traits.minimumField!,
-                "\(traits.minimumField!) \(DateFormat.iso8601(minimum)) is after \(traits.maximumField!) \(DateFormat.iso8601(maximum))"
+                loc(
+                    "{0} {1} is after {2} {3}", traits.minimumField!, DateFormat.iso8601(minimum), traits.maximumField!,
+                    DateFormat.iso8601(maximum))
             )
         }
         guard let field, let value = date(field) else { return nil }
         if let minimum, value < minimum {
             return (
                 field,
-                "\(field) \(DateFormat.iso8601(value)) is before the earliest date \(DateFormat.iso8601(minimum)) (\(traits.minimumField!))"
+                loc(
+                    "{0} {1} is before the earliest date {2} ({3})", field, DateFormat.iso8601(value), DateFormat.iso8601(minimum),
+                    traits.minimumField!)
             )
         }
         if let maximum, value > maximum {
             return (
                 field,
-                "\(field) \(DateFormat.iso8601(value)) is after the latest date \(DateFormat.iso8601(maximum)) (\(traits.maximumField!))"
+                loc(
+                    "{0} {1} is after the latest date {2} ({3})", field, DateFormat.iso8601(value), DateFormat.iso8601(maximum),
+                    traits.maximumField!)
             )
         }
         return nil

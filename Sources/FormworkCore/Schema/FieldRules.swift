@@ -145,26 +145,30 @@ public struct FieldRules: Sendable, Equatable {
         switch value {
         case .string(let s):
             let length = s.unicodeScalars.count
-            add(minLength, { length < $0 }, { "\(label) needs at least \($0) characters." })
-            add(maxLength, { length > $0 }, { "\(label) takes at most \($0) characters." })
-            add(pattern, { !Self.matches(s, pattern: $0) }, { _ in "\(label) is not in the expected form." })
-            add(format, { !Self.isValid(s, as: $0) }, { "\(label) must be \(Self.describe($0))." })
+            add(
+                minLength, { length < $0 },
+                { locPlural($0, one: "{0} needs at least {1} character.", other: "{0} needs at least {1} characters.", label, $0) })
+            add(
+                maxLength, { length > $0 },
+                { locPlural($0, one: "{0} takes at most {1} character.", other: "{0} takes at most {1} characters.", label, $0) })
+            add(pattern, { !Self.matches(s, pattern: $0) }, { _ in loc("{0} is not in the expected form.", label) })
+            add(format, { !Self.isValid(s, as: $0) }, { loc("{0} must be {1}.", label, Self.describe($0)) })
         case .integer(let n):
             let d = Double(n)
-            add(minimum, { d < $0 }, { "\(label) must be \(NumberText.format($0)) or more." })
-            add(maximum, { d > $0 }, { "\(label) must be \(NumberText.format($0)) or less." })
+            add(minimum, { d < $0 }, { loc("{0} must be {1} or more.", label, NumberText.format($0)) })
+            add(maximum, { d > $0 }, { loc("{0} must be {1} or less.", label, NumberText.format($0)) })
             add(
                 step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) },
-                { "\(label) must be a multiple of \(NumberText.format($0))." })
+                { loc("{0} must be a multiple of {1}.", label, NumberText.format($0)) })
         case .number(let d):
-            add(minimum, { d < $0 }, { "\(label) must be \(NumberText.format($0)) or more." })
-            add(maximum, { d > $0 }, { "\(label) must be \(NumberText.format($0)) or less." })
+            add(minimum, { d < $0 }, { loc("{0} must be {1} or more.", label, NumberText.format($0)) })
+            add(maximum, { d > $0 }, { loc("{0} must be {1} or less.", label, NumberText.format($0)) })
             add(
                 step, { !Self.isMultiple(d, of: $0, from: minimum?.value ?? 0) },
-                { "\(label) must be a multiple of \(NumberText.format($0))." })
+                { loc("{0} must be a multiple of {1}.", label, NumberText.format($0)) })
         case .stringList(let items):
-            add(minItems, { items.count < $0 }, { "Choose at least \($0) for \(label)." })
-            add(maxItems, { items.count > $0 }, { "Choose at most \($0) for \(label)." })
+            add(minItems, { items.count < $0 }, { loc("Choose at least {0} for {1}.", $0, label) })
+            add(maxItems, { items.count > $0 }, { loc("Choose at most {0} for {1}.", $0, label) })
         case .bool:
             break
         }
@@ -186,13 +190,13 @@ public struct FieldRules: Sendable, Equatable {
 
     static func describe(_ format: Format) -> String {
         switch format {
-        case .email: "an e-mail address such as name@example.com"
-        case .url: "a web address starting with http:// or https://"
-        case .tel: "a telephone number"
-        case .date: "a date such as 2026-11-21"
-        case .uuid: "a UUID"
-        case .uri: "an address with a scheme, such as mailto:name@example.com or urn:isbn:0451450523"
-        case .time: "a time of day such as 09:30"
+        case .email: loc("an e-mail address such as name@example.com")
+        case .url: loc("a web address starting with http:// or https://")
+        case .tel: loc("a telephone number")
+        case .date: loc("a date such as 2026-11-21")
+        case .uuid: loc("a UUID")
+        case .uri: loc("an address with a scheme, such as mailto:name@example.com or urn:isbn:0451450523")
+        case .time: loc("a time of day such as 09:30")
         }
     }
 

@@ -68,7 +68,7 @@ public struct FileUpload: Sendable, Equatable {
         ("image/gif", [".gif"], "GIF"),
         ("image/webp", [".webp"], "WebP"),
         ("application/zip", [".zip"], "ZIP"),
-        ("text/plain", [".txt"], "plain text"),
+        ("text/plain", [".txt"], "plain text"),  // loc("plain text"): translated where shown
     ]
 
     /// Whether an `accept` entry is one Formwork can sniff: a known type, or `image/*`.
@@ -88,21 +88,28 @@ public struct FileUpload: Sendable, Equatable {
 
     /// "PDF or PNG, at most 2 MB": what a person is told before choosing.
     public var summary: String {
-        let words = accept.map { entry in entry == "image/*" ? "an image" : Self.knownTypes.first { $0.type == entry }?.words ?? entry }
+        let words = accept.map { entry in
+            entry == "image/*" ? loc("an image") : Self.knownTypes.first { $0.type == entry }.map { Self.words($0.words) } ?? entry
+        }
         let kinds: String
         switch words.count {
-        case 0: kinds = "Any file"
+        case 0: kinds = loc("Any file")
         case 1: kinds = words[0]
-        default: kinds = words.dropLast().joined(separator: ", ") + " or " + words.last!
+        default: kinds = loc("{0} or {1}", words.dropLast().joined(separator: ", "), words.last!)
         }
-        return "\(kinds), at most \(Self.size(maxBytes))"
+        return loc("{0}, at most {1}", kinds, Self.size(maxBytes))
     }
 
     /// `2 MB`, `512 KB`, `300 bytes` (decimal units, as file managers show them).
     public static func size(_ bytes: Int) -> String {
-        if bytes >= 1_000_000 { return NumberText.format((Double(bytes) / 100_000).rounded() / 10) + " MB" }
-        if bytes >= 1000 { return NumberText.format((Double(bytes) / 100).rounded() / 10) + " KB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        if bytes >= 1_000_000 { return loc("{0} MB", NumberText.format((Double(bytes) / 100_000).rounded() / 10)) }
+        if bytes >= 1000 { return loc("{0} KB", NumberText.format((Double(bytes) / 100).rounded() / 10)) }
+        return locPlural(bytes, one: "{0} byte", other: "{0} bytes", bytes)
+    }
+
+    /// A known type's name in the current language (the names of formats are the same in every language but one).
+    static func words(_ english: String) -> String {
+        english == "plain text" ? loc("plain text") : english
     }
 
     /// `{"accept": [...], "maxBytes": n}`, as the JSON view tree and the values schema write it.
@@ -112,10 +119,16 @@ public struct FileUpload: Sendable, Equatable {
 
     /// Why a file of `size` bytes sniffed as `type` is refused by this field (nil: accepted). `label` names the field.
     public func problem(size: Int, type: String, label: String) -> String? {
-        if size > maxBytes { return "\(label): the file is \(Self.size(size)); this field takes \(summary)." }
+        if size > maxBytes { return loc("{0}: the file is {1}; this field takes {2}.", label, Self.size(size), summary) }
         if !accepts(type) {
-            let found = Self.knownTypes.first { $0.type == type }.map { "is \($0.words)" } ?? "is of a type Formwork does not recognise"
-            return "\(label): the file \(found) (read from its content, not its name); this field takes \(summary)."
+            guard let known = Self.knownTypes.first(where: { $0.type == type }) else {
+                return loc(
+                    "{0}: the file is of a type Formwork does not recognise (read from its content, not its name); this field takes {1}.",
+                    label, summary)
+            }
+            return loc(
+                "{0}: the file is {1} (read from its content, not its name); this field takes {2}.", label, Self.words(known.words), summary
+            )
         }
         return nil
     }

@@ -7,21 +7,21 @@ package enum SchemaValidator {
         switch (field.type, value) {
         case (.string, .string(let s)), (.text, .string(let s)):
             if field.type == .string, hasLineBreak(s) {
-                return "contains a line break but '\(field.name)' is single-line (use a text field)"
+                return loc("contains a line break but '{0}' is single-line (use a text field)", field.name)
             }
             // A string has at most as many scalars as UTF-8 bytes: under a maximum alone, the bytes tell.
             if field.minLength != nil || field.maxLength.map({ s.utf8.count > $0 }) == true,
-                let problem = lengthProblem(s.unicodeScalars.count, field, unit: "characters")
+                let problem = lengthProblem(s.unicodeScalars.count, field, items: false)
             {
                 return problem
             }
             if let options = field.optionsField, case .stringList(let allowed)? = model.value(named: options), !allowed.contains(s) {
-                return "'\(truncated(s))' is not one of \(options): \(list(allowed))"
+                return loc("'{0}' is not one of {1}: {2}", truncated(s), options, list(allowed))
             }
             return nil
         case (.choice, .string(let s)):
             guard field.choices.contains(where: { $0.value == s }) else {
-                return "'\(truncated(s))' is not one of the choices: \(list(field.choices.map(\.value)))"
+                return loc("'{0}' is not one of the choices: {1}", truncated(s), list(field.choices.map(\.value)))
             }
             return nil
         case (.bool, .bool):
@@ -29,23 +29,23 @@ package enum SchemaValidator {
         case (.integer, .integer(let i)):
             return rangeProblem(Double(i), field, shown: String(i))
         case (.number, .number(let d)), (.date, .number(let d)):
-            guard d.isFinite else { return "is not a finite number" }
+            guard d.isFinite else { return loc("is not a finite number") }
             return rangeProblem(d, field, shown: field.boundText(d))
         case (.stringList, .stringList(let items)):
             if let options = field.optionsField, case .stringList(let allowed)? = model.value(named: options),
                 let unknown = items.first(where: { !allowed.contains($0) })
             {
-                return "has '\(truncated(unknown))', which is not one of \(options): \(list(allowed))"
+                return loc("has '{0}', which is not one of {1}: {2}", truncated(unknown), options, list(allowed))
             }
-            return lengthProblem(items.count, field, unit: "items")
+            return lengthProblem(items.count, field, items: true)
         case (.choiceList, .stringList(let items)):
             if let unknown = items.first(where: { item in !field.choices.contains { $0.value == item } }) {
-                return "has '\(truncated(unknown))', which is not one of the choices: \(list(field.choices.map(\.value)))"
+                return loc("has '{0}', which is not one of the choices: {1}", truncated(unknown), list(field.choices.map(\.value)))
             }
-            if Set(items).count != items.count { return "lists a choice twice; each may be selected once" }
-            return lengthProblem(items.count, field, unit: "items")
+            if Set(items).count != items.count { return loc("lists a choice twice; each may be selected once") }
+            return lengthProblem(items.count, field, items: true)
         default:
-            return "is a \(value.typeName) but '\(field.name)' is a \(field.type.rawValue)"
+            return loc("is a {0} but '{1}' is a {2}", value.typeName, field.name, field.type.rawValue)
         }
     }
 
@@ -99,27 +99,45 @@ package enum SchemaValidator {
     }
 
     private static func rangeProblem(_ value: Double, _ field: FieldSchema, shown: @autoclosure () -> String) -> String? {
-        if let minimum = field.minimum, value < minimum { return "is \(shown()), below the minimum \(field.boundText(minimum))" }
+        if let minimum = field.minimum, value < minimum { return loc("is {0}, below the minimum {1}", shown(), field.boundText(minimum)) }
         if let minimum = field.minimum, field.exclusiveMinimum, value == minimum {
-            return "is \(shown()); it must be above \(field.boundText(minimum))"
+            return loc("is {0}; it must be above {1}", shown(), field.boundText(minimum))
         }
-        if let maximum = field.maximum, value > maximum { return "is \(shown()), above the maximum \(field.boundText(maximum))" }
+        if let maximum = field.maximum, value > maximum { return loc("is {0}, above the maximum {1}", shown(), field.boundText(maximum)) }
         if let maximum = field.maximum, field.exclusiveMaximum, value == maximum {
-            return "is \(shown()); it must be below \(field.boundText(maximum))"
+            return loc("is {0}; it must be below {1}", shown(), field.boundText(maximum))
         }
         if let step = field.step, !FieldRules.isMultiple(value, of: step, from: field.minimum ?? 0) {
-            let base = field.minimum.map { " from \(field.boundText($0))" } ?? ""
-            return "is \(shown()), not a whole number of steps of \(NumberText.format(step))\(base)"
+            guard let minimum = field.minimum else {
+                return loc("is {0}, not a whole number of steps of {1}", shown(), NumberText.format(step))
+            }
+            return loc("is {0}, not a whole number of steps of {1} from {2}", shown(), NumberText.format(step), field.boundText(minimum))
         }
         return nil
     }
 
     /// `count` is counted only when the field has a length limit (a string's scalars are a walk of its bytes).
-    private static func lengthProblem(_ count: @autoclosure () -> Int, _ field: FieldSchema, unit: String) -> String? {
+    private static func lengthProblem(_ count: @autoclosure () -> Int, _ field: FieldSchema, items: Bool) -> String? {
         guard field.minLength != nil || field.maxLength != nil else { return nil }
         let count = count()
-        if let minimum = field.minLength, count < minimum { return "has \(count) \(unit), fewer than the minimum \(minimum)" }
-        if let maximum = field.maxLength, count > maximum { return "has \(count) \(unit), more than the maximum \(maximum)" }
+        if let minimum = field.minLength, count < minimum {
+            return items
+                ? locPlural(
+                    count, one: "has {0} item, fewer than the minimum {1}", other: "has {0} items, fewer than the minimum {1}", count,
+                    minimum)
+                : locPlural(
+                    count, one: "has {0} character, fewer than the minimum {1}", other: "has {0} characters, fewer than the minimum {1}",
+                    count, minimum)
+        }
+        if let maximum = field.maxLength, count > maximum {
+            return items
+                ? locPlural(
+                    count, one: "has {0} item, more than the maximum {1}", other: "has {0} items, more than the maximum {1}", count, maximum
+                )
+                : locPlural(
+                    count, one: "has {0} character, more than the maximum {1}", other: "has {0} characters, more than the maximum {1}",
+                    count, maximum)
+        }
         return nil
     }
 

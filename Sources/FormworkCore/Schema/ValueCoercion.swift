@@ -36,7 +36,7 @@ enum ValueCoercion {
             strings.reserveCapacity(items.count)  // one allocation, not one per doubling
             for (i, item) in items.enumerated() {
                 guard let s = item.string ?? item.plainText else {
-                    return .failure(Problem(text: "item \(i) must be a string, not \(item.typeName)"))
+                    return .failure(Problem(text: loc("item {0} must be a string, not {1}", i, item.typeWords)))
                 }
                 strings.append(s)
             }
@@ -47,21 +47,37 @@ enum ValueCoercion {
         if field.type == .date, case .string(let s) = node.kind {
             return .failure(
                 Problem(
-                    text:
-                        "'\(SchemaValidator.truncated(s))' is not a date; write \"2026-11-21\", \"2026-11-21T09:30:00Z\" or a time alone, \"09:30\""
+                    text: loc(
+                        "'{0}' is not a date; write \"2026-11-21\", \"2026-11-21T09:30:00Z\" or a time alone, \"09:30\"",
+                        SchemaValidator.truncated(s))
                 ))
         }
         let expected: String =
             switch field.type {
-            case .string, .text: "a string"
-            case .choice: "one of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
-            case .bool: "true or false"
-            case .integer: "an integer"
-            case .number: "a number"
-            case .date: "a date such as \"2026-11-21\" or \"2026-11-21T09:30:00Z\""
-            case .stringList: "a list of strings"
-            case .choiceList: "a list of " + field.choices.map { "'\($0.value)'" }.joined(separator: ", ")
+            case .string, .text: loc("a string")
+            case .choice: loc("one of {0}", field.choices.map { "'\($0.value)'" }.joined(separator: ", "))
+            case .bool: loc("true or false")
+            case .integer: loc("an integer")
+            case .number: loc("a number")
+            case .date: loc("a date such as \"2026-11-21\" or \"2026-11-21T09:30:00Z\"")
+            case .stringList: loc("a list of strings")
+            case .choiceList: loc("a list of {0}", field.choices.map { "'\($0.value)'" }.joined(separator: ", "))
             }
-        return .failure(Problem(text: "must be \(expected), not \(node.typeName)"))
+        return .failure(Problem(text: loc("must be {0}, not {1}", expected, node.typeWords)))
+    }
+}
+
+extension SourceNode {
+    /// `typeName` in the current catalogue's language, for messages about values (a person may read them).
+    var typeWords: String {
+        switch kind {
+        case .null: loc("null")
+        case .bool: loc("a boolean")
+        case .integer: loc("an integer")
+        case .number: loc("a number")
+        case .string: loc("a string")
+        case .array: loc("a list")
+        case .object: loc("an object")
+        }
     }
 }

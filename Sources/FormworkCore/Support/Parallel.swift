@@ -67,7 +67,11 @@ package enum Parallel {
                 }
             }
             var started: [pthread_t] = []
-            for worker in 1..<threads { if let thread = start(Job { work(worker) }) { started.append(thread) } }
+            // A worker writes the host's words in the caller's language: task-locals do not cross to a new thread.
+            let messages = Messages.current
+            for worker in 1..<threads {
+                if let thread = start(Job { Messages.$bound.withValue(messages) { work(worker) } }) { started.append(thread) }
+            }
             work(0)  // this thread works too; a thread that could not start leaves its share here
             for thread in started { pthread_join(thread, nil) }
             return (0..<count).map { results[$0].take()! }
@@ -157,7 +161,8 @@ package enum Parallel {
             return try work()
         }
         return try withoutActuallyEscaping(beside) { (beside) throws(E) -> T in
-            guard let thread = start(Job(beside)) else {
+            let messages = Messages.current
+            guard let thread = start(Job { Messages.$bound.withValue(messages) { beside() } }) else {
                 // No thread to be had: the work is done here, one after the other.
                 defer { beside() }
                 return try work()

@@ -79,7 +79,7 @@ struct ValueEncodingTests {
         #expect(SchemaValidator.problem(with: .integer(0), for: n, model: [:]) == "is 0, below the minimum 1")
         #expect(SchemaValidator.problem(with: .integer(5), for: n, model: [:]) == nil)
         let s = FieldSchema(name: "s", type: .string, minLength: 2, maxLength: 3)
-        #expect(SchemaValidator.problem(with: .string("é"), for: s, model: [:]) == "has 1 characters, fewer than the minimum 2")
+        #expect(SchemaValidator.problem(with: .string("é"), for: s, model: [:]) == "has 1 character, fewer than the minimum 2")
         #expect(SchemaValidator.problem(with: .string("a\nb"), for: s, model: [:])?.contains("line break") == true)
         let c = FieldSchema(name: "c", type: .choice, choices: [Choice(value: "a"), Choice(value: "b", label: "Bee")])
         #expect(SchemaValidator.problem(with: .string("z"), for: c, model: [:]) == "'z' is not one of the choices: a, b")

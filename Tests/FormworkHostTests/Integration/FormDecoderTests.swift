@@ -58,7 +58,10 @@ struct FormDecoderTests {
     func plantedErrors() {
         let found = diagnostics(Source.fixture("forms/planted-errors.yaml"))
         let expected: [(String, Int, String)] = [
-            ("/colour", 4, "unknown key 'colour' in the form; allowed keys: formwork, id, title, description, sections"),
+            (
+                "/colour", 4,
+                "unknown key 'colour' in the form; allowed keys: formwork, id, title, description, language, translations, sections"
+            ),
             (
                 "/sections/0/fields/0/model/titel", 10,
                 "unknown model field 'titel' for cell 'org.formwork.text-field'; did you mean 'title'?"

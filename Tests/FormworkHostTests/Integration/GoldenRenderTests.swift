@@ -78,6 +78,27 @@ struct GoldenRenderTests {
         }
     }
 
+    @Test("every example's translations, in every format: the document's texts and the host's words in that language")
+    func translations() throws {
+        let registry = firstPartyRegistry()
+        var checked = 0
+        for name in Self.examples {
+            let form = try FormDecoder.load(path: "\(Source.root)/Examples/Forms/\(name)", registry: registry)
+            let base = (name as NSString).deletingPathExtension
+            for language in form.languages.dropFirst() {
+                let tree = try FormRuntime(registry: registry).render(form.translated(to: language))
+                #expect(tree.language == language)
+                for format in OutputFormat.allCases {
+                    try Golden.check(
+                        Self.golden(Renderer.render(tree, as: format, width: 72), format),
+                        against: "forms/\(base).\(language).\(Self.ext(format))")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 2)
+    }
+
     @Test("text layout counts terminal columns: CJK and emoji forms", arguments: ["cjk", "emoji"])
     func wideCharacters(name: String) throws {
         let registry = firstPartyRegistry()

@@ -1,0 +1,76 @@
+import Foundation
+import FormworkServer
+import FormworkTestSupport
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Each request in its language: `?lang=` and `Accept-Language` against the form's translations (the example
+/// `feedback.yaml` carries French and Arabic), the host's own words from its French catalogue, and what is stored the
+/// same in every language.
+@Suite("Server languages")
+struct LanguageTests {
+    @Test("Accept-Language: the page, its refusal and the confirmation in French; the values stored as the document writes them")
+    func french() async throws {
+        let fixture = try ServerFixture(name: "language-fr", forms: ["feedback.yaml"])
+        try await fixture.test { client throws in
+            var browser = Browser()
+            browser.language = "fr-CH, fr;q=0.9, en;q=0.5"
+            let page = try await browser.open(client, "feedback")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentLanguage] == "fr")
+            #expect(page.headers[.vary]?.contains("Accept-Language") == true)
+            #expect(page.text.contains("<html lang=\"fr\">"))
+            #expect(page.text.contains("<title>Parlez-nous de votre visite</title>"))
+            #expect(page.text.contains(">Suivant</button>"))
+            #expect(page.text.contains(">Envoyer</button>"))
+            let refused = try await browser.post(client, "feedback", [("name", "Ada"), ("nps", "12")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("<title>Erreur : Parlez-nous de votre visite</title>"), "\(refused.text.prefix(600))")
+            #expect(refused.text.contains("Il y a un problème"))
+            #expect(!refused.text.contains("There is a problem"))
+            _ = try await browser.open(client, "feedback")
+            let accepted = try await browser.post(
+                client, "feedback", [("name", "Ada"), ("firstVisit", "true"), ("heardFrom", "A friend"), ("nps", "9")])
+            #expect(accepted.status == .seeOther, "\(accepted.text)")
+            let location = try #require(accepted.headers[.location])
+            var headers = HTTPFields()
+            headers[.acceptLanguage] = "fr"
+            let thanks = try await client.execute(uri: location, method: .get, headers: headers)
+            #expect(thanks.text.contains("<h1>Merci</h1>"), "\(thanks.text)")
+            #expect(thanks.text.contains("<strong>Parlez-nous de votre visite</strong>"))
+            let stored = try await fixture.stored("feedback")
+            #expect(stored.count == 1)
+            #expect(stored.first?.values.contains(#""heardFrom":"A friend""#) == true, "\(stored.first?.values ?? "")")
+        }
+    }
+
+    @Test("?lang= before Accept-Language; Arabic is right to left; a language the form lacks shows it as written")
+    func choice() async throws {
+        let fixture = try ServerFixture(name: "language-choice", forms: ["feedback.yaml", "login.yaml"])
+        try await fixture.test { client throws in
+            var headers = HTTPFields()
+            headers[.acceptLanguage] = "fr"
+            let arabic = try await client.execute(uri: "/forms/feedback?lang=ar", method: .get, headers: headers)
+            #expect(arabic.headers[.contentLanguage] == "ar")
+            #expect(arabic.text.contains("<html lang=\"ar\" dir=\"rtl\">"))
+            // login has no translations: English, whatever the browser asks; the host's words follow the form's.
+            let login = try await client.execute(uri: "/forms/login", method: .get, headers: headers)
+            #expect(login.headers[.contentLanguage] == "en")
+            #expect(login.text.contains("<html lang=\"en\">"))
+            // A page of no form: the host's catalogues.
+            let missing = try await client.execute(uri: "/forms/nope", method: .get, headers: headers)
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains("Formulaire introuvable"), "\(missing.text)")
+            headers[.acceptLanguage] = "de, *;q=0.1"
+            let german = try await client.execute(uri: "/forms/feedback", method: .get, headers: headers)
+            #expect(german.headers[.contentLanguage] == "en")
+            // A hostile header is read in one pass and ignored where it is not a language.
+            headers[.acceptLanguage] = String(repeating: "<script>;q=2,", count: 5000)
+            let hostile = try await client.execute(uri: "/forms/feedback", method: .get, headers: headers)
+            #expect(hostile.status == .ok)
+            #expect(hostile.headers[.contentLanguage] == "en")
+        }
+    }
+}
