@@ -1,4 +1,3 @@
-import FormworkCore
 import FormworkServer
 import Hummingbird
 import Logging
@@ -127,14 +126,12 @@ struct LanguageNegotiation<Context: RequestContext>: RouterMiddleware {
     let service: FormService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var preferences = LanguageTag.fromAcceptLanguage(request.headers[.acceptLanguage] ?? "")
-        if let asked = request.uri.queryParameters["lang"].flatMap({ LanguageTag.normalized(String($0)) }) {
-            preferences.insert(asked, at: 0)
-        }
-        let language = service.language(formID: Self.formID(in: request.uri.path), preferences: preferences)
+        let language = service.language(
+            formID: Self.formID(in: request.uri.path), acceptLanguage: request.headers[HTTPField.Name("Accept-Language")!],
+            asked: request.uri.queryParameters["lang"].map(String.init))
         var response = try await FormService.inLanguage(language) { try await next(request, context) }
-        response.headers[.contentLanguage] = language
-        response.headers[.vary] = "Accept-Language"
+        response.headers[HTTPField.Name("Content-Language")!] = language
+        response.headers[HTTPField.Name("Vary")!] = "Accept-Language"
         return response
     }
 

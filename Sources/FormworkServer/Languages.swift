@@ -16,6 +16,13 @@ extension FormService {
         return LanguageTag.negotiate(preferences, available: Messages.all.map(\.language)) ?? "en"
     }
 
+    /// The language of a request: `asked` (`?lang=`) first when it is a language tag, then `acceptLanguage`'s.
+    public func language(formID: String?, acceptLanguage: String?, asked: String?) -> String {
+        var preferences = LanguageTag.fromAcceptLanguage(acceptLanguage ?? "")
+        if let tag = asked.flatMap(LanguageTag.normalized) { preferences.insert(tag, at: 0) }
+        return language(formID: formID, preferences: preferences)
+    }
+
     /// `body` with the request's language bound (`language` and `Messages.current`).
     public static func inLanguage<T>(_ language: String, _ body: () async throws -> T) async rethrows -> T {
         try await $language.withValue(language) {
