@@ -134,4 +134,40 @@ struct FileFieldCommandTests {
         #expect(
             schema.stdout.contains(#""x-formwork-file""#) && schema.stdout.contains("a path to it in a values file"), "\(schema.stdout)")
     }
+
+    /// The streaming decoders read a section's plain fields flat and decode the others themselves: they must decode
+    /// them in the section's scope, as the reference does, or a check that depends on it (a file field in a repeated
+    /// group) is skipped. Both formats, a group with a plain field beside the file field.
+    @Test("a file field beside a plain field in a repeated group is refused in YAML and JSON alike (the streaming paths)")
+    func repeatedBesideFlat() throws {
+        let fields = """
+            [{"id": "title", "cell": "org.formwork.text-field", "model": {"title": "Title"}},
+             {"id": "scan", "cell": "org.formwork.text-field", "model": {"title": "Scan"}, "file": {"accept": ["application/pdf"]}}]
+            """
+        let json = try Scratch.file(
+            "files/repeated.json",
+            contents:
+                #"{"formwork": 1, "id": "rep", "sections": [{"id": "docs", "repeat": {"minItems": 1, "maxItems": 3, "itemLabel": "Document"}, "fields": \#(fields)}]}"#
+        )
+        let yaml = try Scratch.file(
+            "files/repeated.yaml",
+            contents: """
+                formwork: 1
+                id: rep
+                sections:
+                  - id: docs
+                    repeat: { minItems: 1, maxItems: 3, itemLabel: Document }
+                    fields:
+                      - { id: title, cell: org.formwork.text-field, model: { title: Title } }
+                      - { id: scan, cell: org.formwork.text-field, model: { title: Scan }, file: { accept: [application/pdf] } }
+                """)
+        for document in [json, yaml] {
+            let result = try run(Build.formwork, ["validate", document], environment: environment)
+            #expect(result.status == 65, "\(document)")
+            #expect(
+                result.stderr.contains(
+                    "/sections/0/fields/1/file: 'scan' is in a repeated group; a file field must be outside repeated groups"),
+                "\(result.stderr)")
+        }
+    }
 }

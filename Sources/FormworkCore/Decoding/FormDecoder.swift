@@ -271,6 +271,16 @@ public struct FormDecoder {
         return form
     }
 
+    /// The scope a repeated section's fields are decoded in (`tasks/`); nil for another section.
+    static func repeatScope(of node: SourceNode) -> String? { node["repeat"] != nil ? (node["id"]?.string ?? "") + "/" : nil }
+
+    /// The scope `section` decodes the fields of `node` in when the section has no problem: its object's (`address.`),
+    /// else its repeated group's (`tasks/`). A streaming path that decodes a section's fields itself decodes them in it.
+    static func fieldScope(ofSection node: SourceNode) -> String? {
+        if node["repeat"] == nil, let object = node["object"]?.string { return object + "." }
+        return repeatScope(of: node)
+    }
+
     /// A language tag (`fr`, `pt-BR`), as BCP 47 writes it.
     mutating func languageTag(_ node: SourceNode, _ pointer: @autoclosure () -> String) -> String? {
         guard let text = string(node, pointer(), what: "a language tag") else { return nil }
@@ -487,7 +497,7 @@ public struct FormDecoder {
                 object = nil
             }
         }
-        fieldScope = object.map { "\($0)." } ?? (node["repeat"] != nil ? (node["id"]?.string ?? "") + "/" : nil)
+        fieldScope = object.map { "\($0)." } ?? Self.repeatScope(of: node)
         defer { fieldScope = nil }
         var fields: [FormField] = []
         switch node["fields"]?.kind {

@@ -78,7 +78,9 @@ extension FormDecoder {
         fieldIDs: inout FieldIDs
     ) -> FormSection? {
         guard case .array(let items)? = node["fields"]?.kind,
-            let read = fields(items, flat: flat, pointer: pointer, section: index, accept: { fieldIDs.repeated($0, at: $1) == nil }),
+            let read = fields(
+                items, flat: flat, pointer: pointer, section: index, scope: Self.fieldScope(ofSection: node),
+                accept: { fieldIDs.repeated($0, at: $1) == nil }),
             let section = self.section(
                 node, index: index, pointer: pointer, sectionIDs: &sectionIDs, fieldIDs: &fieldIDs, decoded: read),
             diagnostics.isEmpty
@@ -90,12 +92,14 @@ extension FormDecoder {
     /// decoded from their nodes, with the pending conditions of those; nil when one has a problem, or when `accept`
     /// refuses a field's id and location (in row order).
     func fields(
-        _ items: [SourceNode], flat: FlatFieldDecoder, pointer: String, section: Int,
+        _ items: [SourceNode], flat: FlatFieldDecoder, pointer: String, section: Int, scope: String?,
         accept: (String, FieldLocation) -> Bool = { _, _ in true }
     ) -> DecodedFields? {
         var fields: [FormField] = []
         fields.reserveCapacity(items.count)
+        // In the section's scope, as `section` decodes them (a repeated group's file field is refused there).
         var nodes = FormDecoder(registry: registry, file: file)
+        nodes.fieldScope = scope
         var unused = FieldIDs(checked: false)
         for row in items.indices {
             let location = FieldLocation(section: pointer, row: row)

@@ -95,7 +95,8 @@ extension FormDecoder {
                 var decoded: DecodedFields?
                 if flat.taken > 0 {
                     guard case .array(let items)? = node["fields"]?.kind,
-                        let read = decoder.fields(items, flat: flat, pointer: pointer, section: item.position)
+                        let read = decoder.fields(
+                            items, flat: flat, pointer: pointer, section: item.position, scope: FormDecoder.fieldScope(ofSection: node))
                     else { return nil }
                     decoded = read
                 }
