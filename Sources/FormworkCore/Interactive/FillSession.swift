@@ -329,7 +329,7 @@ public final class FillSession {
                         + (several ? loc(". Answer with numbers or names separated by commas.") : loc(". Answer with a number or a name."))
                     : "  " + list.map { style($0, "36") }.joined(separator: "   ") + (several ? style(loc("  (several: 1, 3)"), "2") : ""))
         case .bool:
-            lines.append(a ? loc("Answer yes or no.") : style("  (y/n)", "2"))
+            lines.append(a ? loc("Answer yes or no.") : style(loc("  (y/n)"), "2"))
         case .date:
             var text =
                 switch p.dateMode {

@@ -112,6 +112,8 @@ extension Messages {
             ". Répondez par un numéro ou un nom.",
         "  (several: 1, 3)":
             "  (plusieurs : 1, 3)",
+        "  (y/n)":
+            "  (o/n)",
         "a time such as 09:30":
             "une heure, par exemple 09:30",
         "a date and time such as 2026-11-21T09:30:00Z":
