@@ -96,7 +96,9 @@ public final class FormService: Sendable {
         let (cookie, setCookie) = cookie.flatMap { Self.isCookieValue($0) ? $0 : nil }.map { ($0, false) } ?? (FormTokens.newCookie(), true)
         let token = tokens.issue(formID: served.id, cookie: cookie)
         var response: ServerResponse
-        if query.isEmpty, let cached = blankPages.withLock({ $0[served.id] }), cached.revision == served.revision {
+        // One blank page per form and language (a page in French is not one in English).
+        let blankKey = served.id + "\u{0}" + served.form.language
+        if query.isEmpty, let cached = blankPages.withLock({ $0[blankKey] }), cached.revision == served.revision {
             response = htmlResponse(200, cached.before + Array(token.utf8) + cached.after)
         } else {
             let values = query.isEmpty ? nil : FormPost(form: served.form).values(query, prefill: true)
@@ -105,7 +107,7 @@ public final class FormService: Sendable {
                 let html = String(decoding: response.body, as: UTF8.self)
                 if let range = html.range(of: Self.tokenPlaceholder) {
                     let before = Array(html[..<range.lowerBound].utf8), after = Array(html[range.upperBound...].utf8)
-                    blankPages.withLock { $0[served.id] = (served.revision, before, after) }
+                    blankPages.withLock { $0[blankKey] = (served.revision, before, after) }
                     response = htmlResponse(200, before + Array(token.utf8) + after)
                 }
             }

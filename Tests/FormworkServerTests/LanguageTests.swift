@@ -66,6 +66,10 @@ struct LanguageTests {
             headers[.acceptLanguage] = "de, *;q=0.1"
             let german = try await client.execute(uri: "/forms/feedback", method: .get, headers: headers)
             #expect(german.headers[.contentLanguage] == "en")
+            // The blank page is kept once rendered: once per language, not the first language's for everyone.
+            #expect(german.text.contains("<title>Tell us about your visit</title>"), "\(german.text.prefix(400))")
+            let arabicAgain = try await client.execute(uri: "/forms/feedback?lang=ar", method: .get)
+            #expect(arabicAgain.text.contains("<html lang=\"ar\" dir=\"rtl\">"))
             // A hostile header is read in one pass and ignored where it is not a language.
             headers[.acceptLanguage] = String(repeating: "<script>;q=2,", count: 5000)
             let hostile = try await client.execute(uri: "/forms/feedback", method: .get, headers: headers)
