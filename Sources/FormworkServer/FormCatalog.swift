@@ -23,6 +23,8 @@ public final class FormCatalog: Sendable {
     private struct Entry {
         var served: ServedForm?
         var stamp: FileStamp
+        /// The document's translation files and how they were when it was read.
+        var translations: [(path: String, stamp: FileStamp)] = []
     }
 
     private struct State {
@@ -93,19 +95,35 @@ public final class FormCatalog: Sendable {
             return true
         }
         guard due else { return }
-        let current = documentPaths()
+        // A document's translation files (`translations: { fr: feedback.fr.yaml }`) are not documents of their own; a
+        // change to one reads its document again.
+        let (known, translationFiles) = state.withLock { s in
+            (s.entries.mapValues(\.stamp), Set(s.entries.values.flatMap { $0.translations.map(\.path) }))
+        }
+        var current = documentPaths().filter { !translationFiles.contains($0) }
         var changed: [(String, FileStamp)] = []
-        let known = state.withLock { $0.entries.mapValues(\.stamp) }
+        let translationStamps = state.withLock { $0.entries.mapValues(\.translations) }
         for path in current {
             let stamp = FileStamp(path)
-            if known[path] != stamp { changed.append((path, stamp)) }
+            let translationsChanged = translationStamps[path]?.contains { FileStamp($0.path) != $0.stamp } ?? false
+            if known[path] != stamp || translationsChanged { changed.append((path, stamp)) }
         }
         let removed = Set(known.keys).subtracting(current)
         guard !changed.isEmpty || !removed.isEmpty else { return }
         var loaded: [(String, Entry)] = []
-        for (path, stamp) in changed {
-            let previous = state.withLock { $0.entries[path]?.served }
-            loaded.append((path, Entry(served: load(path, previous: previous), stamp: stamp)))
+        var outcomes: [(path: String, stamp: FileStamp, read: Result<ServedForm, FormError>)] = []
+        for (path, stamp) in changed { outcomes.append((path, stamp, read(path))) }
+        // Files that turn out to be translations of a document are not documents of their own (nor logged as such).
+        let named = Set(
+            outcomes.flatMap { outcome in
+                (try? outcome.read.get()).map { $0.form.translationFilePaths(documentPath: outcome.path) } ?? []
+            })
+        current.removeAll { named.contains($0) }
+        for outcome in outcomes where !named.contains(outcome.path) {
+            let previous = state.withLock { $0.entries[outcome.path]?.served }
+            let served = settle(outcome.path, outcome.read, previous: previous)
+            let translations = (served?.form.translationFilePaths(documentPath: outcome.path) ?? []).map { ($0, FileStamp($0)) }
+            loaded.append((outcome.path, Entry(served: served, stamp: outcome.stamp, translations: translations)))
         }
         state.withLock { s in
             for path in removed {
@@ -127,17 +145,30 @@ public final class FormCatalog: Sendable {
         }
     }
 
-    /// The document at `path`, or `previous` (logged) when it does not decode now.
-    private func load(_ path: String, previous: ServedForm?) -> ServedForm? {
-        do {
-            let bytes = try FileBytes.read(path, limit: 32 << 20)
+    /// The document at `path`, read and decoded (its translation files with it).
+    private func read(_ path: String) -> Result<ServedForm, FormError> {
+        do throws(FormError) {
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.read(path, limit: 32 << 20) } catch { throw FormError.unreadable(path, error.reason) }
             let form = try FormDecoder.load(path: path, registry: registry)
-            let revision = FormTokens.revision(of: bytes)
-            if let previous, previous.revision != revision {
-                logger.notice("form document changed", metadata: ["path": "\(path)", "id": "\(form.id)", "revision": "\(revision)"])
-            }
-            return ServedForm(form: form, path: path, revision: revision, document: String(decoding: bytes, as: UTF8.self))
+            return .success(
+                ServedForm(
+                    form: form, path: path, revision: FormTokens.revision(of: bytes), document: String(decoding: bytes, as: UTF8.self)))
         } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The document read, or `previous` (logged) when it does not decode now.
+    private func settle(_ path: String, _ read: Result<ServedForm, FormError>, previous: ServedForm?) -> ServedForm? {
+        switch read {
+        case .success(let served):
+            if let previous, previous.revision != served.revision {
+                logger.notice(
+                    "form document changed", metadata: ["path": "\(path)", "id": "\(served.id)", "revision": "\(served.revision)"])
+            }
+            return served
+        case .failure(let error):
             if let previous {
                 logger.error(
                     "form document does not decode; the last good version is still served",

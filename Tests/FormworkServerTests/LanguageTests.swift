@@ -77,4 +77,37 @@ struct LanguageTests {
             #expect(hostile.headers[.contentLanguage] == "en")
         }
     }
+
+    @Test("a translation file beside its document: not served as a form; a change to it is read again")
+    func translationFile() async throws {
+        let source = "\(Scratch.directory)/language-file-source"
+        try? FileManager.default.removeItem(atPath: source)
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        try """
+        formwork: 1
+        id: club
+        title: Join the club
+        sections:
+          - id: s
+            fields:
+              - { id: name, cell: org.formwork.text-field, model: { title: Name } }
+        translations:
+          fr: club.fr.yaml
+        """.write(toFile: "\(source)/club.yaml", atomically: true, encoding: .utf8)
+        try "Join the club: Rejoindre le club\nName: Nom\n".write(toFile: "\(source)/club.fr.yaml", atomically: true, encoding: .utf8)
+        let fixture = try ServerFixture(name: "language-file", forms: [], documents: ["\(source)/club.yaml", "\(source)/club.fr.yaml"])
+        try await fixture.test { client throws in
+            let index = try await client.execute(uri: "/", method: .get)
+            #expect(index.text.contains("href=\"/forms/club\""))
+            #expect(!index.text.contains("club.fr"))
+            #expect(fixture.service.catalog.forms.count == 1)
+            let french = try await client.execute(uri: "/forms/club?lang=fr", method: .get)
+            #expect(french.text.contains("<h1>Rejoindre le club</h1>"), "\(french.text.prefix(500))")
+            try "Join the club: Adhérer au club\nName: Nom\n".write(
+                toFile: "\(fixture.folder)/club.fr.yaml", atomically: true, encoding: .utf8)
+            fixture.service.catalog.refresh(force: true)
+            let changed = try await client.execute(uri: "/forms/club?lang=fr", method: .get)
+            #expect(changed.text.contains("<h1>Adhérer au club</h1>"), "\(changed.text.prefix(500))")
+        }
+    }
 }

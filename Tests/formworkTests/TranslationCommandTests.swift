@@ -151,7 +151,9 @@ struct TranslationCommandTests {
         #expect(result.status == 65)
         #expect(result.stderr.contains("/translations/fr FR: 'fr FR' is not a language tag"), "\(result.stderr)")
         #expect(
-            result.stderr.contains("/translations/de: a translation table maps each text of the document to its translation, not a list"))
+            result.stderr.contains(
+                "/translations/de: a translation table maps each text of the document to its translation (or names a file that does), not a list"
+            ))
         #expect(result.stderr.contains("/translations/es/Name: a translation is a string, not an integer"), "\(result.stderr)")
         // `english` is a well-formed tag (a primary subtag of up to 8 letters), so the document is read as written.
         let own = try Scratch.file(
@@ -169,5 +171,42 @@ struct TranslationCommandTests {
                 """)
         let same = try run(Build.formwork, ["validate", own], environment: environment)
         #expect(same.stderr.contains("/translations/fr: the document is written in 'fr' ('language')"), "\(same.stderr)")
+    }
+
+    @Test("a translation kept in a file of its own, named relative to the document; a missing or malformed one refused")
+    func files() throws {
+        let directory = "\(Scratch.directory)/translations/files"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let document = try Scratch.file(
+            "translations/files/signup.yaml",
+            contents: """
+                formwork: 1
+                id: signup
+                title: Sign up
+                sections:
+                  - id: s
+                    fields:
+                      - { id: name, cell: org.formwork.text-field, model: { title: Name } }
+                translations:
+                  fr: signup.fr.yaml
+                """)
+        _ = try Scratch.file("translations/files/signup.fr.yaml", contents: "Sign up: Inscription\nName: Nom\n")
+        // From another working directory: the path is the document's.
+        let text = try run(
+            Build.formwork, ["render", document, "--locale", "fr", "--format", "text"], environment: environment, directory: "/")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Inscription\n"), "\(text.stdout)")
+        #expect(try run(Build.formwork, ["validate", "--strict", document], environment: environment).status == 0)
+        _ = try Scratch.file("translations/files/signup.fr.yaml", contents: "Sign up: [Inscription]\n")
+        let malformed = try run(Build.formwork, ["validate", document], environment: environment)
+        #expect(malformed.status == 65)
+        #expect(malformed.stderr.contains("signup.fr.yaml:1: /Sign up: a translation is a string, not a list"), "\(malformed.stderr)")
+        try FileManager.default.removeItem(atPath: "\(directory)/signup.fr.yaml")
+        let missing = try run(Build.formwork, ["validate", document], environment: environment)
+        #expect(missing.status == 65)
+        #expect(
+            missing.stderr.contains(
+                "/translations/fr: there is no file 'signup.fr.yaml' (a translation file's path is relative to the document)"),
+            "\(missing.stderr)")
     }
 }

@@ -37,6 +37,56 @@ public struct FormDecoder {
     /// Reads, parses and validates the document at `path`: a large document through a streaming path when one
     /// takes it (`Decoding/Streaming/`), else the tree.
     public static func load(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
+        var form = try loadDocument(path: path, registry: registry)
+        if !form.translationFiles.isEmpty { try readTranslationFiles(of: &form, documentPath: path) }
+        return form
+    }
+
+    /// The translation files a document names (`translations: { fr: feedback.fr.yaml }`), read relative to it (to the
+    /// working directory for standard input): each a table of texts and translations, in JSON or YAML. A problem in
+    /// one names that file and the pointer in it.
+    static func readTranslationFiles(of form: inout Form, documentPath: String) throws(FormError) {
+        var diagnostics: [Diagnostic] = []
+        for (tag, relative) in form.translationFiles.sorted(by: { $0.key < $1.key }) {
+            let path = translationFilePath(relative, documentPath: documentPath)
+            let node: SourceNode
+            do { node = try SourceFile.read(path) } catch {
+                let why: String
+                switch error {
+                case .missingFile: why = "there is no file '\(relative)' (a translation file's path is relative to the document)"
+                case .notAFile: why = "'\(relative)' is a folder, not a file of translations"
+                default: why = "'\(relative)': \(error.description)"
+                }
+                diagnostics.append(
+                    Diagnostic(
+                        kind: .invalid, file: SourceFile.displayName(documentPath), pointer: "/translations/\(Pointer.escape(tag))",
+                        line: nil,
+                        message: why))
+                continue
+            }
+            var decoder = FormDecoder(registry: NoCells(), file: path)
+            if let table = decoder.translationTable(node, pointer: "") { form.translations[tag] = table }
+            diagnostics += decoder.diagnostics
+        }
+        if !diagnostics.isEmpty { throw .invalid(diagnostics) }
+    }
+
+    /// Where the translation file `relative` of the document at `documentPath` is: relative to the document's folder
+    /// (the working directory for standard input), unless absolute.
+    package static func translationFilePath(_ relative: String, documentPath: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        guard documentPath != "-", let slash = documentPath.lastIndex(of: "/") else { return relative }
+        return String(documentPath[...slash]) + relative
+    }
+
+    /// The catalog of a decoder that reads no field (a translation file's).
+    private struct NoCells: CellTypeCatalog {
+        func cellType(_ id: String) throws(RegistryError) -> CellType { throw RegistryError(id: id, nearMatches: [], searched: []) }
+        var cellTypes: [CellType] { [] }
+        var supportsConcurrentLookups: Bool { true }
+    }
+
+    static func loadDocument(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
         let bytes = try SourceFile.bytes(of: path)
         let file = SourceFile.displayName(path)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> Form in
@@ -195,7 +245,8 @@ public struct FormDecoder {
         let title = string(root["title"], "/title", what: "the title")
         let description = string(root["description"], "/description", what: "the description")
         let language = root["language"].flatMap { languageTag($0, "/language") } ?? "en"
-        let translations = root["translations"].map { self.translations($0, language: language) } ?? [:]
+        var translationFiles: [String: String] = [:]
+        let translations = root["translations"].map { self.translations($0, language: language, files: &translationFiles) } ?? [:]
 
         var sections: [FormSection] = []
         var pages: [FormPage] = []
@@ -268,7 +319,28 @@ public struct FormDecoder {
         form.pages = pages
         form.language = language
         form.translations = translations
+        form.translationFiles = translationFiles
         return form
+    }
+
+    /// A table of translations: each text of the document and its translation. Nil (reported) when it is not one.
+    mutating func translationTable(_ node: SourceNode, pointer: String) -> [String: String]? {
+        guard let entries = node.members else {
+            report(
+                pointer, node,
+                "a translation table maps each text of the document to its translation (or names a file that does), not \(node.typeName)")
+            return nil
+        }
+        var table: [String: String] = [:]
+        table.reserveCapacity(entries.count)
+        for (text, translated) in entries {
+            guard let value = translated.string else {
+                report("\(pointer)/\(Pointer.escape(text))", translated, "a translation is a string, not \(translated.typeName)")
+                continue
+            }
+            table[text] = value
+        }
+        return table
     }
 
     /// The scope a repeated section's fields are decoded in (`tasks/`); nil for another section.
@@ -292,8 +364,9 @@ public struct FormDecoder {
     }
 
     /// `translations:`: for each language, the document's texts and their translations
-    /// (`{ fr: { "Full name": "Nom complet" } }`).
-    mutating func translations(_ node: SourceNode, language: String) -> [String: [String: String]] {
+    /// (`{ fr: { "Full name": "Nom complet" } }`), or the path of a file that holds that table (`fr: feedback.fr.yaml`,
+    /// relative to the document; into `files`, read by `load`).
+    mutating func translations(_ node: SourceNode, language: String, files: inout [String: String]) -> [String: [String: String]] {
         guard let languages = node.members else {
             report("/translations", node, "'translations' must map a language tag to its table of texts, not \(node.typeName)")
             return [:]
@@ -310,21 +383,15 @@ public struct FormDecoder {
                     pointer, tableNode, "the document is written in '\(language)' ('language'); its translations are into other languages")
                 continue
             }
-            guard let entries = tableNode.members else {
-                report(
-                    pointer, tableNode, "a translation table maps each text of the document to its translation, not \(tableNode.typeName)")
-                continue
-            }
-            var table: [String: String] = [:]
-            table.reserveCapacity(entries.count)
-            for (text, translated) in entries {
-                guard let value = translated.string else {
-                    report("\(pointer)/\(Pointer.escape(text))", translated, "a translation is a string, not \(translated.typeName)")
+            if let path = tableNode.string {
+                guard !path.isEmpty, !path.utf8.contains(0) else {
+                    report(pointer, tableNode, "a translation file is named by its path (relative to the document), not an empty string")
                     continue
                 }
-                table[text] = value
+                files[tag] = path
+                continue
             }
-            out[tag] = table
+            if let table = translationTable(tableNode, pointer: pointer) { out[tag] = table }
         }
         return out
     }

@@ -16,6 +16,13 @@ public struct Form: Sendable {
     public var language = "en"
     /// `translations:`: for each other language, the document's texts and their translations (Translations.swift).
     public var translations: [String: [String: String]] = [:]
+    /// `translations: { fr: feedback.fr.yaml }`: the files `FormDecoder.load` reads the tables from, by language.
+    package var translationFiles: [String: String] = [:]
+
+    /// The translation files of the document read from `documentPath`, where they are (a server watches them too).
+    package func translationFilePaths(documentPath: String) -> [String] {
+        translationFiles.values.sorted().map { FormDecoder.translationFilePath($0, documentPath: documentPath) }
+    }
 
     public var fields: [FormField] { sections.flatMap(\.fields) }
     /// The keys of the objects values nest in, as field ids name them: each section's `object` and every object it
