@@ -48,7 +48,7 @@ public struct FormDecoder {
     static func readTranslationFiles(of form: inout Form, documentPath: String) throws(FormError) {
         var diagnostics: [Diagnostic] = []
         for (tag, relative) in form.translationFiles.sorted(by: { $0.key < $1.key }) {
-            let path = translationFilePath(relative, documentPath: documentPath)
+            let path = SourceFile.besides(documentPath, relative)
             let node: SourceNode
             do { node = try SourceFile.read(path) } catch {
                 let why: String
@@ -69,14 +69,6 @@ public struct FormDecoder {
             diagnostics += decoder.diagnostics
         }
         if !diagnostics.isEmpty { throw .invalid(diagnostics) }
-    }
-
-    /// Where the translation file `relative` of the document at `documentPath` is: relative to the document's folder
-    /// (the working directory for standard input), unless absolute.
-    package static func translationFilePath(_ relative: String, documentPath: String) -> String {
-        if relative.hasPrefix("/") { return relative }
-        guard documentPath != "-", let slash = documentPath.lastIndex(of: "/") else { return relative }
-        return String(documentPath[...slash]) + relative
     }
 
     /// The catalog of a decoder that reads no field (a translation file's).

@@ -21,7 +21,7 @@ public struct Form: Sendable {
 
     /// The translation files of the document read from `documentPath`, where they are (a server watches them too).
     package func translationFilePaths(documentPath: String) -> [String] {
-        translationFiles.values.sorted().map { FormDecoder.translationFilePath($0, documentPath: documentPath) }
+        translationFiles.values.sorted().map { SourceFile.besides(documentPath, $0) }
     }
 
     public var fields: [FormField] { sections.flatMap(\.fields) }

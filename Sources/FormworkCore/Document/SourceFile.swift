@@ -8,6 +8,14 @@ package enum SourceFile {
     /// The name errors use for standard input (`-` on the command line).
     static let standardInputName = "<stdin>"
 
+    /// Where a file that the document at `documentPath` names as `relative` is (a translation file): relative to the
+    /// document's folder (the working directory for standard input), unless absolute.
+    package static func besides(_ documentPath: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        guard documentPath != "-", let slash = documentPath.lastIndex(of: "/") else { return relative }
+        return String(documentPath[...slash]) + relative
+    }
+
     /// `path`, or standard input for `-`; errors name it `<stdin>`.
     package static func displayName(_ path: String) -> String { path == "-" ? standardInputName : path }
 
