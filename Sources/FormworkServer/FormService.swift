@@ -396,9 +396,11 @@ public final class FormService: Sendable {
             served, values: values, summary: problems, problems: [], token: token, status: status, draftToken: draftToken, notice: nil)
     }
 
-    /// The button that saves a draft: it skips the browser's checks, as the server's draft check asks less.
-    static let draftButton = WebPage.Button(
-        label: loc("Save and continue later"), name: intentName, value: "draft", primary: false, skipsValidation: true)
+    /// The button that saves a draft: it skips the browser's checks, as the server's draft check asks less. Made for
+    /// each page, in its language (a stored `static let` kept the first request's language for every later one).
+    static var draftButton: WebPage.Button {
+        WebPage.Button(label: loc("Save and continue later"), name: intentName, value: "draft", primary: false, skipsValidation: true)
+    }
 
     private func render(
         _ served: ServedForm, values: JSON?, summary: [WebPage.Problem]?, problems: [Diagnostic], token: String, status: Int,

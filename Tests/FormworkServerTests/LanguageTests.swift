@@ -25,6 +25,11 @@ struct LanguageTests {
             #expect(page.text.contains("<title>Parlez-nous de votre visite</title>"))
             #expect(page.text.contains(">Suivant</button>"))
             #expect(page.text.contains(">Envoyer</button>"))
+            #expect(page.text.contains(">Enregistrer et continuer plus tard</button>"))
+            // The host's words are made per page: nothing keeps the first language asked for.
+            let english = try await client.execute(uri: "/forms/feedback", method: .get)
+            #expect(english.text.contains(">Save and continue later</button>"), "\(english.text.suffix(800))")
+            #expect(!english.text.contains("Enregistrer"))
             let refused = try await browser.post(client, "feedback", [("name", "Ada"), ("nps", "12")])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.text.contains("<title>Erreur : Parlez-nous de votre visite</title>"), "\(refused.text.prefix(600))")

@@ -68,7 +68,7 @@ public struct FileUpload: Sendable, Equatable {
         ("image/gif", [".gif"], "GIF"),
         ("image/webp", [".webp"], "WebP"),
         ("application/zip", [".zip"], "ZIP"),
-        ("text/plain", [".txt"], "plain text"),  // loc("plain text"): translated where shown
+        ("text/plain", [".txt"], "plain text"),  // translated where shown (`words`)
     ]
 
     /// Whether an `accept` entry is one Formwork can sniff: a known type, or `image/*`.
