@@ -168,6 +168,9 @@ static void json_form(FILE *out, const cJSON *root) {
         fputs(",\n    \"title\": ", out);
         json_string(out, string_member(root, "title"));
     }
+    /* The view tree says the form's language (the document's `language`, English when not given). */
+    fputs(",\n    \"language\": ", out);
+    json_string(out, cJSON_IsString(member(root, "language")) ? string_member(root, "language") : "en");
     fputs("\n  },\n  \"sections\": [", out);
     const cJSON *section;
     int s = 0;
