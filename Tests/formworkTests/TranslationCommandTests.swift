@@ -201,6 +201,18 @@ struct TranslationCommandTests {
         let malformed = try run(Build.formwork, ["validate", document], environment: environment)
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("signup.fr.yaml:1: /Sign up: a translation is a string, not a list"), "\(malformed.stderr)")
+        // Only files beside the document or below it, of translations: a document cannot make Formwork read any file.
+        for outside in ["/etc/passwd", "../secret.yaml", "sub/../../x.yaml", "notes.txt"] {
+            let hostile = try Scratch.file(
+                "translations/files/hostile.yaml",
+                contents: "formwork: 1\nid: h\nsections:\n  - id: s\n    fields: []\ntranslations:\n  fr: \"\(outside)\"\n")
+            let refused = try run(Build.formwork, ["validate", hostile], environment: environment)
+            #expect(refused.status == 65)
+            #expect(
+                refused.stderr.contains("/translations/fr: '\(outside)' is not a translation file beside the document"), "\(refused.stderr)"
+            )
+            #expect(!refused.stderr.contains("root:"))
+        }
         try FileManager.default.removeItem(atPath: "\(directory)/signup.fr.yaml")
         let missing = try run(Build.formwork, ["validate", document], environment: environment)
         #expect(missing.status == 65)

@@ -380,6 +380,18 @@ public struct FormDecoder {
                     report(pointer, tableNode, "a translation file is named by its path (relative to the document), not an empty string")
                     continue
                 }
+                // A document names files beside it or below it, of translations only: never an absolute path or one that
+                // climbs out (a document from elsewhere must not make Formwork read, and quote, any file it can).
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                guard !path.hasPrefix("/"), !parts.contains(".."),
+                    [".json", ".yaml", ".yml"].contains(where: { path.hasSuffix($0) })
+                else {
+                    report(
+                        pointer, tableNode,
+                        "'\(path)' is not a translation file beside the document: name a .yaml, .yml or .json file in its folder or below it (no absolute path, no '..')"
+                    )
+                    continue
+                }
                 files[tag] = path
                 continue
             }
