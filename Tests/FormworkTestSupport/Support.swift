@@ -100,6 +100,44 @@ package func run(
         stderr: String(decoding: errData, as: UTF8.self))
 }
 
+/// `run` on a thread of its own, for a test that mostly waits on its processes (a hung pack's timeout, a server):
+/// `run` blocks its thread, and Swift Testing's pool has one thread per core, so two waiting tests would hold the
+/// whole suite. At most `DetachedRuns.limit` of these processes run at once, so that the waiting ones overlap
+/// without starving each other's CPU-bound steps into their own timeouts.
+package func runDetached(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    input: String? = nil, directory: String? = nil
+) async throws -> ProcessResult {
+    await DetachedRuns.shared.acquire()
+    defer { Task { await DetachedRuns.shared.release() } }
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(
+                with: Result { try run(executable, arguments, environment: environment, input: input, directory: directory) })
+        }.start()
+    }
+}
+
+/// The slots `runDetached` takes: a counting semaphore that suspends rather than blocks.
+package actor DetachedRuns {
+    package static let shared = DetachedRuns()
+    package static let limit = 6
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        if running < Self.limit {
+            running += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
+    }
+}
+
 /// Compiles C fixtures like a third-party pack: `cc -shared -fPIC -fvisibility=hidden`, header only.
 package enum CCompiler {
     package static let compiler = ProcessInfo.processInfo.environment["CC"] ?? "/usr/bin/cc"

@@ -77,13 +77,13 @@ struct IsolationTests {
     }
 
     @Test("the host survives, names the pack and the call, and keeps the other packs working", arguments: cases)
-    func hostile(_ c: Case) throws {
+    func hostile(_ c: Case) async throws {
         let pack = try build(c)
         let env = environment(c.label)
         let common = ["--pack-path", pack, "--timeout", timeout]
 
         // list: the other packs are listed; a pack that dies while read is quarantined with the reason.
-        let list = try run(Build.formwork, ["list", "--json"] + common, environment: env)
+        let list = try await runDetached(Build.formwork, ["list", "--json"] + common, environment: env)
         #expect(list.status == 0, "\(list.stderr)")
         #expect((try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8))) != nil, "list --json is not JSON: \(list.stdout)")
         #expect(list.stdout.contains("org.formwork.text-field"))
@@ -92,7 +92,7 @@ struct IsolationTests {
 
         // render of a form that does not use the pack: unaffected.
         let login = "\(Source.root)/Examples/Forms/login.yaml"
-        let unrelated = try run(Build.formwork, ["render", login, "--format", "text"] + common, environment: env)
+        let unrelated = try await runDetached(Build.formwork, ["render", login, "--format", "text"] + common, environment: env)
         #expect(unrelated.status == 0, "\(unrelated.stderr)")
         #expect(unrelated.stdout.contains("Sign in"))
 
@@ -100,7 +100,7 @@ struct IsolationTests {
         let form = try form(c)
         let values = try Scratch.file("isolation/\(c.label).values.json", contents: #"{"bad": "typed", "name": "Ann"}"#)
         let output = try Scratch.file("isolation/\(c.label).out", contents: "previous output\n")
-        let render = try run(
+        let render = try await runDetached(
             Build.formwork, ["render", form, "--values", values, "--format", "text", "-o", output] + common, environment: env)
         let written = try String(contentsOfFile: output, encoding: .utf8)
         if quarantined {
@@ -123,14 +123,14 @@ struct IsolationTests {
             #expect(render.stderr.contains(c.point.call), "\(render.stderr)")
             #expect(render.stderr.contains("formwork: hint: 'formwork check \(pack)'"), "\(render.stderr)")
             // --keep-going writes the form with the failed field shown as an error.
-            let kept = try run(
+            let kept = try await runDetached(
                 Build.formwork, ["render", form, "--values", values, "--format", "text", "--keep-going"] + common, environment: env)
             #expect(kept.status == 0, "\(kept.stderr)")
             #expect(kept.stdout.contains("This field could not be shown") && kept.stdout.contains("After"), "\(kept.stdout)")
         }
 
         // validate runs value_changed through the same driver.
-        let validate = try run(Build.formwork, ["validate", form, "--values", values] + common, environment: env)
+        let validate = try await runDetached(Build.formwork, ["validate", form, "--values", values] + common, environment: env)
         let failsInACall = c.harmful && [.initialize, .create, .configure, .typed, .valueChanged, .render].contains(c.point)
         #expect(validate.status == (quarantined ? 69 : failsInACall ? 70 : 0), "\(validate.stderr)")
         #expect(validate.status != 139 && validate.status != 134, "the host itself crashed: \(validate.stderr)")
@@ -139,7 +139,7 @@ struct IsolationTests {
         guard !quarantined else { return }
         let answers = try Scratch.file("isolation/\(c.label).answers", contents: "Ann\ntyped\nZed\n")
         let filled = "\(Scratch.directory)/isolation/\(c.label).filled.json"
-        let fill = try run(Build.formwork, ["fill", form, "--answers", answers, "-o", filled] + common, environment: env)
+        let fill = try await runDetached(Build.formwork, ["fill", form, "--answers", answers, "-o", filled] + common, environment: env)
         #expect(fill.status == 0, "\(fill.stderr)")
         let json = (try? String(contentsOfFile: filled, encoding: .utf8)) ?? ""
         #expect(json.contains("Ann") && json.contains("Zed") && json.contains("typed"), "\(json) \(fill.stderr)")
@@ -148,7 +148,7 @@ struct IsolationTests {
     @Test(
         "many packs are read by several scanners at once (copies of the host taking packs from a shared queue); a crasher and a hang are quarantined and every other pack listed, in order"
     )
-    func shardedScan() throws {
+    func shardedScan() async throws {
         let directory = Scratch.directory + "/isolation/sharded"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let good = try CCompiler.pack("sharded-good", source: Source.root + "/Examples/Packs/phone-c/phone.c", include: Source.include)
@@ -164,7 +164,7 @@ struct IsolationTests {
         for threads in ["1", "4"] {
             var env = environment("sharded-\(threads)")
             env["FORMWORK_THREADS"] = threads
-            let result = try run(
+            let result = try await runDetached(
                 Build.formwork, ["list", "--json", "--pack-path", directory, "--no-cache", "--timeout", timeout], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -300,13 +300,13 @@ struct IsolationTests {
     }
 
     @Test("fill: a cell that hung is not called again in the same command, and its field's neighbours are filled")
-    func hungOnce() throws {
+    func hungOnce() async throws {
         let c = Case(point: .configure, how: .hang)
         let pack = try build(c)
         let form = try form(c)
         let answers = try Scratch.file("isolation/hung-once.answers", contents: "Ann\ntyped\nZed\n")
         let filled = "\(Scratch.directory)/isolation/hung-once.json"
-        let fill = try run(
+        let fill = try await runDetached(
             Build.formwork, ["fill", form, "--answers", answers, "-o", filled, "--pack-path", pack, "--timeout", "3"],
             environment: environment("hung-once"))
         #expect(fill.status == 0, "\(fill.stderr)")
@@ -349,7 +349,7 @@ struct IsolationTests {
     }
 
     @Test("a pack that hangs early in a large batch of large requests times out; the host's writer, blocked on the full socket, is let go")
-    func hangWhileSending() throws {
+    func hangWhileSending() async throws {
         let c = Case(point: .render, how: .hang)
         let pack = try build(c)
         // 1,200 requests of 4 KB each (past one frame and past what the socket holds), the hang in the first.
@@ -363,7 +363,7 @@ struct IsolationTests {
         let path = try Scratch.file("isolation/hang-large.yaml", contents: yaml)
         var env = environment("hang-large")
         env["FORMWORK_THREADS"] = "2"
-        let result = try run(
+        let result = try await runDetached(
             Build.formwork, ["render", path, "--pack-path", pack, "--keep-going", "--format", "json", "--timeout", timeout],
             environment: env)
         #expect(result.status == 0, "\(result.stderr)")
