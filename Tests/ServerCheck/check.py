@@ -9,7 +9,7 @@
 3. /openapi.json valid by the OpenAPI 3.1 schema (Tests/ServerCheck/openapi-3.1.schema.json, the OpenAPI
    Initiative's), each component schema valid JSON Schema 2020-12, by python jsonschema.
 """
-import glob, json, os, re, select, shutil, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import glob, json, os, re, shutil, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 
 browser, work, axe_path = sys.argv[1:4]
 root = os.getcwd()
@@ -63,117 +63,24 @@ def stored(form):
     return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
 
 
-# --- Chromium through the DevTools protocol on a pipe (fd 3 in, fd 4 out) ----------------------------------------
-class Browser:
-    def __init__(self):
-        to_chrome_r, self.to_chrome = os.pipe()
-        self.from_chrome, from_chrome_w = os.pipe()
+# --- Chromium through the DevTools protocol on a pipe (Tests/Chromium/devtools.py) ------------------------------
+sys.path.insert(0, os.path.join(root, "Tests/Chromium"))
+from devtools import Browser  # noqa: E402
 
-        def fds():
-            # Moved out of the way first: either may be 3 or 4 already.
-            a, b = os.dup(to_chrome_r), os.dup(from_chrome_w)
-            os.dup2(a, 3)
-            os.dup2(b, 4)
-            os.set_inheritable(3, True)
-            os.set_inheritable(4, True)
 
-        self.process = subprocess.Popen(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--remote-debugging-pipe",
-             "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=900,1400", "about:blank"],
-            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "chromium.log"), "w"))
-        os.close(to_chrome_r)
-        os.close(from_chrome_w)
-        self.buffer = b""
-        self.next_id = 0
-        self.events = []
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ["Page", "Runtime", "Network"]:
-            self.call(domain + ".enable", session=True)
-
-    def read(self, timeout=30):
-        # Bounded: a page whose promise never settles (timers do not run with JavaScript off) must fail the check,
-        # not hang it.
-        deadline = time.time() + timeout
-        while b"\0" not in self.buffer:
-            ready, _, _ = select.select([self.from_chrome], [], [], max(0, deadline - time.time()))
-            if not ready:
-                raise TimeoutError("chromium sent nothing for %d s" % timeout)
-            chunk = os.read(self.from_chrome, 1 << 20)
-            if not chunk:
-                raise RuntimeError("chromium closed the pipe")
-            self.buffer += chunk
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def call(self, method, params=None, session=False):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = self.session
-        os.write(self.to_chrome, json.dumps(message).encode() + b"\0")
-        while True:
-            reply = self.read()
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError("%s: %s" % (method, reply["error"]))
-                return reply.get("result", {})
-            self.events.append(reply)
-
-    def evaluate(self, expression):
-        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, True)
-        if "exceptionDetails" in result:
-            raise RuntimeError("script failed: %s" % result["exceptionDetails"])
-        return result["result"].get("value")
-
-    def wait_for_load(self, timeout=15):
-        deadline = time.time() + timeout
-        seen = 0
-        while time.time() < deadline:
-            for event in self.events[seen:]:
-                if event.get("method") == "Page.loadEventFired":
-                    event["method"] = "Page.loadEventFired (seen)"
-                    return True
-            seen = len(self.events)
-            try:
-                self.events.append(self.read(timeout=max(0.1, deadline - time.time())))
-            except TimeoutError:
-                return False
-        return False
-
-    def navigate(self, url):
-        self.events.clear()
-        self.call("Page.navigate", {"url": url}, True)
-        return self.wait_for_load()
-
-    def last_status(self, path_part):
-        for event in reversed(self.events):
-            if event.get("method") == "Network.responseReceived":
-                response = event["params"]["response"]
-                if path_part in response["url"]:
-                    return response["status"]
-        return None
-
-    def submit(self, validate=True):
-        """Submits the page's form as a click on its submit button would; returns once the next page has loaded."""
-        self.events.clear()
-        started = self.evaluate(
-            "(function(){var f=document.querySelector('form.fw-form'); if(!f) return 'no form';"
-            + ("" if validate else "f.noValidate=true;")
-            + "if(!f.checkValidity() && !f.noValidate){var bad=f.querySelector(':invalid');"
-            "return 'the browser refuses: '+(bad?bad.name+': '+bad.validationMessage:'?');}"
-            "f.requestSubmit(); return 'sent';})()")
-        if started != "sent":
-            return started
-        self.wait_for_load()
-        return "sent"
-
-    def close(self):
-        try:
-            self.call("Browser.close")
-        except Exception:
-            pass
-        self.process.wait(timeout=10)
+def submit(chrome, validate=True):
+    """Submits the page's form as a click on its submit button would; returns once the next page has loaded."""
+    chrome.events.clear()
+    started = chrome.evaluate(
+        "(function(){var f=document.querySelector('form.fw-form'); if(!f) return 'no form';"
+        + ("" if validate else "f.noValidate=true;")
+        + "if(!f.checkValidity() && !f.noValidate){var bad=f.querySelector(':invalid');"
+        "return 'the browser refuses: '+(bad?bad.name+': '+bad.validationMessage:'?');}"
+        "f.requestSubmit(); return 'sent';})()")
+    if started != "sent":
+        return started
+    chrome.wait_for_load()
+    return "sent"
 
 
 def page_names(values):
@@ -212,7 +119,7 @@ def normalized(values):
     return values
 
 
-chrome = Browser()
+chrome = Browser(browser, os.path.join(work, "profile"), os.path.join(work, "chromium.log"))
 try:
     # --- 1. round trip ---------------------------------------------------------------------------------------
     for cases_path in sorted(glob.glob("Tests/Fixtures/values/*.cases.json")):
@@ -240,7 +147,7 @@ try:
                 for name, value in secure.items():
                     chrome.evaluate("document.querySelector('[name=%s]').value=%s" % (json.dumps(name), json.dumps(value)))
                 before = len(stored(form))
-                outcome = chrome.submit()
+                outcome = submit(chrome)
                 where = chrome.evaluate("location.pathname")
                 label = "%s / %s, JavaScript %s" % (form, case["name"], "on" if scripts else "off")
                 if outcome != "sent":
@@ -263,7 +170,7 @@ try:
         label = "refused signup, JavaScript %s" % ("on" if scripts else "off")
         chrome.call("Emulation.setScriptExecutionDisabled", {"value": not scripts}, True)
         chrome.navigate(base + "/forms/signup?" + urllib.parse.urlencode([("name", "A"), ("email", "ada.example.com"), ("age", "16")]))
-        chrome.submit(validate=False)
+        submit(chrome, validate=False)
         status = chrome.last_status("/forms/signup")
         # Chromium applies `autofocus` in a rendering step after the load event: wait for it (at most 2 s), polled from
         # here (a page's timers do not run with JavaScript off, so a promise polling with setTimeout never settles).
@@ -374,13 +281,13 @@ try:
         if not choose("input[name=cv]", renamed):
             fail("%s: no file input for cv" % label)
             continue
-        chrome.submit()
+        submit(chrome)
         refused = chrome.last_status("/forms/application")
         summary = chrome.evaluate("(document.querySelector('.fw-error-summary')||{}).innerText||''")
         kept = chrome.evaluate("(document.querySelector('input[name=name]')||{}).value")
         # The refused page asks for the file again (a page cannot hold one); the other answers are kept.
         choose("input[name=cv]", pdf)
-        outcome = chrome.submit()
+        outcome = submit(chrome)
         where = chrome.evaluate("location.pathname")
         rows = stored("application")
         files = rows[-1].get("files", []) if rows else []

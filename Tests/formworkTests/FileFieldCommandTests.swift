@@ -105,7 +105,8 @@ struct FileFieldCommandTests {
         #expect(
             toggle.stderr.contains("/sections/0/fields/0/file: 'cv' (org.formwork.toggle) does not hold a single line of text"),
             "\(toggle.stderr)")
-        let repeated = try decode("repeated", "{ id: cv, cell: org.formwork.text-field, model: { title: CV }, file: true }", repeated: true)
+        let repeated = try decode(
+            "repeated-alone", "{ id: cv, cell: org.formwork.text-field, model: { title: CV }, file: true }", repeated: true)
         #expect(repeated.stderr.contains("'cv' is in a repeated group; a file field must be outside repeated groups"), "\(repeated.stderr)")
         let fine = try decode("fine", "{ id: cv, cell: org.formwork.text-field, model: { title: CV }, file: true }")
         #expect(fine.status == 0, "\(fine.stderr)")
