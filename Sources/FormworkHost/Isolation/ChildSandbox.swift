@@ -107,6 +107,12 @@ package enum ChildSandbox {
     /// The directories of the files this process has mapped (`/proc/self/maps`).
     static func mappedDirectories() -> [String] {
         guard let bytes = try? FileBytes.read("/proc/self/maps", limit: 1 << 24) else { return [] }
+        return mappedDirectories(maps: bytes)
+    }
+
+    /// The directories named in `maps` (the text of a `/proc/PID/maps`), each once, in the order first named: on
+    /// each line, from its first `/` to its last (a mapping's path is the line's last column).
+    static func mappedDirectories(maps bytes: [UInt8]) -> [String] {
         var out: [String] = []
         var seen = Set<Substring>()
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
