@@ -111,14 +111,11 @@ public struct FormField: Sendable {
         var required: Bool
         var valueField: String?
         var location: FieldLocation
-        var rules: FieldRules
-        var conditions: FieldConditions
-        var crossRules: [CrossFieldRule]
-        var item: ItemPosition?
-        var labelledChoices: [String: LabelledChoice]
         var valuesFromFile: Set<String>
         var documentModel: [String: Value?]
-        var choicesFrom: ChoicesSource?
+        /// What most fields leave empty, in a box made on the first write (nil: all empty). A field of a large form
+        /// is a plain field, which held them inline for nothing (docs/performance.md has the figures).
+        var extras: Extras?
 
         init(
             id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
@@ -132,11 +129,6 @@ public struct FormField: Sendable {
             self.required = required
             self.valueField = valueField
             self.location = location
-            self.rules = FieldRules()
-            self.conditions = FieldConditions()
-            self.crossRules = []
-            self.item = nil
-            self.labelledChoices = [:]
             self.valuesFromFile = []
             self.documentModel = [:]
         }
@@ -150,13 +142,29 @@ public struct FormField: Sendable {
             required = other.required
             valueField = other.valueField
             location = other.location
+            valuesFromFile = other.valuesFromFile
+            documentModel = other.documentModel
+            extras = other.extras  // shared until either field writes one of them (`uniqueExtras`)
+        }
+    }
+
+    /// A field's rules, conditions, repeated-group place and choices: mutated only when its storage is its only owner.
+    final class Extras: @unchecked Sendable {
+        var rules = FieldRules()
+        var conditions = FieldConditions()
+        var crossRules: [CrossFieldRule] = []
+        var item: ItemPosition?
+        var labelledChoices: [String: LabelledChoice] = [:]
+        var choicesFrom: ChoicesSource?
+
+        init() {}
+
+        init(copying other: Extras) {
             rules = other.rules
             conditions = other.conditions
             crossRules = other.crossRules
             item = other.item
             labelledChoices = other.labelledChoices
-            valuesFromFile = other.valuesFromFile
-            documentModel = other.documentModel
             choicesFrom = other.choicesFrom
         }
     }
@@ -168,6 +176,19 @@ public struct FormField: Sendable {
         mutating get {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
             return storage
+        }
+    }
+
+    /// The extras' box, made or copied first when it is absent or shared.
+    private var uniqueExtras: Extras {
+        mutating get {
+            let box = unique
+            if box.extras == nil {
+                box.extras = Extras()
+            } else if !isKnownUniquelyReferenced(&box.extras) {
+                box.extras = Extras(copying: box.extras!)
+            }
+            return box.extras!
         }
     }
 
@@ -233,34 +254,34 @@ public struct FormField: Sendable {
     }
     /// Validation rules the document declares for the value.
     public var rules: FieldRules {
-        get { storage.rules }
+        get { storage.extras?.rules ?? FieldRules() }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.rules
         }
     }
     /// `visibleIf`, `enabledIf`, `requiredIf`.
     public var conditions: FieldConditions {
-        get { storage.conditions }
+        get { storage.extras?.conditions ?? FieldConditions() }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.conditions
         }
     }
     /// Rules across fields (`rules.equals`, `rules.expression`).
     public var crossRules: [CrossFieldRule] {
-        get { storage.crossRules }
+        get { storage.extras?.crossRules ?? [] }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.crossRules
         }
     }
     /// For a field of a repeatable group's item: the group (its section id), the item's index and the
     /// template field's id — the value's place in a values file, `{"tasks": [{"title": …}]}`.
     public var item: ItemPosition? {
-        get { storage.item }
+        get { storage.extras?.item }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.item
         }
     }
@@ -295,17 +316,17 @@ public struct FormField: Sendable {
     /// options), by the value's text: renderers show the label, values files hold the value
     /// with its JSON type (a string, an integer or a boolean).
     public var labelledChoices: [String: LabelledChoice] {
-        get { storage.labelledChoices }
+        get { storage.extras?.labelledChoices ?? [:] }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.labelledChoices
         }
     }
     /// ABI 1.2: where the field's choices come from (`choicesFrom: PACK/SOURCE`), filled by `Form.resolveChoices`.
     public var choicesFrom: ChoicesSource? {
-        get { storage.choicesFrom }
+        get { storage.extras?.choicesFrom }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.choicesFrom
         }
     }

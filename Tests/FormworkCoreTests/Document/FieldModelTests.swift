@@ -52,4 +52,29 @@ struct FieldModelTests {
         #expect(before.sections[0].fields[0].model["title"] == .string("Name"))
         #expect(form.sections[0].fields[0].model["title"] == .string("Changed"))
     }
+
+    @Test("rules, conditions, item and choices live in a box of their own, shared by copies until one of them writes")
+    func extrasAreValues() {
+        var first = FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")])
+        #expect(first.rules == FieldRules() && first.conditions == FieldConditions() && first.item == nil && first.crossRules.isEmpty)
+        first.rules.minLength = .init(2)
+        first.item = ItemPosition(group: "g", index: 0, name: "n")
+        // A copy shares both boxes; writing its rules leaves the first's rules and item as they were.
+        var second = first
+        second.rules.minLength = .init(5)
+        second.conditions.hidden = true
+        #expect(first.rules.minLength?.value == 2 && !first.conditions.hidden)
+        #expect(second.rules.minLength?.value == 5 && second.conditions.hidden && second.item?.index == 0)
+        // Writing only the copy's main storage (its id) still leaves the extras shared, and the first's intact.
+        var third = second
+        third.id = "t"
+        third.item?.index = 3
+        #expect(second.item?.index == 0 && third.item?.index == 3 && third.rules.minLength?.value == 5)
+        // A repeated group's items are copies of one template: each has its own place.
+        var section = FormSection(id: "g", fields: [])
+        section.template = [first]
+        let items = [section.item(0), section.item(1)]
+        #expect(items.map { $0[0].item?.index } == [0, 1] && first.item?.index == 0)
+        #expect(items.allSatisfy { $0[0].rules.minLength?.value == 2 })
+    }
 }
