@@ -149,7 +149,7 @@ public struct FormField: Sendable {
     }
 
     /// A field's rules, conditions, repeated-group place and choices: mutated only when its storage is its only owner.
-    final class Extras: @unchecked Sendable {
+    final class Extras: ExtrasBox, @unchecked Sendable {
         var rules = FieldRules()
         var conditions = FieldConditions()
         var crossRules: [CrossFieldRule] = []
@@ -181,15 +181,7 @@ public struct FormField: Sendable {
 
     /// The extras' box, made or copied first when it is absent or shared.
     private var uniqueExtras: Extras {
-        mutating get {
-            let box = unique
-            if box.extras == nil {
-                box.extras = Extras()
-            } else if !isKnownUniquelyReferenced(&box.extras) {
-                box.extras = Extras(copying: box.extras!)
-            }
-            return box.extras!
-        }
+        mutating get { unique.extras.madeUnique() }
     }
 
     public var id: String {

@@ -120,21 +120,19 @@ public struct FieldView: Sendable, Equatable {
         var required: Bool
         var textInput: TextInputConfiguration
         var nodes: [ViewNode]
-        var minimum: Double?
-        var maximum: Double?
         var maxLength: Int?
         var choiceKind: ConditionType?
         var valueField: String?
         var rules: FieldRules
         var visible: Bool = true
         var enabled: Bool = true
-        var conditions: FieldConditions = FieldConditions()
-        var crossRules: [CrossFieldRule] = []
-        var item: ItemPosition? = nil
+        /// What most views leave empty, in a box made on the first write (nil: all empty), as `FormField` keeps its
+        /// own: a large form's views are of plain fields.
+        var extras: Extras?
 
         init(
             id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
-            nodes: [ViewNode], minimum: Double?, maximum: Double?, maxLength: Int?, valueField: String?, rules: FieldRules
+            nodes: [ViewNode], maxLength: Int?, valueField: String?, rules: FieldRules
         ) {
             self.id = id
             self.cell = cell
@@ -142,8 +140,6 @@ public struct FieldView: Sendable, Equatable {
             self.required = required
             self.textInput = textInput
             self.nodes = nodes
-            self.minimum = minimum
-            self.maximum = maximum
             self.maxLength = maxLength
             self.valueField = valueField
             self.rules = rules
@@ -156,14 +152,29 @@ public struct FieldView: Sendable, Equatable {
             required = other.required
             textInput = other.textInput
             nodes = other.nodes
-            minimum = other.minimum
-            maximum = other.maximum
             maxLength = other.maxLength
             choiceKind = other.choiceKind
             valueField = other.valueField
             rules = other.rules
             visible = other.visible
             enabled = other.enabled
+            extras = other.extras  // shared until either view writes one of them (`uniqueExtras`)
+        }
+    }
+
+    /// A view's bounds, conditions, rules across fields and item: mutated only when its storage is its only owner.
+    final class Extras: ExtrasBox, @unchecked Sendable {
+        var minimum: Double?
+        var maximum: Double?
+        var conditions = FieldConditions()
+        var crossRules: [CrossFieldRule] = []
+        var item: ItemPosition?
+
+        init() {}
+
+        init(copying other: Extras) {
+            minimum = other.minimum
+            maximum = other.maximum
             conditions = other.conditions
             crossRules = other.crossRules
             item = other.item
@@ -178,6 +189,11 @@ public struct FieldView: Sendable, Equatable {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
             return storage
         }
+    }
+
+    /// The extras' box, made or copied first when it is absent or shared.
+    private var uniqueExtras: Extras {
+        mutating get { unique.extras.madeUnique() }
     }
 
     public var id: String {
@@ -224,16 +240,16 @@ public struct FieldView: Sendable, Equatable {
     }
     /// Bounds of the value (a date picker's earliest / latest date), for renderers.
     public var minimum: Double? {
-        get { storage.minimum }
+        get { storage.extras?.minimum }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.minimum
         }
     }
     public var maximum: Double? {
-        get { storage.maximum }
+        get { storage.extras?.maximum }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.maximum
         }
     }
@@ -287,24 +303,24 @@ public struct FieldView: Sendable, Equatable {
     }
     /// The field's conditions and rules across fields, for HTML's live script and the JSON tree.
     public var conditions: FieldConditions {
-        get { storage.conditions }
+        get { storage.extras?.conditions ?? FieldConditions() }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.conditions
         }
     }
     public var crossRules: [CrossFieldRule] {
-        get { storage.crossRules }
+        get { storage.extras?.crossRules ?? [] }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.crossRules
         }
     }
     /// The item of a repeatable group the field belongs to.
     public var item: ItemPosition? {
-        get { storage.item }
+        get { storage.extras?.item }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.item
         }
     }
@@ -316,7 +332,11 @@ public struct FieldView: Sendable, Equatable {
     ) {
         storage = Storage(
             id: id, cell: cell, accessibilityId: accessibilityId, required: required, textInput: textInput, nodes: nodes,
-            minimum: minimum, maximum: maximum, maxLength: maxLength, valueField: valueField, rules: rules)
+            maxLength: maxLength, valueField: valueField, rules: rules)
+        if minimum != nil || maximum != nil {
+            self.minimum = minimum
+            self.maximum = maximum
+        }
     }
 
     /// Equal when every property is (two views that share a box are).
@@ -329,16 +349,16 @@ public struct FieldView: Sendable, Equatable {
             && x.required == y.required
             && x.textInput == y.textInput
             && x.nodes == y.nodes
-            && x.minimum == y.minimum
-            && x.maximum == y.maximum
+            && a.minimum == b.minimum
+            && a.maximum == b.maximum
             && x.maxLength == y.maxLength
             && x.valueField == y.valueField
             && x.rules == y.rules
             && x.visible == y.visible
             && x.enabled == y.enabled
-            && x.conditions == y.conditions
-            && x.crossRules == y.crossRules
-            && x.item == y.item
+            && a.conditions == b.conditions
+            && a.crossRules == b.crossRules
+            && a.item == b.item
     }
 }
 

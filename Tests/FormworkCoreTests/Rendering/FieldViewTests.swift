@@ -49,5 +49,27 @@ struct FieldViewTests {
         #expect(a == b)
         b.crossRules = [.equals(field: "other", message: nil)]
         #expect(a != b)
+        // A view whose bounds were set and cleared again holds an empty box of them: still equal to one without.
+        b.crossRules = []
+        b.minimum = 1
+        #expect(a != b)
+        b.minimum = nil
+        #expect(a == b)
+    }
+
+    @Test("bounds, conditions, rules across fields and item are shared by copies until one of them writes")
+    func extrasCopyOnWrite() {
+        var first = Self.view()
+        first.maximum = 9
+        first.item = ItemPosition(group: "g", index: 0, name: "name")
+        var second = first
+        second.maximum = 5
+        second.conditions.hidden = true
+        #expect(first.maximum == 9 && !first.conditions.hidden && first.item?.index == 0)
+        #expect(second.maximum == 5 && second.conditions.hidden && second.item?.index == 0)
+        var third = second
+        third.id = "third"
+        third.item?.index = 4
+        #expect(second.item?.index == 0 && third.item?.index == 4 && third.maximum == 5)
     }
 }
