@@ -475,6 +475,8 @@ int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad)
     return ok ? 0 : -1;
 }
 
+int fwsys_malloc_arenas(int count) { return count >= 1 && mallopt(M_ARENA_MAX, count) ? 0 : -1; }
+
 int fwsys_main_heap_huge_pages(unsigned long span, int top_pad, int mmap_threshold) {
 #ifdef MADV_HUGEPAGE
     /* Grow the main heap once by `span` (address space only: nothing is touched), then advise huge pages

@@ -26,6 +26,17 @@ enum ProcessTuning {
         let fields = estimatedFields(path)
         if fields >= hugePagesFrom { useHugePages() }
         if worksOnOneThread(estimatedFields: fields) { Parallel.limit(to: 1) }
+        shareHeaps()
+    }
+
+    /// One heap for each thread the work runs on (at least two: the render's batches are pipelined over two
+    /// threads), not glibc's eight a core. The threads `Parallel` starts come and go; each new one took a heap of
+    /// its own while the last one's was still held, so the fields a render frees as their views are made stayed
+    /// in heaps the views were not made in (docs/performance.md, "Process tuning").
+    private static func shareHeaps() {
+        guard kept, !sharedHeaps else { return }
+        sharedHeaps = true
+        _ = fwsys_malloc_arenas(Int32(max(2, Parallel.threads)))
     }
 
     /// About how many fields the document at `path` has, from its size (a field takes at least about 100 bytes
@@ -69,4 +80,5 @@ enum ProcessTuning {
     // Globals because the process is what they describe; set on the main thread only, before any other starts.
     nonisolated(unsafe) private static var kept = false
     nonisolated(unsafe) private static var hugePages = false
+    nonisolated(unsafe) private static var sharedHeaps = false
 }

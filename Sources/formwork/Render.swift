@@ -195,7 +195,8 @@ struct Rendering {
             form, values: values, registry: registry, catalog: catalog, requireComplete: false, driver: driver)
         let runtime = FormRuntime(driver: driver)
         let tree: ViewTree
-        do { tree = try runtime.render(loaded, keepGoing: keepGoing) } catch {
+        // Handed over: the render frees each section's fields once their views are made.
+        do { tree = try runtime.render(consume loaded, keepGoing: keepGoing) } catch {
             // Every failed field is named; nothing is written (an existing --output is left as it was).
             for line in Self.named(runtime.failures.dropFirst(), suffix: "") { Console.error(line) }
             if runtime.failures.count > 1 { Console.error("\(runtime.failures.count) fields failed; nothing was written") }
@@ -210,9 +211,8 @@ struct Rendering {
             Console.warning("\(values ?? form): \(rejection.pointer): \(rejection.message)")
         }
         try OutputOptions.emit(tree, format: format, width: width, output: output)
-        // Freed object by object, a 100,000-field form and its views took longer than writing them.
+        // Freed object by object, a 100,000-field form's views took longer than writing them.
         KeptUntilExit.keep(tree)
-        KeptUntilExit.keep(loaded)
     }
 }
 

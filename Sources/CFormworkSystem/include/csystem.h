@@ -40,6 +40,13 @@ int fwsys_memfd_create(const char *name);
 int fwsys_malloc_keep_freed(int mmap_threshold, int trim_threshold, int top_pad);
 
 /*
+ * At most `count` heaps (arenas) for the process's threads; threads beyond share them. Call it before the
+ * threads that should share are started (an arena is made when a thread first allocates). Returns 0, or -1
+ * when the C library refused. The corresponding C function is `mallopt(M_ARENA_MAX, count)`.
+ */
+int fwsys_malloc_arenas(int count);
+
+/*
  * Transparent huge pages for the main heap: grows it once by `span` bytes of address space (nothing is
  * touched) and advises huge pages over them (MADV_HUGEPAGE); then sets the heap's top pad to `top_pad`
  * and the mmap threshold to `mmap_threshold` (what `fwsys_malloc_keep_freed` set). Call it on the main

@@ -169,7 +169,8 @@ public struct FormField: Sendable {
         }
     }
 
-    private var storage: Storage
+    /// Read in the module's tests too: whether a field is freed is whether its box is.
+    private(set) var storage: Storage
 
     /// The box, copied first when another field shares it.
     private var unique: Storage {

@@ -28,20 +28,26 @@ public final class FormRuntime {
     ///
     /// The host's words the tree holds (a file field's hint, a rule's message) are in the form's language
     /// (`Form.language`, English when the host has no catalogue for it).
-    public func render(_ form: Form, keepGoing: Bool = false) throws(RuntimeError) -> ViewTree {
-        try Messages.$bound.withValue(Messages.catalogue(for: form.language) ?? .english) {
-            Result { () throws(RuntimeError) -> ViewTree in try renderInItsLanguage(form, keepGoing: keepGoing) }
+    ///
+    /// A form handed over (`render(consume form)`) has each section's fields freed once their views are made, so
+    /// that a large form and its views are not both whole in memory; one the caller keeps is left as it was.
+    public func render(_ form: consuming Form, keepGoing: Bool = false) throws(RuntimeError) -> ViewTree {
+        let catalogue = Messages.catalogue(for: form.language) ?? .english
+        // Moved into the pass, not captured: a captured form would hold every field until the render returns.
+        var handedOver: Form? = consume form
+        return try Messages.$bound.withValue(catalogue) {
+            Result { () throws(RuntimeError) -> ViewTree in try renderInItsLanguage(handedOver.take()!, keepGoing: keepGoing) }
         }.get()
     }
 
-    private func renderInItsLanguage(_ form: Form, keepGoing: Bool) throws(RuntimeError) -> ViewTree {
+    private func renderInItsLanguage(_ form: consuming Form, keepGoing: Bool) throws(RuntimeError) -> ViewTree {
         rejections = []
         failures = []
         let pass = RenderPass(form)
         try pass.perform(through: driver)
         rejections = pass.rejections
         failures = pass.failures
-        let tree = pass.tree(of: form)
+        let tree = pass.tree()
         if !keepGoing, let first = failures.first { throw first }
         return tree
     }

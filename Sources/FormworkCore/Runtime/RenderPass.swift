@@ -4,9 +4,16 @@
 /// The batches are pipelined: while the driver performs one batch on the calling thread, another thread prepares
 /// the next batch's requests and finishes the views of the one before (`perform(through:)`). Only one thread at a
 /// time touches `views`, `failures` and `rejections`.
+///
+/// The pass lets go of a section's fields once their views are made: when it holds the only reference (the form was
+/// handed over, as `formwork render` does), they are freed then, and the views of the sections after them take their
+/// memory, instead of both being whole at the end of the pass.
 final class RenderPass {
-    /// The fields of each section, then of each spare item (a repeatable group below its maximum gets one, empty).
-    private let groups: [[FormField]]
+    /// The fields of each section, then of each spare item (a repeatable group below its maximum gets one, empty);
+    /// a group whose views are all finished is emptied (`release(before:)`).
+    private var groups: [[FormField]]
+    /// The form without its sections' fields: what the tree takes from it besides the views.
+    private let shape: Form
     private let spareSections: [Int]
     private let sectionCount: Int
     private let total: Int
@@ -18,7 +25,7 @@ final class RenderPass {
     private(set) var failures: [RuntimeError] = []
     private(set) var rejections: [Diagnostic] = []
 
-    init(_ form: Form) {
+    init(_ form: consuming Form) {
         // Computed values are drawn as the values they read make them.
         var form = form
         form.recompute()
@@ -47,7 +54,19 @@ final class RenderPass {
             views.reserveCapacity(fields.count)
             return views
         }
+        for s in form.sections.indices { form.sections[s].fields = [] }
+        shape = form
     }
+
+    /// Lets go of the fields of every group before `group`: their views are finished (and the batches that
+    /// read them are gone, or hold their own copies of what they read).
+    private func release(before group: Int) {
+        while released < min(group, groups.count) {
+            groups[released] = []
+            released += 1
+        }
+    }
+    private var released = 0
 
     /// Where a pass (preparing, finishing) is in `groups`: both go through the fields in order.
     struct Cursor {
@@ -190,6 +209,8 @@ final class RenderPass {
         for k in tail.indices { views[tail[k].group].append(tail[k].view) }
         failures += headFailures + tailFailures
         rejections += headRejections + tailRejections
+        // Not the cursor's own group: the cursor may stand at its end, which `walk` reads to move on.
+        release(before: cursor.group)
     }
 
     /// Every batch through `driver`, pipelined (see the type).
@@ -214,10 +235,12 @@ final class RenderPass {
             current = upcoming ?? Batch()
         }
         if performed != nil { finish(&performed!, &finishing, split: true) }
+        release(before: groups.count)
     }
 
-    /// The view tree of `form` from the finished views (which are moved into it).
-    func tree(of form: Form) -> ViewTree {
+    /// The view tree from the finished views (which are moved into it).
+    func tree() -> ViewTree {
+        let form = shape
         var sections: [SectionView] = []
         sections.reserveCapacity(sectionCount)
         for (s, section) in form.sections.enumerated() {

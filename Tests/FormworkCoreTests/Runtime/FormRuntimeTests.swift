@@ -187,4 +187,49 @@ struct FormRuntimeTests {
         let tree = try FormRuntime(driver: InMemory.Driver()).render(form)
         #expect(tree.sections[0].fields[0].required)
     }
+
+    @Test("a form handed over has each section's fields freed once their views are made; one kept is left as it was")
+    func handedOverFieldsAreFreed() throws {
+        // Six sections of half a batch: three batches, so that the third is performed after the first is finished.
+        let half = FormRuntime.batchSize / 2
+        let sections = (0..<6).map { s in
+            let fields = (0..<half).map { "{ id: s\(s)f\($0), cell: test.counter, model: { value: 2 } }" }.joined(separator: ", ")
+            return "{ id: s\(s), fields: [\(fields)] }"
+        }
+        let document = "formwork: 1\nid: f\nsections: [\(sections.joined(separator: ", "))]"
+        let form = try form(document)
+
+        /// Records, as each batch is performed, whether the first field of the first and of the last section is alive.
+        final class Watching: CellDriver {
+            let inner = InMemory.Driver()
+            weak var first: AnyObject?
+            weak var last: AnyObject?
+            var alive: [(first: Bool, last: Bool)] = []
+            func perform(_ requests: [CellRequest]) throws(RuntimeError) -> [CellResponse] {
+                alive.append((first != nil, last != nil))
+                return try inner.perform(requests)
+            }
+            func drain() {}
+        }
+        // Kept by the caller: nothing is freed, and the form renders the same again.
+        let keeping = Watching()
+        keeping.first = form.sections[0].fields[0].storage
+        keeping.last = form.sections[5].fields[0].storage
+        let kept = try FormRuntime(driver: keeping).render(form)
+        #expect(keeping.alive.map(\.first) == [true, true, true] && keeping.alive.map(\.last) == [true, true, true])
+        #expect(try FormRuntime(driver: InMemory.Driver()).render(form) == kept)
+
+        // Handed over (a form of its own: `form` above is still held): the first section's fields are gone by the
+        // third batch, the last section's are not yet.
+        let watching = Watching()
+        var handed: Form? = try self.form(document)
+        watching.first = handed!.sections[0].fields[0].storage
+        watching.last = handed!.sections[5].fields[0].storage
+        let tree = try FormRuntime(driver: watching).render(handed.take()!)
+        #expect(watching.alive.count == 3)
+        #expect(watching.alive.map(\.first) == [true, true, false])
+        #expect(watching.alive.map(\.last) == [true, true, true])
+        #expect(watching.first == nil && watching.last == nil)
+        #expect(tree == kept)
+    }
 }

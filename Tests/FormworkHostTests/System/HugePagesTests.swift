@@ -44,6 +44,15 @@ struct HugePagesTests {
         free(block)
     }
 
+    @Test("the heaps' limit: a count of at least one is taken, none is refused")
+    func arenas() {
+        guard Self.applies else { return }  // a sanitizer's allocator takes no glibc settings
+        // More heaps than glibc makes here by itself (eight a core): the test process keeps its behaviour.
+        #expect(fwsys_malloc_arenas(Int32(64 * max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))) == 0)
+        #expect(fwsys_malloc_arenas(0) == -1)
+        #expect(fwsys_malloc_arenas(-3) == -1)
+    }
+
     /// The mappings of process `pid` (`/proc/PID/smaps`): each one's name (`[heap]`, a path, or empty) and flags.
     static func mappings(_ pid: Int32) throws -> [(name: String, flags: [String])] {
         let data = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/smaps")).readDataToEndOfFile()
