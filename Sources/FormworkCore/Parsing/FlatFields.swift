@@ -27,6 +27,26 @@ struct FlatField {
     }
 }
 
+/// The strings of a list in a flat field's model, gathered in storage kept from list to list. `take(member:)` gives
+/// them as an array of their own, of their count, or as the array it gave last for the same member of a model (its
+/// place in the model as written) when that holds the same strings: the lists of a large form repeat (every rating's
+/// labels, every question's scale), and each copy was a block of its own. (Handed out as the scratch array itself,
+/// every list had the scratch's capacity, and the next list made a new scratch.)
+struct FlatListScratch {
+    private var gathering: [String] = []
+    /// The last list given for each member of a model (a flat field's model has at most 16).
+    private var last: [[String]] = Array(repeating: [], count: 16)
+
+    mutating func start() { gathering.removeAll(keepingCapacity: true) }
+    mutating func append(_ text: String) { gathering.append(text) }
+    mutating func take(member: Int) -> [String] {
+        // A copy through the buffer: `Array(gathering[...])` of a slice over every element is the scratch itself.
+        guard last.indices.contains(member) else { return gathering.withUnsafeBufferPointer { Array($0) } }
+        if gathering != last[member] { last[member] = gathering.withUnsafeBufferPointer { Array($0) } }
+        return last[member]
+    }
+}
+
 /// A member of a flat field's model.
 struct FlatMember {
     let key: String

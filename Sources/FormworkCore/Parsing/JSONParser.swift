@@ -326,7 +326,7 @@ struct JSONParser {
     var flatFields: FlatFieldSink?
     /// The flat field being read (its model's storage kept from field to field), and the strings of a list in it.
     private var flat = FlatField()
-    private var flatList: [String] = []
+    private var flatList = FlatListScratch()
 
     /// Set for `parseSectionsInParallel`: the items of the root's `sections` list are skipped, not parsed.
     private var deferSections = false
@@ -693,7 +693,7 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
             index += 1
             skipSpace()
-            guard let value = flatValue() else { return false }
+            guard let value = flatValue(member: field.model.count) else { return false }
             field.model.append(FlatMember(key: key, value: value))
             switch separator(closing: UInt8(ascii: "}")) {
             case .more?: continue
@@ -728,7 +728,8 @@ struct JSONParser {
     }
 
     /// The scalar, or list of strings, at `index`; nil for anything else, or what does not parse.
-    private mutating func flatValue() -> FlatValue? {
+    /// `member`: the value's place in its model, for a list (`FlatListScratch`).
+    private mutating func flatValue(member: Int = .max) -> FlatValue? {
         guard index < bytes.count else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "\""): return flatString().map(FlatValue.string)
@@ -750,14 +751,14 @@ struct JSONParser {
             }
             // Gathered in the parser's scratch list, then copied into an array of their count (appended to a new
             // array, a list of three to eight strings was three or four allocations).
-            flatList.removeAll(keepingCapacity: true)
+            flatList.start()
             while true {
                 skipSpace()
                 guard let s = flatString() else { return nil }
                 flatList.append(s)
                 switch separator(closing: UInt8(ascii: "]")) {
                 case .more?: continue
-                case .closed?: return .strings(Array(flatList))
+                case .closed?: return .strings(flatList.take(member: member))
                 case nil: return nil
                 }
             }

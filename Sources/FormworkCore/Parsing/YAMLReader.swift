@@ -337,7 +337,7 @@ enum YAMLReader {
         /// The events read for the current field, the first one first; owned here until `clear()`.
         var events: [yaml_event_t] = []
         var field = FlatField()
-        private var list: [String] = []
+        private var list = FlatListScratch()
 
         /// Deletes the events kept (each once).
         mutating func clear() {
@@ -406,10 +406,10 @@ enum YAMLReader {
             guard let event = next(&parser) else { return nil }
             if event.type == YAML_SEQUENCE_START_EVENT {
                 guard event.data.sequence_start.anchor == nil, event.data.sequence_start.tag == nil else { return nil }
-                list.removeAll(keepingCapacity: true)
+                list.start()
                 while true {
                     guard let item = next(&parser) else { return nil }
-                    if item.type == YAML_SEQUENCE_END_EVENT { return .strings(Array(list)) }
+                    if item.type == YAML_SEQUENCE_END_EVENT { return .strings(list.take(member: field.model.count)) }
                     guard let (text, plain) = Self.scalar(item), Self.isText(text, plain: plain) else { return nil }
                     list.append(text)
                 }

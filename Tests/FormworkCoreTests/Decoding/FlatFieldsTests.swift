@@ -121,6 +121,39 @@ struct FlatFieldsTests {
         #expect(form.fields.contains { $0.accessibilityId == "acc-5" })
     }
 
+    @Test("a list repeated from field to field is one array, each list an array of its own count; copies stay values")
+    func repeatedListsShared() throws {
+        let text = Self.document()
+        let form = try #require(Self.asParsed(text))
+        func storage(_ field: FormField) -> UnsafeRawPointer? {
+            guard case .stringList(let list)? = field.model["tags"] else { return nil }
+            return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        // Field kind 2's tags, written the same in every field of the kind (beside another list): one array a
+        // section at least (each section is parsed by one parser).
+        let tagged = form.sections[39].fields.filter { $0.model["tags"] == .stringList(["a", "b \u{2028}"]) }
+        #expect(tagged.count >= 2)
+        #expect(Set(tagged.map(storage)).count == 1)
+
+        var scratch = FlatListScratch()
+        func list(_ items: [String], member: Int = 0) -> [String] {
+            scratch.start()
+            for item in items { scratch.append(item) }
+            return scratch.take(member: member)
+        }
+        let longer = list(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])
+        var first = list(["a", "b"])
+        let again = list(["a", "b"])
+        let other = list(["a", "c"])
+        let beside = list(["a", "c"], member: 1)
+        #expect(longer.count == 9 && first == ["a", "b"] && again == ["a", "b"] && other == ["a", "c"] && beside == other)
+        // Not the scratch's capacity (nine and more): an array of its own count.
+        #expect(first.capacity < 9)
+        #expect(first.withUnsafeBufferPointer { $0.baseAddress } == again.withUnsafeBufferPointer { $0.baseAddress })
+        first.append("x")  // a copy is made: the list handed out before is not changed
+        #expect(again == ["a", "b"] && list(["a", "b"]) == ["a", "b"])
+    }
+
     @Test("defaults left alone, written over, or among the options the document gives: the form of the usual path")
     func defaultsKept() throws {
         let field = #"{"id":"d1","cell":"test.defaults","model":{"level":10,"options":["a","z"],"on":null}}"#
