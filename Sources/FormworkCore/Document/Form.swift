@@ -101,15 +101,13 @@ public struct FormSection: Sendable {
 /// A field of a form. A value type whose properties live in one shared, copy-on-write box: a copy
 /// (a field passed along, read out of an array) is one retain, not one per property (a dozen).
 public struct FormField: Sendable {
-    /// The properties; mutated only when this field is its only owner (`storage` below).
+    /// The properties; mutated only when this field is its only owner (`storage` below). The cell type is the model's
+    /// (`model.cell`), and the text-input configuration, accessibility id and value field are kept only where they
+    /// are not what the cell type and the id say (`Extras`): a large form's fields are plain ones.
     final class Storage: @unchecked Sendable {
         var id: String
-        var cell: CellType
         var model: FieldModel
-        var textInput: TextInputConfiguration
-        var accessibilityId: String
         var required: Bool
-        var valueField: String?
         var location: FieldLocation
         var valuesFromFile: Set<String>
         var documentModel: [String: Value?]
@@ -117,17 +115,10 @@ public struct FormField: Sendable {
         /// is a plain field, which held them inline for nothing (docs/performance.md has the figures).
         var extras: Extras?
 
-        init(
-            id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
-            required: Bool, valueField: String?, location: FieldLocation
-        ) {
+        init(id: String, model: FieldModel, required: Bool, location: FieldLocation) {
             self.id = id
-            self.cell = cell
             self.model = model
-            self.textInput = textInput
-            self.accessibilityId = accessibilityId
             self.required = required
-            self.valueField = valueField
             self.location = location
             self.valuesFromFile = []
             self.documentModel = [:]
@@ -135,12 +126,8 @@ public struct FormField: Sendable {
 
         init(copying other: Storage) {
             id = other.id
-            cell = other.cell
             model = other.model
-            textInput = other.textInput
-            accessibilityId = other.accessibilityId
             required = other.required
-            valueField = other.valueField
             location = other.location
             valuesFromFile = other.valuesFromFile
             documentModel = other.documentModel
@@ -148,7 +135,8 @@ public struct FormField: Sendable {
         }
     }
 
-    /// A field's rules, conditions, repeated-group place and choices: mutated only when its storage is its only owner.
+    /// A field's rules, conditions, repeated-group place and choices, and what it does not take from its cell type
+    /// and id: mutated only when its storage is its only owner.
     final class Extras: ExtrasBox, @unchecked Sendable {
         var rules = FieldRules()
         var conditions = FieldConditions()
@@ -156,6 +144,12 @@ public struct FormField: Sendable {
         var item: ItemPosition?
         var labelledChoices: [String: LabelledChoice] = [:]
         var choicesFrom: ChoicesSource?
+        /// Nil: the cell type's.
+        var textInput: TextInputConfiguration?
+        /// Nil: the field's id.
+        var accessibilityId: String?
+        /// Nil: the cell type's value role; `.some(nil)`: none.
+        var valueField: String??
 
         init() {}
 
@@ -166,6 +160,9 @@ public struct FormField: Sendable {
             item = other.item
             labelledChoices = other.labelledChoices
             choicesFrom = other.choicesFrom
+            textInput = other.textInput
+            accessibilityId = other.accessibilityId
+            valueField = other.valueField
         }
     }
 
@@ -187,16 +184,19 @@ public struct FormField: Sendable {
 
     public var id: String {
         get { storage.id }
-        _modify {
-            let box = unique
-            yield &box.id
+        set {
+            // The accessibility id stays what it was: it follows the id only when it is set again.
+            let accessibilityId = self.accessibilityId
+            unique.id = newValue
+            self.accessibilityId = accessibilityId
         }
     }
+    /// The cell type (the model's): a new one keeps the model's values by name.
     public var cell: CellType {
-        get { storage.cell }
-        _modify {
-            let box = unique
-            yield &box.cell
+        get { storage.model.cell }
+        set {
+            let model = storage.model
+            unique.model = FieldModel(cell: newValue, model.dictionary)
         }
     }
     /// Model values (read and written by field name, stored in schema order), defaults filled in,
@@ -210,18 +210,24 @@ public struct FormField: Sendable {
     }
     /// The cell's text-input configuration with the document's overrides applied.
     public var textInput: TextInputConfiguration {
-        get { storage.textInput }
-        _modify {
-            let box = unique
-            yield &box.textInput
+        get { storage.extras?.textInput ?? storage.model.cell.textInput }
+        set {
+            if newValue != storage.model.cell.textInput {
+                uniqueExtras.textInput = newValue
+            } else if storage.extras?.textInput != nil {
+                uniqueExtras.textInput = nil
+            }
         }
     }
     /// Stable id carried to every renderer (HTML `id`, JSON path, terminal label).
     public var accessibilityId: String {
-        get { storage.accessibilityId }
-        _modify {
-            let box = unique
-            yield &box.accessibilityId
+        get { storage.extras?.accessibilityId ?? storage.id }
+        set {
+            if newValue != storage.id {
+                uniqueExtras.accessibilityId = newValue
+            } else if storage.extras?.accessibilityId != nil {
+                uniqueExtras.accessibilityId = nil
+            }
         }
     }
     public var required: Bool {
@@ -233,10 +239,13 @@ public struct FormField: Sendable {
     }
     /// The model field that holds the field's value (the text-input field, else `value`), if any.
     public var valueField: String? {
-        get { storage.valueField }
-        _modify {
-            let box = unique
-            yield &box.valueField
+        get { storage.extras?.valueField ?? storage.model.cell.roles.value }
+        set {
+            if newValue != storage.model.cell.roles.value {
+                uniqueExtras.valueField = .some(newValue)
+            } else if storage.extras?.valueField != nil {
+                uniqueExtras.valueField = nil
+            }
         }
     }
     /// JSON pointer of the field in the document (made when asked for: a decoded field keeps its place,
@@ -361,9 +370,12 @@ public struct FormField: Sendable {
         id: String, cell: CellType, model: FieldModel, textInput: TextInputConfiguration, accessibilityId: String,
         required: Bool, valueField: String?, location: FieldLocation
     ) {
-        storage = Storage(
-            id: id, cell: cell, model: model, textInput: textInput, accessibilityId: accessibilityId, required: required,
-            valueField: valueField, location: location)
+        // The model is the cell type's (a field's cell type is its model's).
+        let model = model.cell === cell ? model : FieldModel(cell: cell, model.dictionary)
+        storage = Storage(id: id, model: model, required: required, location: location)
+        if textInput != cell.textInput { self.textInput = textInput }
+        if accessibilityId != id { self.accessibilityId = accessibilityId }
+        if valueField != cell.roles.value { self.valueField = valueField }
     }
 }
 

@@ -77,4 +77,37 @@ struct FieldModelTests {
         #expect(items.map { $0[0].item?.index } == [0, 1] && first.item?.index == 0)
         #expect(items.allSatisfy { $0[0].rules.minLength?.value == 2 })
     }
+
+    @Test("what a field takes from its cell type and id is stored only when it differs, and reads the same")
+    func takenFromTheCellType() {
+        var field = FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")])
+        #expect(field.textInput == InMemory.textField.textInput && field.accessibilityId == "n" && field.valueField == "value")
+        #expect(field.storage.extras == nil)  // all three as the cell type and the id say: no box
+        // The accessibility id follows the id until it is set; then it stays what it was when the id changes.
+        field.id = "m"
+        #expect(field.accessibilityId == "n")
+        field.accessibilityId = "m"
+        #expect(field.storage.extras?.accessibilityId == nil && field.accessibilityId == "m")
+        field.id = "k"
+        #expect(field.accessibilityId == "m" && field.id == "k")
+        // A text input of its own, a value field of its own, and none at all (not the cell type's).
+        var own = field
+        own.textInput.traits.secureEntry = true
+        own.valueField = nil
+        #expect(own.textInput.traits.secureEntry == true && own.valueField == nil)
+        #expect(field.textInput.traits.secureEntry != true && field.valueField == "value")  // the copy's own
+        own.textInput = InMemory.textField.textInput
+        own.valueField = "value"
+        #expect(own.storage.extras?.textInput == nil && own.storage.extras?.valueField == nil)
+        // Made with them: the same as set after.
+        let made = FormField(
+            id: "a", cell: InMemory.textField, model: FieldModel(cell: InMemory.textField, values: [.string("T")]),
+            textInput: TextInputConfiguration(kind: .textField, field: "title"), accessibilityId: "b", required: false,
+            valueField: "title", location: FieldLocation(""))
+        #expect(made.textInput.field == "title" && made.accessibilityId == "b" && made.valueField == "title")
+        // Another cell type: the model follows it, its values kept by name.
+        var moved = FormField(id: "c", cell: InMemory.counter, model: ["title": .string("Count"), "value": .integer(4)])
+        moved.cell = InMemory.textField
+        #expect(moved.model.cell === InMemory.textField && moved.model["title"] == .string("Count"))
+    }
 }
