@@ -47,6 +47,14 @@ enum ProcessTuning {
         return Int(info.st_size) / 100
     }
 
+    /// Whether `render` hands a document of about `fields` fields over to its render, which frees each section's
+    /// fields once their views are made (`FormRuntime.render`): a large form's peak memory is a fifth lower, for
+    /// about 5% more instructions (the frees); a small form is kept until the process exits.
+    static func handsOverForm(estimatedFields fields: Int) -> Bool { fields >= handOverFrom }
+
+    /// Estimated fields from which `render` hands its form over (docs/performance.md, "Process tuning").
+    static let handOverFrom = 24_000
+
     /// Whether the command works on one thread for a document of about `fields` fields.
     static func worksOnOneThread(estimatedFields fields: Int) -> Bool { fields < oneThreadBelow }
 

@@ -195,8 +195,16 @@ struct Rendering {
             form, values: values, registry: registry, catalog: catalog, requireComplete: false, driver: driver)
         let runtime = FormRuntime(driver: driver)
         let tree: ViewTree
-        // Handed over: the render frees each section's fields once their views are made.
-        do { tree = try runtime.render(consume loaded, keepGoing: keepGoing) } catch {
+        do {
+            if ProcessTuning.handsOverForm(estimatedFields: ProcessTuning.estimatedFields(form)) {
+                // The render frees each section's fields once their views are made.
+                tree = try runtime.render(consume loaded, keepGoing: keepGoing)
+            } else {
+                // Kept, not freed object by object: it takes less time for a small form than it saves memory.
+                KeptUntilExit.keep(loaded)
+                tree = try runtime.render(loaded, keepGoing: keepGoing)
+            }
+        } catch {
             // Every failed field is named; nothing is written (an existing --output is left as it was).
             for line in Self.named(runtime.failures.dropFirst(), suffix: "") { Console.error(line) }
             if runtime.failures.count > 1 { Console.error("\(runtime.failures.count) fields failed; nothing was written") }

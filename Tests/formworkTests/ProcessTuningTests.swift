@@ -18,12 +18,16 @@ struct ProcessTuningTests {
         #expect(ProcessTuning.estimatedFields(Scratch.directory) == 0)  // a directory
     }
 
-    @Test("below about 24,000 fields the command works on one thread (its cell host has the other core); above, on all")
+    @Test(
+        "below about 24,000 fields the command works on one thread (its cell host has the other core) and keeps its form; above, on all"
+    )
     func oneThread() {
         #expect(ProcessTuning.worksOnOneThread(estimatedFields: 10))
         #expect(ProcessTuning.worksOnOneThread(estimatedFields: 11_700))  // the performance suite's 10,000 fields
         #expect(ProcessTuning.worksOnOneThread(estimatedFields: ProcessTuning.oneThreadBelow - 1))
         #expect(!ProcessTuning.worksOnOneThread(estimatedFields: ProcessTuning.oneThreadBelow))
         #expect(!ProcessTuning.worksOnOneThread(estimatedFields: 117_000))  // its 100,000 fields
+        // A large form is handed over to its render (its fields freed as their views are made), a small one kept.
+        #expect(!ProcessTuning.handsOverForm(estimatedFields: 11_700) && ProcessTuning.handsOverForm(estimatedFields: 117_000))
     }
 }

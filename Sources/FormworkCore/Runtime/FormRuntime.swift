@@ -145,14 +145,16 @@ public final class FormRuntime {
         failures: inout [RuntimeError], rejections: inout [Diagnostic]
     ) -> FieldView {
         let cell = field.cell
+        // Read once: each is worked out from the field's cell type unless the field has its own.
+        let textInput = field.textInput, valueField = field.valueField
         var model = model
         if let failure = response.failure {
             failures.append(failure)
             return FieldView(
                 id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
-                textInput: field.textInput,
+                textInput: textInput,
                 nodes: [.message(kind: .error, text: loc("This field could not be shown: its cell {0}.", failure.message))],
-                valueField: field.valueField, rules: field.rules)
+                valueField: valueField, rules: field.rules)
         }
         if !offers.isEmpty {
             let rejected = Set(response.rejections.map(\.index))
@@ -161,14 +163,14 @@ public final class FormRuntime {
         var nodes = response.nodes
         // A secure entry's value never reaches rendered output (HTML, text, the JSON tree): a
         // fixed-length mask says that a value is there without its length. Only `fill --output` holds it.
-        if field.textInput.secureEntry == true, let secret = field.textInput.field {
+        if textInput.secureEntry == true, let secret = textInput.field {
             nodes = nodes.map { Self.masking($0, field: secret) }
         }
         if !field.labelledChoices.isEmpty { nodes = nodes.map { Self.relabelling($0, field.labelledChoices) } }
         // A file field says what it takes before anyone chooses.
         if let upload = field.rules.upload { nodes.append(.message(kind: .hint, text: upload.summary + ".")) }
         // Every document rule the value breaks is shown under the field (render --values re-renders a submission).
-        if !field.rules.isEmpty, let name = field.valueField, let value = model[name] {
+        if !field.rules.isEmpty, let name = valueField, let value = model[name] {
             let label = cell.roles.title.flatMap { if case .string(let t)? = model[$0] { t } else { nil } } ?? field.id
             nodes += field.rules.problems(value, label: label).map { .message(kind: .error, text: $0) }
         }
@@ -185,7 +187,7 @@ public final class FormRuntime {
         }
         // The field's value field is its cell type's value role (found once, with the cell type) unless the field
         // names another.
-        let bound = field.valueField.flatMap { $0 == cell.roles.value ? cell.valueRoleField : cell.field(named: $0) }
+        let bound = valueField.flatMap { $0 == cell.roles.value ? cell.valueRoleField : cell.field(named: $0) }
         var maxLength: Int? = bound.flatMap { $0.type == .string || $0.type == .text ? $0.maxLength : nil }
         if let role = cell.roles.maxLength,
             case .integer(let n)? = cell.maxLengthRoleIndex.map({ model[$0] }) ?? model[role], n > 0,
@@ -195,13 +197,13 @@ public final class FormRuntime {
         }
         // A required field is marked required where its value is drawn, whatever its cell type marked (a cell type
         // with no required role, such as segments, would otherwise show no mark and no `required` in HTML).
-        if field.required, let value = field.valueField, hasUnmarkedControl(nodes, bound: value) {
+        if field.required, let value = valueField, hasUnmarkedControl(nodes, bound: value) {
             nodes = nodes.map { Self.mapControls($0) { if $0.field == value { $0.required = true } } }
         }
         var view = FieldView(
             id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
-            textInput: field.textInput, nodes: nodes, minimum: date(field.textInput.minimumField),
-            maximum: date(field.textInput.maximumField), maxLength: maxLength, valueField: field.valueField,
+            textInput: textInput, nodes: nodes, minimum: date(textInput.minimumField),
+            maximum: date(textInput.maximumField), maxLength: maxLength, valueField: valueField,
             rules: field.rules)
         if !field.labelledChoices.isEmpty, let kind = field.typedChoiceKind { view.choiceKind = kind }
         return view
