@@ -43,7 +43,7 @@ public enum FormworkRoutes {
             return response(
                 await service.apiSubmit(
                     formID: id, body: body, contentType: request.headers[.contentType],
-                    idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!], requestID: context.id))
+                    idempotencyKey: request.headers[HeaderNames.idempotencyKey], requestID: context.id))
         }
         router.get("/api/forms/:form/submissions") { request, context in
             response(
@@ -127,11 +127,11 @@ struct LanguageNegotiation<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let language = service.language(
-            formID: Self.formID(in: request.uri.path), acceptLanguage: request.headers[HTTPField.Name("Accept-Language")!],
+            formID: Self.formID(in: request.uri.path), acceptLanguage: request.headers[HeaderNames.acceptLanguage],
             asked: request.uri.queryParameters["lang"].map(String.init))
         var response = try await FormService.inLanguage(language) { try await next(request, context) }
-        response.headers[HTTPField.Name("Content-Language")!] = language
-        response.headers[HTTPField.Name("Vary")!] = "Accept-Language"
+        response.headers[HeaderNames.contentLanguage] = language
+        response.headers[HeaderNames.vary] = "Accept-Language"
         return response
     }
 
@@ -154,9 +154,20 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = FormService.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
-        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        response.headers[HTTPField.Name("X-Request-Id")!] = context.id
+        response.headers[HeaderNames.referrerPolicy] = "same-origin"
+        response.headers[HeaderNames.frameOptions] = "DENY"
+        response.headers[HeaderNames.requestID] = context.id
         return response
     }
+}
+
+/// Header names read or set on every request, made once (`HTTPField.Name(_:)` checks its text each time).
+enum HeaderNames {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
+    static let requestID = HTTPField.Name("X-Request-Id")!
+    static let contentLanguage = HTTPField.Name("Content-Language")!
+    static let vary = HTTPField.Name("Vary")!
+    static let acceptLanguage = HTTPField.Name("Accept-Language")!
 }

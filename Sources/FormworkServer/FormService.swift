@@ -99,7 +99,7 @@ public final class FormService: Sendable {
         // One blank page per form and language (a page in French is not one in English).
         let blankKey = served.id + "\u{0}" + served.form.language
         if query.isEmpty, let cached = blankPages.withLock({ $0[blankKey] }), cached.revision == served.revision {
-            response = htmlResponse(200, cached.before + Array(token.utf8) + cached.after)
+            response = htmlResponse(200, Self.joined(cached.before, token, cached.after))
         } else {
             let values = query.isEmpty ? nil : FormPost(form: served.form).values(query, prefill: true)
             response = await render(served, values: values, problems: [], token: query.isEmpty ? Self.tokenPlaceholder : token)
@@ -108,7 +108,7 @@ public final class FormService: Sendable {
                 if let range = html.range(of: Self.tokenPlaceholder) {
                     let before = Array(html[..<range.lowerBound].utf8), after = Array(html[range.upperBound...].utf8)
                     blankPages.withLock { $0[blankKey] = (served.revision, before, after) }
-                    response = htmlResponse(200, before + Array(token.utf8) + after)
+                    response = htmlResponse(200, Self.joined(before, token, after))
                 }
             }
         }
@@ -117,6 +117,16 @@ public final class FormService: Sendable {
     }
 
     static let tokenPlaceholder = "formwork-token-placeholder-0d9c1e"
+
+    /// A cached page's two halves with the token between them, in one array made at its size (`a + b + c` made two).
+    static func joined(_ before: [UInt8], _ token: String, _ after: [UInt8]) -> [UInt8] {
+        var page: [UInt8] = []
+        page.reserveCapacity(before.count + token.utf8.count + after.count)
+        page += before
+        page += token.utf8
+        page += after
+        return page
+    }
 
     /// `POST /forms/{id}`: a page posted by a browser. Accepted: stored, then 303 to the confirmation page. Refused:
     /// 422 and the page again, with the answers (never a secure one), an error summary and each field's errors.

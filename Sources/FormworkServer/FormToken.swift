@@ -8,15 +8,28 @@ import Foundation
 /// Text form: `v1.<form id, base64url>.<issued, seconds>.<nonce, 32 hex>.<signature, base64url>`; the signature is
 /// HMAC-SHA256 over everything before it and the cookie's value.
 public struct FormTokens: Sendable {
-    private let secret: [UInt8]
-    private var key: SymmetricKey { SymmetricKey(data: secret) }
+    private let signer: Signer
     /// How long a page may stay open before its token is refused as expired (the answers are kept, a fresh token given).
     public let lifetime: Double
 
     /// `secret`: at least 32 bytes, shared by every instance that serves the same forms.
     public init(secret: [UInt8], lifetime: Double = 24 * 3600) {
-        self.secret = secret
+        signer = Signer(secret: secret)
         self.lifetime = lifetime
+    }
+
+    /// HMAC-SHA256 with the secret, its keyed state made once: each signature starts from a copy of it (the key's
+    /// pads hashed again for every token were half of a signature's time). Read-only once made: a copy's state is its
+    /// own (copy-on-write), so threads share it.
+    private final class Signer: @unchecked Sendable {
+        let keyed: HMAC<SHA256>
+        init(secret: [UInt8]) { keyed = HMAC<SHA256>(key: SymmetricKey(data: secret)) }
+
+        func code(_ bytes: [UInt8]) -> [UInt8] {
+            var hmac = keyed
+            hmac.update(data: bytes)
+            return Array(hmac.finalize())
+        }
     }
 
     /// A random secret, for one instance that keeps no token across restarts.
@@ -25,11 +38,9 @@ public struct FormTokens: Sendable {
     /// A new random cookie value (the browser's half of the binding).
     public static func newCookie() -> String { hex(randomBytes(16)) }
 
-    /// `count` random bytes from BoringSSL's generator (through swift-crypto: a DRBG per thread, seeded by the
-    /// kernel). `UInt8.random` a byte at a time was a system call each: a sixth of a page's CPU time.
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
-    }
+    /// `count` random bytes from the kernel, through the process's pool (`RandomPool`). `UInt8.random` a byte at a
+    /// time was a system call each: a sixth of a page's CPU time.
+    static func randomBytes(_ count: Int) -> [UInt8] { RandomPool.shared.bytes(count) }
 
     /// A new token for `formID`, bound to `cookie`.
     public func issue(formID: String, cookie: String, now: Double = Date().timeIntervalSince1970) -> String {
@@ -53,8 +64,7 @@ public struct FormTokens: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "v1", let issued = Int64(parts[2]), parts[3].utf8.count == 32 else { return .forged }
         let body = parts[0..<4].joined(separator: ".")
-        guard let given = Self.unbase64url(String(parts[4])),
-            HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: Array((body + "|" + cookie).utf8), using: key)
+        guard let given = Self.unbase64url(String(parts[4])), Self.same(given, signer.code(Array((body + "|" + cookie).utf8)))
         else { return .forged }
         guard Self.unbase64url(String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }) == formID else { return .forged }
         if now - Double(issued) > lifetime || Double(issued) > now + 300 { return .expired }
@@ -62,7 +72,15 @@ public struct FormTokens: Sendable {
     }
 
     private func signature(_ body: String, cookie: String) -> String {
-        Self.base64url(Array(HMAC<SHA256>.authenticationCode(for: Array((body + "|" + cookie).utf8), using: key)))
+        Self.base64url(signer.code(Array((body + "|" + cookie).utf8)))
+    }
+
+    /// Whether two codes are equal, in a time that does not depend on where they differ.
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -1,4 +1,5 @@
 import CSQLite
+import Crypto
 import Foundation
 import FormworkCore
 import FormworkTestSupport
@@ -303,5 +304,33 @@ struct TokenTests {
         #expect(tokens.verify(token, formID: "a.b", cookie: "c1", now: 1100) == .expired)
         #expect(FormTokens(secret: Array(repeating: 2, count: 32)).verify(token, formID: "a.b", cookie: "c1", now: 1010) == .forged)
         #expect(tokens.verify(String(repeating: "x", count: 600), formID: "a.b", cookie: "c1") == .forged)
+    }
+
+    @Test("a token's signature is HMAC-SHA256 with the secret, from threads at once; random bytes are never handed out twice")
+    func signatureAndRandomness() async throws {
+        let secret = Array((0..<32).map { UInt8($0) })
+        let tokens = FormTokens(secret: secret)
+        // Signed from many threads at once from the one keyed state: each signature is the standard one.
+        let signed = await withTaskGroup(of: String.self) { group in
+            for i in 0..<64 { group.addTask { tokens.issue(formID: "f\(i)", cookie: "c\(i)", now: 1000) } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        for token in signed {
+            let parts = token.split(separator: ".")
+            let body = parts[0..<4].joined(separator: ".")
+            let formID = String(decoding: try #require(FormTokens.unbase64url(String(parts[1]))), as: UTF8.self)
+            let cookie = "c" + formID.dropFirst()
+            let expected = HMAC<SHA256>.authenticationCode(for: Array((body + "|" + cookie).utf8), using: SymmetricKey(data: secret))
+            #expect(FormTokens.unbase64url(String(parts[4])) == Array(expected))
+            #expect(tokens.verify(token, formID: formID, cookie: cookie, now: 1001) == .valid(nonce: String(parts[3])))
+        }
+        #expect(FormTokens.same([1, 2, 3], [1, 2, 3]) && !FormTokens.same([1, 2, 3], [1, 2, 4]) && !FormTokens.same([1], [1, 0]))
+        // Pool bytes: the counts asked for, none repeated across refills (16-byte draws colliding would be a broken
+        // pool, not chance), and a draw larger than the pool read for itself.
+        let draws = (0..<1000).map { _ in FormTokens.randomBytes(16) }
+        #expect(draws.allSatisfy { $0.count == 16 } && Set(draws).count == draws.count)
+        let large = FormTokens.randomBytes(10_000)
+        #expect(large.count == 10_000 && Set(large).count > 200)
+        #expect(Set([FormTokens.newCookie(), FormTokens.newCookie()]).count == 2)
     }
 }
