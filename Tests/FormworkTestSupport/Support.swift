@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 import FormworkCore
@@ -42,11 +43,54 @@ package enum Scratch {
         return path
     }()
 
+    /// Which test wrote each scratch file first (nil: outside a test), and what it wrote.
+    private static let writers = Mutex<[String: (test: Test.ID?, contents: String)]>([:])
+
+    /// Writes `contents` to the scratch file `name` (its folders made; written beside it and renamed into place)
+    /// and returns its path.
+    ///
+    /// Tests run in parallel in one process: two tests that write different contents under one name overwrite
+    /// each other's file between its write and its read, and fail once in many runs (`SectionsAsParsedTests` did).
+    /// So a name written by one test and then with other contents by another is recorded as an issue of the
+    /// second, whatever the timing. (The same contents under one name, a fixture both tests use, is harmless.)
     package static func file(_ name: String, contents: String) throws -> String {
         let path = "\(directory)/\(name)"
+        let writer = Test.current?.id
+        let first = writers.withLock { writers in
+            if let first = writers[path] { return first }
+            writers[path] = (writer, contents)
+            return (writer, contents)
+        }
+        if let writer, let test = first.test, test != writer, first.contents != contents {
+            Issue.record(
+                "scratch file '\(name)' is written by two tests (\(test.nameComponents.joined(separator: ".")) and this one): give it a name of its own"
+            )
+        }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+}
+
+/// The example packs under Examples/Packs, built by their own Makefiles.
+package enum ExamplePack {
+    private static let made = Mutex<[String: ProcessResult]>([:])
+
+    /// Runs `make -s` (`-B` with `always`) in Examples/Packs/`name` once for the test process and returns the
+    /// path of `library` there; a failed build is an issue of each caller, with make's output.
+    ///
+    /// Once, under a lock: tests run in parallel in one process, and two `make`s writing the same `.so` at once
+    /// let a third test load half a file ("no pack 'com.example.places' is registered", seen in a full run).
+    package static func build(_ name: String, library: String, always: Bool = false) throws -> String {
+        let directory = "\(Source.root)/Examples/Packs/\(name)"
+        let result = try made.withLock { (made) throws -> ProcessResult in
+            if let result = made[name] { return result }
+            let result = try run("/usr/bin/make", ["-C", directory, "-s"] + (always ? ["-B"] : []))
+            made[name] = result
+            return result
+        }
+        #expect(result.status == 0, "make -C Examples/Packs/\(name): \(result.stderr)")
+        return "\(directory)/\(library)"
     }
 }
 

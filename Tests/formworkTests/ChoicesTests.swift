@@ -10,9 +10,7 @@ struct ChoicesTests {
 
     /// The example pack, built by its Makefile as its author would.
     func places() throws -> String {
-        let make = try run("/usr/bin/make", ["-C", "\(Source.root)/Examples/Packs/places-c", "-s"])
-        #expect(make.status == 0, "\(make.stderr)")
-        return "\(Source.root)/Examples/Packs/places-c/libplaces.so"
+        try ExamplePack.build("places-c", library: "libplaces.so")
     }
 
     static let trip = """

@@ -174,7 +174,7 @@ struct SectionsAsParsedTests {
             }
         }
         // The same form as one decoder in order makes.
-        let (tree, _) = try Self.outcomes(text, large ? "objects-large" : "objects")
+        let (tree, _) = try Self.outcomes(text, large ? "cell-types-large" : "cell-types")
         #expect(Self.dumped(form) == tree)
     }
 
