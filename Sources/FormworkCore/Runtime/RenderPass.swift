@@ -225,12 +225,19 @@ final class RenderPass {
             var upcoming: Batch?
             var previous = performed.take()
             let requests = current.requests
-            current.responses = try Parallel.alongside(
-                { () throws(RuntimeError) -> [CellResponse] in try driver.perform(requests) },
-                beside: {
-                    if previous != nil { finish(&previous!, &finishing) }
-                    if k + 1 < batchCount { upcoming = prepare(size(k + 1), &preparing) }
-                })
+            if previous == nil && k + 1 == batchCount {
+                // Nothing to finish or prepare beside the cells (a form of one batch: every small form, every
+                // submission a server checks): no thread is started for nothing — its start and join cost more
+                // than a small form's whole render.
+                current.responses = try driver.perform(requests)
+            } else {
+                current.responses = try Parallel.alongside(
+                    { () throws(RuntimeError) -> [CellResponse] in try driver.perform(requests) },
+                    beside: {
+                        if previous != nil { finish(&previous!, &finishing) }
+                        if k + 1 < batchCount { upcoming = prepare(size(k + 1), &preparing) }
+                    })
+            }
             performed = current
             current = upcoming ?? Batch()
         }

@@ -180,8 +180,18 @@ package enum Parallel {
     /// Waits for a thread from ``thread(_:)`` to end. The corresponding C function is `pthread_join`.
     package static func join(_ thread: pthread_t) { pthread_join(thread, nil) }
 
+    /// How many threads the calling thread has started through `Parallel`: tests check that small work starts
+    /// none (counted per thread, so that tests running at once do not count each other's).
+    package static var threadsStartedHere: Int { Int(bitPattern: pthread_getspecific(startedKey)) }
+    private static let startedKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
     /// A new thread running `job`, or nil when none could be started. The corresponding C function is `pthread_create`.
     private static func start(_ job: Job) -> pthread_t? {
+        pthread_setspecific(startedKey, UnsafeRawPointer(bitPattern: threadsStartedHere + 1))
         let context = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(

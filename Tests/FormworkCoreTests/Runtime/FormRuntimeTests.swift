@@ -178,6 +178,25 @@ struct FormRuntimeTests {
         #expect(diagnostics[0].message == "count is 500, above the maximum 100")
     }
 
+    @Test("a form of one batch is rendered without a thread; one of several pipelines its batches on a second thread")
+    func threadsOfARender() throws {
+        // The server checks every submission with a render: a thread started and joined for nothing beside one
+        // batch was a thread created per request.
+        let small = try form("formwork: 1\nid: f\nsections: [{ id: s, fields: [{ id: c, cell: test.counter, model: { value: 2 } }] }]")
+        let before = Parallel.threadsStartedHere
+        let tree = try FormRuntime(driver: InMemory.Driver()).render(small)
+        #expect(tree.sections[0].fields[0].nodes == [.value(label: "Count", text: "2")])
+        #expect(Parallel.threadsStartedHere == before)
+
+        let fields = (0..<(FormRuntime.batchSize + 10)).map { "{ id: c\($0), cell: test.counter, model: { value: 2 } }" }
+        let large = try form("formwork: 1\nid: f\nsections: [{ id: s, fields: [\(fields.joined(separator: ", "))] }]")
+        let started = Parallel.threadsStartedHere
+        let driver = InMemory.Driver()
+        let views = try FormRuntime(driver: driver).render(large).sections[0].fields
+        #expect(views.count == FormRuntime.batchSize + 10 && views.allSatisfy { $0.nodes == [.value(label: "Count", text: "2")] })
+        #expect(Parallel.threadsStartedHere > started || Parallel.threads == 1)
+    }
+
     @Test("a form built in memory gets the cell's defaults and roles")
     func builtInMemory() throws {
         let field = FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")], required: true)
