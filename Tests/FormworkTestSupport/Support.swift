@@ -186,31 +186,60 @@ package actor DetachedRuns {
 package enum CCompiler {
     package static let compiler = ProcessInfo.processInfo.environment["CC"] ?? "/usr/bin/cc"
 
+    /// One build of one (name, command line): its path, or why it failed. Each is made once (see `pack`).
+    private final class Build: Sendable {
+        let result = Mutex<Result<String, CompileError>?>(nil)
+    }
+    private static let builds = Mutex<[String: Build]>([:])
+
     /// Builds `source` with `defines` into `<scratch>/<name>/lib<name>.so` and returns its path.
     /// `include` defaults to the frozen 1.0 header: fixtures are packs built against 1.0 that must keep loading.
+    ///
+    /// Built once per process for the same name and command line; later calls (from other tests, running at the
+    /// same time) wait for that build and get its path. A test that rebuilt a library another test was running
+    /// replaced the file under it: a cell host started later found its pack changed on disk ("its pack did not
+    /// load", seen in a CI run). The same name with another command line builds again, renamed into place.
     package static func pack(
         _ name: String, source: String = Source.fixture("fixture_pack.c"), defines: [String] = [],
         extraFlags: [String] = [], include: String = Source.include1_0
     ) throws -> String {
         let directory = "\(Scratch.directory)/\(name)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = "\(directory)/lib\(name).so"
-        // Built beside it and renamed into place: tests running at once may build the same fixture while another
-        // test's process reads it, which must never see a half-written library.
-        let temporary = "\(output).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let arguments =
+        let flags =
             [
                 "-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-Wall", "-Werror", "-Wno-unused-function",
                 "-Wno-unused-const-variable",
                 "-I", include,
-            ] + defines.map { "-D\($0)" } + extraFlags + [source, "-o", temporary]
+            ] + defines.map { "-D\($0)" } + extraFlags + [source]
+        let key = ([output] + flags).joined(separator: "\u{0}")
+        let build = builds.withLock { builds in
+            if let build = builds[key] { return build }
+            let build = Build()
+            builds[key] = build
+            return build
+        }
+        let result = try build.result.withLock { (result) throws -> Result<String, CompileError> in
+            if let result { return result }
+            let made = try compile(flags, output: output, directory: directory)
+            result = made
+            return made
+        }
+        return try result.get()
+    }
+
+    private static func compile(_ flags: [String], output: String, directory: String) throws -> Result<String, CompileError> {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Built beside it and renamed into place: another test's process may be reading the library of an earlier
+        // command line under this name, which must never see a half-written one.
+        let temporary = "\(output).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let arguments = flags + ["-o", temporary]
         let result = try run(compiler, arguments)
         guard result.status == 0 else {
             unlink(temporary)
-            throw CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)")
+            return .failure(CompileError(message: "cc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)"))
         }
-        guard rename(temporary, output) == 0 else { throw CompileError(message: "rename \(temporary) to \(output) failed") }
-        return output
+        guard rename(temporary, output) == 0 else { return .failure(CompileError(message: "rename \(temporary) to \(output) failed")) }
+        return .success(output)
     }
 
     struct CompileError: Error, CustomStringConvertible {
