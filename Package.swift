@@ -139,6 +139,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         //    `formwork serve` and `formwork submissions` run this executable (it links Foundation and SwiftNIO,
         //    which `formwork` itself never loads: docs/server.md).

@@ -40,8 +40,8 @@ public enum FormworkApplication {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: RequestLogging())
-        // Requests, errors and durations per route (swift-metrics, read by /metrics).
-        router.add(middleware: MetricsMiddleware())
+        // Requests, errors and durations per route (swift-metrics, read by /metrics), the bodies left as they are made.
+        router.add(middleware: RequestMetrics())
         FormworkRoutes.add(to: router, service: service, limits: listen.limits)
         if let metrics {
             router.get("/metrics") { _, _ in

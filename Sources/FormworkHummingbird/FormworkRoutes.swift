@@ -111,8 +111,9 @@ public enum FormworkRoutes {
     /// The core's response in Hummingbird's terms.
     public static func response(_ r: ServerResponse) -> Response {
         var headers = HTTPFields()
+        headers.reserveCapacity(r.headers.count + 8)  // and the middleware's
         for (name, value) in r.headers {
-            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+            if let field = HeaderNames.named(name) { headers.append(HTTPField(name: field, value: value)) }
         }
         headers[.contentLength] = String(r.body.count)
         return Response(status: .init(code: r.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: r.body)))
@@ -152,13 +153,22 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         do { response = try await next(request, context) } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = FormService.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HeaderNames.referrerPolicy] = "same-origin"
-        response.headers[HeaderNames.frameOptions] = "DENY"
+        // The fixed fields made once: a field made from text checks every byte of its value (the policy's 500).
+        response.headers[fields: .contentSecurityPolicy] = Fixed.policy
+        response.headers[fields: .xContentTypeOptions] = Fixed.noSniff
+        response.headers[fields: HeaderNames.referrerPolicy] = Fixed.referrer
+        response.headers[fields: HeaderNames.frameOptions] = Fixed.frames
         response.headers[HeaderNames.requestID] = context.id
         return response
     }
+}
+
+/// The security headers' fields (a generic type has no stored statics).
+private enum Fixed {
+    static let policy = [HTTPField(name: .contentSecurityPolicy, value: FormService.contentSecurityPolicy)]
+    static let noSniff = [HTTPField(name: .xContentTypeOptions, value: "nosniff")]
+    static let referrer = [HTTPField(name: HeaderNames.referrerPolicy, value: "same-origin")]
+    static let frames = [HTTPField(name: HeaderNames.frameOptions, value: "DENY")]
 }
 
 /// Header names read or set on every request, made once (`HTTPField.Name(_:)` checks its text each time).
@@ -170,4 +180,16 @@ enum HeaderNames {
     static let contentLanguage = HTTPField.Name("Content-Language")!
     static let vary = HTTPField.Name("Vary")!
     static let acceptLanguage = HTTPField.Name("Accept-Language")!
+
+    /// The name of a core response's header: the ones every page or submission sets without checking their text
+    /// again (`HTTPField.Name(_:)` validates and lowercases it), any other checked.
+    static func named(_ name: String) -> HTTPField.Name? {
+        switch name {
+        case "Content-Type": .contentType
+        case "Cache-Control": .cacheControl
+        case "Set-Cookie": .setCookie
+        case "Location": .location
+        default: HTTPField.Name(name)
+        }
+    }
 }

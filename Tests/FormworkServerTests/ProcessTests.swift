@@ -83,6 +83,45 @@ struct ProcessTests {
         await store.close()
     }
 
+    @Test("a page goes out in one write: head and body together, each response one wake-up of the client")
+    func oneWriteAResponse() async throws {
+        // Hummingbird writes a response whose body is one buffer in a single batch (head, body, end); a middleware
+        // that wraps the body in a closure (its own MetricsMiddleware does, to time the body's writing) made it two
+        // writes, the head and then the page. Counted as the write calls of the server's event-loop threads (the
+        // other threads' writes are wake-ups): about one a response, two before.
+        let folder = try formsFolder("one-write", forms: ["login.yaml"])
+        let server = try ServeProcess([folder])
+        defer { _ = server.stop() }
+        let pid = server.process.processIdentifier
+        func eventLoopWrites() throws -> Int {
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+            var total = 0
+            for task in tasks {
+                let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+                guard name.hasPrefix("NIO-"), let io = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/io", encoding: .utf8),
+                    let line = io.split(separator: "\n").first(where: { $0.hasPrefix("syscw:") }),
+                    let count = Int(line.dropFirst("syscw:".count).trimmingCharacters(in: .whitespaces))
+                else { continue }
+                total += count
+            }
+            return total
+        }
+        #expect(try await server.request(.GET, "/forms/login").status == 200)  // the page cached, a connection open
+        let before = try eventLoopWrites()
+        for _ in 0..<50 { #expect(try await server.request(.GET, "/forms/login").status == 200) }
+        let writes = try eventLoopWrites() - before
+        #expect(writes >= 50 && writes <= 65, "\(writes) writes for 50 pages")
+        let metrics = try await server.request(.GET, "/metrics")
+        // The requests are still counted, per route, method and status, under Hummingbird's names.
+        let counted = metrics.body.split(separator: "\n").filter { $0.hasPrefix("hb_requests") }
+        #expect(
+            counted.contains {
+                $0.contains(#"http_route="/forms/{form}""#) && $0.contains(#"http_request_method="GET""#) && $0.hasSuffix(" 51")
+            },
+            "\(counted)")
+        #expect(metrics.body.contains(#"http_server_request_duration_count{http_route="/forms/{form}""#))
+    }
+
     @Test("a document edited on disk is served in its new version; an edit that does not decode keeps the last good one")
     func reload() async throws {
         let folder = try formsFolder("reload", forms: ["login.yaml"])

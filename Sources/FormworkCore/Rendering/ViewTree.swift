@@ -115,14 +115,13 @@ public struct FieldView: Sendable, Equatable {
     /// The properties; mutated only when this view is its only owner (`unique`).
     final class Storage: @unchecked Sendable {
         var id: String
-        var cell: String
-        var accessibilityId: String
+        /// The cell type's id, text input and value field: one box for every view of a cell type whose field
+        /// keeps its cell type's (`CellType.viewCommon`), copied on a view's first write to one of them.
+        var common: Common
         var required: Bool
-        var textInput: TextInputConfiguration
         var nodes: [ViewNode]
         var maxLength: Int?
         var choiceKind: ConditionType?
-        var valueField: String?
         var rules: FieldRules
         var visible: Bool = true
         var enabled: Bool = true
@@ -130,35 +129,42 @@ public struct FieldView: Sendable, Equatable {
         /// own: a large form's views are of plain fields.
         var extras: Extras?
 
-        init(
-            id: String, cell: String, accessibilityId: String, required: Bool, textInput: TextInputConfiguration,
-            nodes: [ViewNode], maxLength: Int?, valueField: String?, rules: FieldRules
-        ) {
+        init(id: String, common: Common, required: Bool, nodes: [ViewNode], maxLength: Int?, rules: FieldRules) {
             self.id = id
-            self.cell = cell
-            self.accessibilityId = accessibilityId
+            self.common = common
             self.required = required
-            self.textInput = textInput
             self.nodes = nodes
             self.maxLength = maxLength
-            self.valueField = valueField
             self.rules = rules
         }
 
         init(copying other: Storage) {
             id = other.id
-            cell = other.cell
-            accessibilityId = other.accessibilityId
+            common = other.common  // shared until either view writes one of its properties (`uniqueCommon`)
             required = other.required
-            textInput = other.textInput
             nodes = other.nodes
             maxLength = other.maxLength
             choiceKind = other.choiceKind
-            valueField = other.valueField
             rules = other.rules
             visible = other.visible
             enabled = other.enabled
             extras = other.extras  // shared until either view writes one of them (`uniqueExtras`)
+        }
+    }
+
+    /// What the views of one cell type have in common: the cell type's id, its text input and the model field of
+    /// its value. Shared by every view whose field does not override them (a large form's views, almost all), so a
+    /// view holds one reference where it held two strings and a text input (72 bytes of its storage); mutated only
+    /// through `uniqueCommon`, when the view is its only owner.
+    final class Common: @unchecked Sendable {
+        var cell: String
+        var textInput: TextInputConfiguration
+        var valueField: String?
+
+        init(cell: String, textInput: TextInputConfiguration, valueField: String?) {
+            self.cell = cell
+            self.textInput = textInput
+            self.valueField = valueField
         }
     }
 
@@ -169,6 +175,8 @@ public struct FieldView: Sendable, Equatable {
         var conditions = FieldConditions()
         var crossRules: [CrossFieldRule] = []
         var item: ItemPosition?
+        /// The accessibility id where it is not the view's id.
+        var accessibilityId: String?
 
         init() {}
 
@@ -178,6 +186,7 @@ public struct FieldView: Sendable, Equatable {
             conditions = other.conditions
             crossRules = other.crossRules
             item = other.item
+            accessibilityId = other.accessibilityId
         }
     }
 
@@ -196,25 +205,41 @@ public struct FieldView: Sendable, Equatable {
         mutating get { unique.extras.madeUnique() }
     }
 
+    /// The common properties' box, copied first when another view or the cell type shares it.
+    private var uniqueCommon: Common {
+        mutating get {
+            let box = unique
+            if !isKnownUniquelyReferenced(&box.common) {
+                box.common = Common(cell: box.common.cell, textInput: box.common.textInput, valueField: box.common.valueField)
+            }
+            return box.common
+        }
+    }
+
     public var id: String {
         get { storage.id }
-        _modify {
-            let box = unique
-            yield &box.id
+        set {
+            // The accessibility id stays what it was: one that was the old id becomes the view's own.
+            let accessibilityId = self.accessibilityId
+            unique.id = newValue
+            self.accessibilityId = accessibilityId
         }
     }
     public var cell: String {
-        get { storage.cell }
+        get { storage.common.cell }
         _modify {
-            let box = unique
+            let box = uniqueCommon
             yield &box.cell
         }
     }
     public var accessibilityId: String {
-        get { storage.accessibilityId }
-        _modify {
-            let box = unique
-            yield &box.accessibilityId
+        get { storage.extras?.accessibilityId ?? storage.id }
+        set {
+            if newValue != storage.id {
+                uniqueExtras.accessibilityId = newValue
+            } else if storage.extras?.accessibilityId != nil {
+                uniqueExtras.accessibilityId = nil
+            }
         }
     }
     public var required: Bool {
@@ -225,9 +250,9 @@ public struct FieldView: Sendable, Equatable {
         }
     }
     public var textInput: TextInputConfiguration {
-        get { storage.textInput }
+        get { storage.common.textInput }
         _modify {
-            let box = unique
+            let box = uniqueCommon
             yield &box.textInput
         }
     }
@@ -272,9 +297,9 @@ public struct FieldView: Sendable, Equatable {
     }
     /// The model field that holds the field's value (its role), if any.
     public var valueField: String? {
-        get { storage.valueField }
+        get { storage.common.valueField }
         _modify {
-            let box = unique
+            let box = uniqueCommon
             yield &box.valueField
         }
     }
@@ -330,9 +355,18 @@ public struct FieldView: Sendable, Equatable {
         nodes: [ViewNode], minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil,
         valueField: String? = nil, rules: FieldRules = FieldRules()
     ) {
-        storage = Storage(
-            id: id, cell: cell, accessibilityId: accessibilityId, required: required, textInput: textInput, nodes: nodes,
-            maxLength: maxLength, valueField: valueField, rules: rules)
+        self.init(
+            id: id, common: Common(cell: cell, textInput: textInput, valueField: valueField), accessibilityId: accessibilityId,
+            required: required, nodes: nodes, minimum: minimum, maximum: maximum, maxLength: maxLength, rules: rules)
+    }
+
+    /// A view whose cell type's id, text input and value field are `common`'s (a cell type's `viewCommon`, shared).
+    init(
+        id: String, common: Common, accessibilityId: String, required: Bool, nodes: [ViewNode], minimum: Double? = nil,
+        maximum: Double? = nil, maxLength: Int? = nil, rules: FieldRules = FieldRules()
+    ) {
+        storage = Storage(id: id, common: common, required: required, nodes: nodes, maxLength: maxLength, rules: rules)
+        if accessibilityId != id { self.accessibilityId = accessibilityId }
         if minimum != nil || maximum != nil {
             self.minimum = minimum
             self.maximum = maximum
@@ -344,15 +378,15 @@ public struct FieldView: Sendable, Equatable {
         if a.storage === b.storage { return true }
         let x = a.storage, y = b.storage
         return x.id == y.id
-            && x.cell == y.cell
-            && x.accessibilityId == y.accessibilityId
+            && a.cell == b.cell
+            && a.accessibilityId == b.accessibilityId
             && x.required == y.required
-            && x.textInput == y.textInput
+            && a.textInput == b.textInput
             && x.nodes == y.nodes
             && a.minimum == b.minimum
             && a.maximum == b.maximum
             && x.maxLength == y.maxLength
-            && x.valueField == y.valueField
+            && a.valueField == b.valueField
             && x.rules == y.rules
             && x.visible == y.visible
             && x.enabled == y.enabled

@@ -151,10 +151,9 @@ public final class FormRuntime {
         if let failure = response.failure {
             failures.append(failure)
             return FieldView(
-                id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
-                textInput: textInput,
+                id: field.id, common: field.viewCommon, accessibilityId: field.accessibilityId, required: field.required,
                 nodes: [.message(kind: .error, text: loc("This field could not be shown: its cell {0}.", failure.message))],
-                valueField: valueField, rules: field.rules)
+                rules: field.rules)
         }
         if !offers.isEmpty {
             let rejected = Set(response.rejections.map(\.index))
@@ -201,9 +200,8 @@ public final class FormRuntime {
             nodes = nodes.map { Self.mapControls($0) { if $0.field == value { $0.required = true } } }
         }
         var view = FieldView(
-            id: field.id, cell: cell.id, accessibilityId: field.accessibilityId, required: field.required,
-            textInput: textInput, nodes: nodes, minimum: date(textInput.minimumField),
-            maximum: date(textInput.maximumField), maxLength: maxLength, valueField: valueField,
+            id: field.id, common: field.viewCommon, accessibilityId: field.accessibilityId, required: field.required,
+            nodes: nodes, minimum: date(textInput.minimumField), maximum: date(textInput.maximumField), maxLength: maxLength,
             rules: field.rules)
         if !field.labelledChoices.isEmpty, let kind = field.typedChoiceKind { view.choiceKind = kind }
         return view

@@ -111,6 +111,7 @@ public final class CellType: Sendable {
         self.packID = packID
         self.packPath = packPath
         self.packABI = packABI
+        self.viewCommon = FieldView.Common(cell: id, textInput: textInput, valueField: roles.value)
     }
 
     /// An equal cell type whose objects, arrays and strings are its own: a core that decodes fields with it
@@ -145,6 +146,9 @@ public final class CellType: Sendable {
     /// For each field, whether its default fits its schema whatever else the model holds
     /// (`SchemaValidator.fits`): a field left at such a default needs no check when a document is decoded.
     let defaultFits: [Bool]
+    /// Its id, text input and value role, in the box every view of a field that keeps them shares (never mutated:
+    /// a view copies it before it writes one of them).
+    let viewCommon: FieldView.Common
 }
 
 /// A pack as the host sees it after loading and validation.

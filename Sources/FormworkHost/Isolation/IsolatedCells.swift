@@ -404,6 +404,8 @@ public final class IsolatedCells: CellDriver {
                 writer = nil
             }
             var answered = 0
+            // A choice list repeated from view to view is one array across the batch's responses (`RecentChoices`).
+            let recentChoices = RecentChoices()
             do {
                 if writer == nil {
                     requests.withUnsafeBufferPointer { requests in
@@ -415,6 +417,7 @@ public final class IsolatedCells: CellDriver {
                 receiving: while true {
                     let (kind, payload) = try child.receive(timeout: timeout, positions: UInt64(pending.count))
                     var reader = payload
+                    reader.recentChoices = recentChoices
                     switch Frame(rawValue: kind) {
                     case .response?:
                         guard let (position, response) = try? Self.decodeResponse(&reader), position < pending.count else {

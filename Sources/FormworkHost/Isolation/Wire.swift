@@ -6,6 +6,35 @@ import Glibc
 /// (System/WireWriter.swift) writes it, `WireReader` reads it; this file has both ends of every message.
 
 /// A message that does not decode: truncated, or a tag this build does not know.
+/// The last few choice lists a run of responses decoded, each with its encoded bytes: a list that repeats from field to
+/// field (every picker's options, every rating's labels, with other cell types between them) is decoded once and
+/// shared by the views, not made again for each (a 100k-field render held 2 MB of copies). A list is matched by its
+/// bytes (its count and length-prefixed strings: equal bytes are an equal list), against at most `capacity` lists.
+final class RecentChoices {
+    private(set) var lists: [(bytes: [UInt8], choices: [Choice])] = []
+    static let capacity = 4
+
+    /// The index of the kept list whose bytes `bytes` has at `offset` (before `end`), nil when none.
+    func match(_ bytes: [UInt8], at offset: Int, end: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { b -> Int? in
+            for (k, list) in lists.enumerated() {
+                let n = list.bytes.count
+                guard n <= end - offset else { continue }
+                let equal = list.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, b.baseAddress! + offset, n) == 0 }
+                if equal { return k }
+            }
+            return nil
+        }
+    }
+
+    /// Keeps `choices`, read from `bytes`, in place of the list kept longest (an empty list is not worth keeping).
+    func keep(_ bytes: [UInt8], _ choices: [Choice]) {
+        guard !choices.isEmpty else { return }
+        if lists.count == Self.capacity { lists.removeFirst() }
+        lists.append((bytes, choices))
+    }
+}
+
 struct WireError: Error, CustomStringConvertible {
     let offset: Int
     var description: String { "malformed message at byte \(offset)" }
@@ -16,6 +45,8 @@ struct WireReader {
     var offset = 0
     /// Where the message ends: `bytes.count`, or a frame's end in a buffer of several.
     let end: Int
+    /// The choice lists decoded last, for a reader of views (`choices()`): nil, every list is decoded.
+    var recentChoices: RecentChoices?
 
     init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
@@ -572,6 +603,18 @@ extension WireReader {
     }
 
     mutating func choices() throws(WireError) -> [Choice] {
+        guard let recent = recentChoices else { return try choiceList() }
+        if let same = recent.match(bytes, at: offset, end: end) {
+            offset += recent.lists[same].bytes.count
+            return recent.lists[same].choices
+        }
+        let start = offset
+        let list = try choiceList()
+        recent.keep(Array(bytes[start..<offset]), list)
+        return list
+    }
+
+    private mutating func choiceList() throws(WireError) -> [Choice] {
         try array { (r) throws(WireError) in Choice(value: try r.string(), label: try r.string()) }
     }
 

@@ -72,4 +72,35 @@ struct FieldViewTests {
         third.item?.index = 4
         #expect(second.item?.index == 0 && third.item?.index == 4 && third.maximum == 5)
     }
+
+    @Test("views of a cell type's fields share its id, text input and value field; a write copies them for that view alone")
+    func commonShared() {
+        let cell = CellType(
+            id: "org.example.name", name: "Name", fields: [FieldSchema(name: "value", type: .string)],
+            textInput: TextInputConfiguration(kind: .textField, field: "value"), packID: "org.example", packPath: "/p.so",
+            packABI: ABIVersion(major: 1, minor: 0, patch: 0))
+        func view(_ id: String) -> FieldView {
+            FieldView(id: id, common: cell.viewCommon, accessibilityId: id, required: false, nodes: [])
+        }
+        var a = view("a"), b = view("b")
+        #expect(a.cell == "org.example.name" && a.textInput == cell.textInput && a.valueField == "value")
+        #expect(a.textInput == b.textInput && a.valueField == b.valueField)
+        a.textInput.traits.secureEntry = true
+        a.valueField = nil
+        a.cell = "org.example.other"
+        #expect(a.textInput.traits.secureEntry == true && a.valueField == nil && a.cell == "org.example.other")
+        // The other view and the cell type's own box are as they were.
+        #expect(b.textInput.traits.secureEntry == nil && b.valueField == "value" && b.cell == "org.example.name")
+        #expect(cell.viewCommon.textInput == cell.textInput && cell.viewCommon.valueField == "value")
+        #expect(view("b") == b)
+        // A view's accessibility id is its id unless set otherwise, and stays what it was when the id changes.
+        b.id = "renamed"
+        #expect(b.accessibilityId == "b")
+        b.accessibilityId = "renamed"
+        b.id = "again"
+        #expect(b.accessibilityId == "renamed" && b.id == "again")
+        #expect(view("c").accessibilityId == "c")
+        let own = FieldView(id: "d", common: cell.viewCommon, accessibilityId: "d-own", required: false, nodes: [])
+        #expect(own.accessibilityId == "d-own" && own != view("d"))
+    }
 }
