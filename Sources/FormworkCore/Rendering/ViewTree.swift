@@ -113,21 +113,23 @@ public struct SectionView: Sendable, Equatable {
 /// twice for every field a render finishes).
 public struct FieldView: Sendable, Equatable {
     /// The properties; mutated only when this view is its only owner (`unique`).
+    // The words first, the bytes last: a class's stored properties are laid out in this order, and each Bool
+    // between two words took a word of its own (96 bytes an object, 80 now).
     final class Storage: @unchecked Sendable {
         var id: String
         /// The cell type's id, text input and value field: one box for every view of a cell type whose field
         /// keeps its cell type's (`CellType.viewCommon`), copied on a view's first write to one of them.
         var common: Common
-        var required: Bool
         var nodes: [ViewNode]
-        var maxLength: Int?
-        var choiceKind: ConditionType?
         var rules: FieldRules
-        var visible: Bool = true
-        var enabled: Bool = true
         /// What most views leave empty, in a box made on the first write (nil: all empty), as `FormField` keeps its
         /// own: a large form's views are of plain fields.
         var extras: Extras?
+        var maxLength: Int?
+        var choiceKind: ConditionType?
+        var required: Bool
+        var visible: Bool = true
+        var enabled: Bool = true
 
         init(id: String, common: Common, required: Bool, nodes: [ViewNode], maxLength: Int?, rules: FieldRules) {
             self.id = id
