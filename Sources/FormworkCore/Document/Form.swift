@@ -220,10 +220,10 @@ public struct FormField: Sendable {
         }
     }
     /// Its view's cell type id, text input and value field: its cell type's own box unless the field overrides one.
-    var viewCommon: FieldView.Common {
+    var viewCommon: ViewCommon {
         let cell = storage.model.cell
         guard let extras = storage.extras, extras.textInput != nil || extras.valueField != nil else { return cell.viewCommon }
-        return FieldView.Common(cell: cell.id, textInput: textInput, valueField: valueField)
+        return ViewCommon(cell: cell.id, textInput: textInput, valueField: valueField)
     }
     /// Stable id carried to every renderer (HTML `id`, JSON path, terminal label).
     public var accessibilityId: String {

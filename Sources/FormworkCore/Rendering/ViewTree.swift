@@ -119,7 +119,7 @@ public struct FieldView: Sendable, Equatable {
         var id: String
         /// The cell type's id, text input and value field: one box for every view of a cell type whose field
         /// keeps its cell type's (`CellType.viewCommon`), copied on a view's first write to one of them.
-        var common: Common
+        var common: ViewCommon
         var nodes: [ViewNode]
         var rules: FieldRules
         /// What most views leave empty, in a box made on the first write (nil: all empty), as `FormField` keeps its
@@ -131,7 +131,7 @@ public struct FieldView: Sendable, Equatable {
         var visible: Bool = true
         var enabled: Bool = true
 
-        init(id: String, common: Common, required: Bool, nodes: [ViewNode], maxLength: Int?, rules: FieldRules) {
+        init(id: String, common: ViewCommon, required: Bool, nodes: [ViewNode], maxLength: Int?, rules: FieldRules) {
             self.id = id
             self.common = common
             self.required = required
@@ -151,22 +151,6 @@ public struct FieldView: Sendable, Equatable {
             visible = other.visible
             enabled = other.enabled
             extras = other.extras  // shared until either view writes one of them (`uniqueExtras`)
-        }
-    }
-
-    /// What the views of one cell type have in common: the cell type's id, its text input and the model field of
-    /// its value. Shared by every view whose field does not override them (a large form's views, almost all), so a
-    /// view holds one reference where it held two strings and a text input (72 bytes of its storage); mutated only
-    /// through `uniqueCommon`, when the view is its only owner.
-    final class Common: @unchecked Sendable {
-        var cell: String
-        var textInput: TextInputConfiguration
-        var valueField: String?
-
-        init(cell: String, textInput: TextInputConfiguration, valueField: String?) {
-            self.cell = cell
-            self.textInput = textInput
-            self.valueField = valueField
         }
     }
 
@@ -208,11 +192,11 @@ public struct FieldView: Sendable, Equatable {
     }
 
     /// The common properties' box, copied first when another view or the cell type shares it.
-    private var uniqueCommon: Common {
+    private var uniqueCommon: ViewCommon {
         mutating get {
             let box = unique
             if !isKnownUniquelyReferenced(&box.common) {
-                box.common = Common(cell: box.common.cell, textInput: box.common.textInput, valueField: box.common.valueField)
+                box.common = ViewCommon(cell: box.common.cell, textInput: box.common.textInput, valueField: box.common.valueField)
             }
             return box.common
         }
@@ -358,13 +342,13 @@ public struct FieldView: Sendable, Equatable {
         valueField: String? = nil, rules: FieldRules = FieldRules()
     ) {
         self.init(
-            id: id, common: Common(cell: cell, textInput: textInput, valueField: valueField), accessibilityId: accessibilityId,
+            id: id, common: ViewCommon(cell: cell, textInput: textInput, valueField: valueField), accessibilityId: accessibilityId,
             required: required, nodes: nodes, minimum: minimum, maximum: maximum, maxLength: maxLength, rules: rules)
     }
 
     /// A view whose cell type's id, text input and value field are `common`'s (a cell type's `viewCommon`, shared).
     init(
-        id: String, common: Common, accessibilityId: String, required: Bool, nodes: [ViewNode], minimum: Double? = nil,
+        id: String, common: ViewCommon, accessibilityId: String, required: Bool, nodes: [ViewNode], minimum: Double? = nil,
         maximum: Double? = nil, maxLength: Int? = nil, rules: FieldRules = FieldRules()
     ) {
         storage = Storage(id: id, common: common, required: required, nodes: nodes, maxLength: maxLength, rules: rules)

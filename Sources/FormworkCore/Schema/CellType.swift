@@ -111,7 +111,7 @@ public final class CellType: Sendable {
         self.packID = packID
         self.packPath = packPath
         self.packABI = packABI
-        self.viewCommon = FieldView.Common(cell: id, textInput: textInput, valueField: roles.value)
+        self.viewCommon = ViewCommon(cell: id, textInput: textInput, valueField: roles.value)
     }
 
     /// An equal cell type whose objects, arrays and strings are its own: a core that decodes fields with it
@@ -148,7 +148,7 @@ public final class CellType: Sendable {
     let defaultFits: [Bool]
     /// Its id, text input and value role, in the box every view of a field that keeps them shares (never mutated:
     /// a view copies it before it writes one of them).
-    let viewCommon: FieldView.Common
+    let viewCommon: ViewCommon
 }
 
 /// A pack as the host sees it after loading and validation.
@@ -183,5 +183,23 @@ public struct Pack: Sendable {
         self.description = description
         self.abi = abi
         self.cellTypes = cellTypes
+    }
+}
+
+/// What the views of one cell type have in common: the cell type's id, its text input and the model field of its
+/// value (`FieldView.cell`, `.textInput`, `.valueField`). One box a cell type makes once (`CellType.viewCommon`),
+/// shared by every view of a field that does not override them (a large form's views, almost all), so a view holds
+/// one reference where it held two strings and a text input (72 bytes of its storage). Mutated only through
+/// `FieldView`'s `uniqueCommon`, when the view is its only owner (never the cell type's own). Here, with the cell
+/// type, and not in Rendering: the schema does not depend on the views.
+final class ViewCommon: @unchecked Sendable {
+    var cell: String
+    var textInput: TextInputConfiguration
+    var valueField: String?
+
+    init(cell: String, textInput: TextInputConfiguration, valueField: String?) {
+        self.cell = cell
+        self.textInput = textInput
+        self.valueField = valueField
     }
 }
