@@ -233,7 +233,15 @@ if runs("list") {
     rows.append(("list, 200 packs, warm registry cache, listing rebuilt", ms(rebuilt.a), ms(rebuilt.b), rebuilt.ratio, ""))
     let cold = interleaved(
         [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], baselineList, times: smoke ? 1 : 11, settle: 0.05)
-    rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.ratio, "≤ 1.25×"))
+    rows.append(("list, 200 packs, no cache (scanner)", ms(cold.a), ms(cold.b), cold.ratio, ""))
+    // The measure is CPU time: the scanner's two children (forked, each in its sandbox) load the packs on
+    // both cores, the C loop on one, so the wall-time ratio above is lower than this one.
+    if !smoke,
+        let cpu = cpuInterleaved(
+            [formwork, "list", "--pack-path", "\(work)/packs", "--no-cache"], baselineList, times: 11, settle: 0.05)
+    {
+        rows.append(("CPU time of every process, list, 200 packs, no cache", ms(cpu.a), ms(cpu.b), cpu.ratio, "≤ 1.25×"))
+    }
 }
 
 // MARK: configure
@@ -331,17 +339,17 @@ if runs("configure") {
     let measures: [(name: String, id: String, pack: String?, model: [String: Value], goal: String)] = [
         (
             "typed by value (rating)", "org.formwork.c.rating", "\(bin)/libRatingCells.so",
-            ["title": .string("Rating"), "value": .integer(3)], "≤ 2×"
+            ["title": .string("Rating"), "value": .integer(3)], "≤ 1.25×"
         ),
         (
             "typed by pointer (money)", "org.formwork.c.money", "\(bin)/libRatingCells.so",
-            ["title": .string("Amount"), "amount": .number(3.5)], "≤ 1×"
+            ["title": .string("Amount"), "amount": .number(3.5)], "≤ 1.25×"
         ),
         (
             "generic (C phone field)", "com.example.phone", "\(work)/phone.so",
-            ["title": .string("Phone"), "number": .string("20 7946 0000")], "≤ 1×"
+            ["title": .string("Phone"), "number": .string("20 7946 0000")], "≤ 1.25×"
         ),
-        ("generic (Swift text field)", "org.formwork.text-field", nil, ["title": .string("Name"), "value": .string("Ada")], "≤ 1×"),
+        ("generic (Swift text field)", "org.formwork.text-field", nil, ["title": .string("Name"), "value": .string("Ada")], ""),
     ]
     var request: [Double] = [], throughHost: [Double] = []
     for m in measures {
@@ -437,7 +445,7 @@ for size in sizes {
         let r = interleaved(
             [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: times,
             settle: smoke ? 0 : 0.1)
-        rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.ratio, "≤ 3×"))
+        rows.append(("render \(size / 1000)k fields, \(name)", sec(r.a), sec(r.b), r.ratio, ""))
         scaling[name, default: [:]][size] = r.a
         // The table is in CPU time: Formwork's on both cores and in its cell hosts, the baseline's on one.
         // Medians of 21 and 7 pairs: with 11 and 3, two recorded runs of the same build differed by a tenth.
@@ -446,7 +454,7 @@ for size in sizes {
             let cpu = cpuInterleaved(
                 [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: cpuTimes, settle: 0.1)
         {
-            rows.append(("CPU time of every process, render \(size / 1000)k fields, \(name)", sec(cpu.a), sec(cpu.b), cpu.ratio, "(≤ 3×)"))
+            rows.append(("CPU time of every process, render \(size / 1000)k fields, \(name)", sec(cpu.a), sec(cpu.b), cpu.ratio, "≤ 1.5×"))
         }
         // What isolation costs, in the same run: the same render with the cells in this process (`--isolation
         // in-process`: no cell host, no requests and views encoded and decoded). Not a goal of its own.
@@ -492,7 +500,7 @@ if runs("render") {
             let r = interleaved(
                 [formwork, "render", input, "--format", format, "--output", "/dev/null"], baselineRun, times: smoke ? 1 : 31,
                 settle: smoke ? 0 : 0.1)
-            rows.append(("render \(size / 1000)k fields \(shape), JSON → \(format)", sec(r.a), sec(r.b), r.ratio, "≤ 3×"))
+            rows.append(("render \(size / 1000)k fields \(shape), JSON → \(format)", sec(r.a), sec(r.b), r.ratio, ""))
         }
     }
 }

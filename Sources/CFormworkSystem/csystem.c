@@ -125,7 +125,12 @@ static void fwsys_forward_signal(int signal) {
     if (fwsys_jailed_child > 0) kill(fwsys_jailed_child, signal);
 }
 
+/* Two calls where close_range (Linux 5.9) is there; without it, a close for every descriptor number, nearly all
+ * failing, in each of the relay and init of every child a scan or a render starts. */
 static void fwsys_close_all_but(int keep) {
+    if ((keep == 0 || syscall(SYS_close_range, 0, (unsigned)keep - 1, 0) == 0) &&
+        syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0) == 0)
+        return;
     long max = sysconf(_SC_OPEN_MAX);
     for (long fd = 0; fd < (max > 0 && max < 65536 ? max : 4096); fd++)
         if (fd != keep) close((int)fd);

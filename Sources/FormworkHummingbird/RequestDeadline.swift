@@ -19,6 +19,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     private let deadline: TimeAmount
+    /// When the running request's clock started; nil while no clock runs (a request is being answered).
+    private var started: NIODeadline?
+    /// The one timer of the connection, at `started + deadline` or earlier. Not moved for every request: it is
+    /// scheduled when a clock starts and none is pending, and when it fires it closes the connection only if the
+    /// clock then running started a whole deadline ago, else it waits again for that clock's end: a request costs a
+    /// reading of the clock, not a timer scheduled and cancelled (docs/performance.md, "One timer a connection").
     private var timer: Scheduled<Void>?
     /// The request's last part was read (the clock stopped) and its response is not written yet.
     private var requestRead = false
@@ -37,18 +43,18 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        disarm()
+        cancelTimer()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        disarm()
+        cancelTimer()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .end = unwrapInboundIn(data) {
             requestRead = true
-            disarm()
+            started = nil
         }
         context.fireChannelRead(data)
     }
@@ -63,15 +69,34 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
+    /// Starts the next request's clock.
     private func arm(_ context: ChannelHandlerContext) {
-        disarm()
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: deadline) {
-            bound.value.close(promise: nil)
+        let now = NIODeadline.now()
+        started = now
+        if timer == nil { schedule(context, at: now + deadline) }
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at when: NIODeadline) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: when) {
+            let (handler, context) = bound.value
+            handler.fire(context)
         }
     }
 
-    private func disarm() {
+    private func fire(_ context: ChannelHandlerContext) {
+        timer = nil
+        guard let started else { return }  // no clock runs: the next one schedules the timer again
+        let end = started + deadline
+        if end <= .now() {
+            context.close(promise: nil)
+        } else {
+            schedule(context, at: end)
+        }
+    }
+
+    private func cancelTimer() {
+        started = nil
         timer?.cancel()
         timer = nil
     }

@@ -18,9 +18,14 @@ extension FormService {
 
     /// The language of a request: `asked` (`?lang=`) first when it is a language tag, then `acceptLanguage`'s.
     public func language(formID: String?, acceptLanguage: String?, asked: String?) -> String {
+        let served = formID.flatMap { catalog.form($0) }
+        // A form in one language is in it whatever the request prefers (the negotiation can only pick it): the
+        // header is not read, nor the form's list of languages made, for every page of such a form.
+        if let served, served.form.translations.isEmpty { return served.form.language }
         var preferences = LanguageTag.fromAcceptLanguage(acceptLanguage ?? "")
         if let tag = asked.flatMap(LanguageTag.normalized) { preferences.insert(tag, at: 0) }
-        return language(formID: formID, preferences: preferences)
+        if let served { return served.form.language(for: preferences) }
+        return language(formID: nil, preferences: preferences)
     }
 
     /// `body` with the request's language bound (`language` and `Messages.current`).
