@@ -136,12 +136,25 @@ struct LanguageNegotiation<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// `abc` in `/forms/abc/…` or `/api/forms/abc/…` (still percent-encoded ids are not forms: nil).
+    /// `abc` in `/forms/abc/…` or `/api/forms/abc/…` (still percent-encoded ids are not forms: nil). Read from the
+    /// path's bytes in one pass: every request asks, and splitting the whole path into an array was 1% of a GET.
     static func formID(in path: String) -> String? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        let rest = parts.first == "api" ? parts.dropFirst() : parts[...]
-        guard rest.first == "forms", rest.count >= 2 else { return nil }
-        return String(rest[rest.index(after: rest.startIndex)])
+        var utf8 = path.utf8[...]
+        // Empty segments are skipped, as the router does: `//forms//abc` names `abc`.
+        func segment() -> Substring.UTF8View? {
+            while utf8.first == UInt8(ascii: "/") { utf8 = utf8.dropFirst() }
+            guard !utf8.isEmpty else { return nil }
+            let end = utf8.firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            defer { utf8 = utf8[end...] }
+            return Substring(utf8[..<end]).utf8
+        }
+        guard var first = segment() else { return nil }
+        if first.elementsEqual("api".utf8) {
+            guard let next = segment() else { return nil }
+            first = next
+        }
+        guard first.elementsEqual("forms".utf8), let id = segment() else { return nil }
+        return String(Substring(id))
     }
 }
 

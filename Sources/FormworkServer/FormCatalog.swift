@@ -29,7 +29,8 @@ public final class FormCatalog: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]  // by path
-        var byID: [String: String] = [:]  // form id -> path
+        /// The forms by id, made when the entries change: a lookup is one probe, not a path's entry copied out.
+        var byID: [String: ServedForm] = [:]
         var lastLook: Double = -1
     }
 
@@ -51,13 +52,17 @@ public final class FormCatalog: Sendable {
     /// Every form, sorted by id.
     public var forms: [ServedForm] {
         refresh()
-        return state.withLock { s in s.byID.keys.sorted().compactMap { s.entries[s.byID[$0]!]?.served } }
+        return state.withLock { s in s.byID.keys.sorted().compactMap { s.byID[$0] } }
     }
 
     /// The form `id`, in its current version.
     public func form(_ id: String) -> ServedForm? {
+        // The look at the disk is due at most once per `interval`: whether it is, and the form, under one lock.
+        let now = Monotonic.seconds
+        let (served, due) = state.withLock { s in (s.byID[id], now - s.lastLook >= interval) }
+        guard due else { return served }
         refresh()
-        return state.withLock { s in s.byID[id].flatMap { s.entries[$0]?.served } }
+        return state.withLock { $0.byID[id] }
     }
 
     /// The documents the paths name now.
@@ -134,13 +139,13 @@ public final class FormCatalog: Sendable {
             s.byID = [:]
             for path in current {
                 guard let served = s.entries[path]?.served else { continue }
-                if let other = s.byID[served.id] {
+                if let other = s.byID[served.id]?.path {
                     logger.error(
                         "form id is served already; this document is not served",
                         metadata: ["path": "\(path)", "id": "\(served.id)", "servedFrom": "\(other)"])
                     continue
                 }
-                s.byID[served.id] = path
+                s.byID[served.id] = served
             }
         }
     }

@@ -18,17 +18,40 @@ public struct FormTokens: Sendable {
         self.lifetime = lifetime
     }
 
-    /// HMAC-SHA256 with the secret, its keyed state made once: each signature starts from a copy of it (the key's
-    /// pads hashed again for every token were half of a signature's time). Read-only once made: a copy's state is its
-    /// own (copy-on-write), so threads share it.
-    private final class Signer: @unchecked Sendable {
-        let keyed: HMAC<SHA256>
-        init(secret: [UInt8]) { keyed = HMAC<SHA256>(key: SymmetricKey(data: secret)) }
+    /// HMAC-SHA256 (RFC 2104) with the secret, its two keyed hash states made once: each signature starts from
+    /// copies of them (the key's pads hashed again for every token were half of a signature's time). Built on
+    /// `SHA256` itself, not `HMAC<SHA256>`: the generic type's `update(data:)` walks `DataProtocol` regions and its
+    /// `finalize` copies through the generic digest, about as much again as the hashing (docs/performance.md, "A
+    /// token signed from bytes"). Read-only once made: a copy's state is its own, so threads share it.
+    final class Signer: @unchecked Sendable {
+        private let inner: SHA256
+        private let outer: SHA256
+
+        init(secret: [UInt8]) {
+            // A key longer than the hash's block is hashed first; then padded with zeros to the block (64 bytes).
+            var key = secret.count > 64 ? Array(SHA256.hash(data: secret)) : secret
+            key += Array(repeating: 0, count: 64 - key.count)
+            var inner = SHA256()
+            var outer = SHA256()
+            let ipad = key.map { $0 ^ 0x36 }, opad = key.map { $0 ^ 0x5c }
+            ipad.withUnsafeBytes { inner.update(bufferPointer: $0) }
+            opad.withUnsafeBytes { outer.update(bufferPointer: $0) }
+            self.inner = inner
+            self.outer = outer
+        }
+
+        /// The code of `message`, handed to `body` as its 32 bytes.
+        func withCode<T>(_ message: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+            var hash = inner
+            hash.update(bufferPointer: message)
+            let innerDigest = hash.finalize()
+            var outerHash = outer
+            innerDigest.withUnsafeBytes { outerHash.update(bufferPointer: $0) }
+            return outerHash.finalize().withUnsafeBytes(body)
+        }
 
         func code(_ bytes: [UInt8]) -> [UInt8] {
-            var hmac = keyed
-            hmac.update(data: bytes)
-            return Array(hmac.finalize())
+            bytes.withUnsafeBytes { withCode($0) { Array($0) } }
         }
     }
 
@@ -42,11 +65,30 @@ public struct FormTokens: Sendable {
     /// time was a system call each: a sixth of a page's CPU time.
     static func randomBytes(_ count: Int) -> [UInt8] { RandomPool.shared.bytes(count) }
 
-    /// A new token for `formID`, bound to `cookie`.
+    /// A new token for `formID`, bound to `cookie`. Made as bytes, signed from them and encoded once (a GET makes
+    /// one: strings joined and copied again for the signature were a third of its cost).
     public func issue(formID: String, cookie: String, now: Double = Date().timeIntervalSince1970) -> String {
-        let nonce = Self.hex(Self.randomBytes(16))
-        let body = "v1.\(Self.base64url(Array(formID.utf8))).\(Int64(now)).\(nonce)"
-        return body + "." + signature(body, cookie: cookie)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(3 + (formID.utf8.count * 4 + 2) / 3 + 21 + 1 + 32 + 1 + cookie.utf8.count)
+        bytes.append(contentsOf: "v1.".utf8)
+        Self.appendBase64url(formID.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(contentsOf: String(Int64(now)).utf8)
+        bytes.append(UInt8(ascii: "."))
+        Self.appendHex(Self.randomBytes(16), to: &bytes)
+        let bodyCount = bytes.count
+        bytes.append(UInt8(ascii: "|"))
+        bytes.append(contentsOf: cookie.utf8)
+        let token = bytes.withUnsafeBytes { message in
+            signer.withCode(message) { code in
+                var out = Array(message.prefix(bodyCount))
+                out.reserveCapacity(bodyCount + 1 + 43)
+                out.append(UInt8(ascii: "."))
+                Self.appendBase64url(code, to: &out)
+                return out
+            }
+        }
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// What a submitted token says.
@@ -71,10 +113,6 @@ public struct FormTokens: Sendable {
         return .valid(nonce: String(parts[3]))
     }
 
-    private func signature(_ body: String, cookie: String) -> String {
-        Self.base64url(signer.code(Array((body + "|" + cookie).utf8)))
-    }
-
     /// Whether two codes are equal, in a time that does not depend on where they differ.
     static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
@@ -84,36 +122,51 @@ public struct FormTokens: Sendable {
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
+        appendHex(bytes, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
+    static func appendHex(_ bytes: [UInt8], to out: inout [UInt8]) {
+        for b in bytes {
+            out.append(hexDigits[Int(b >> 4)])
+            out.append(hexDigits[Int(b & 15)])
+        }
+    }
+
+    static let hexDigits = Array("0123456789abcdef".utf8)
     static let base64urlDigits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Base64url without padding (RFC 4648 §5).
     static func base64url(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var i = 0
-        while i + 2 < bytes.count {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            for shift in [18, 12, 6, 0] { out.append(base64urlDigits[Int(n >> UInt32(shift) & 63)]) }
-            i += 3
+        appendBase64url(bytes, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func appendBase64url<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+        var n: UInt32 = 0
+        var held = 0
+        for b in bytes {
+            n = n << 8 | UInt32(b)
+            held += 1
+            if held == 3 {
+                out.append(base64urlDigits[Int(n >> 18 & 63)])
+                out.append(base64urlDigits[Int(n >> 12 & 63)])
+                out.append(base64urlDigits[Int(n >> 6 & 63)])
+                out.append(base64urlDigits[Int(n & 63)])
+                n = 0
+                held = 0
+            }
         }
-        let rest = bytes.count - i
-        if rest > 0 {
-            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+        if held > 0 {
+            n <<= UInt32(8 * (3 - held))
             out.append(base64urlDigits[Int(n >> 18 & 63)])
             out.append(base64urlDigits[Int(n >> 12 & 63)])
-            if rest == 2 { out.append(base64urlDigits[Int(n >> 6 & 63)]) }
+            if held == 2 { out.append(base64urlDigits[Int(n >> 6 & 63)]) }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes of base64url text without padding; nil when it is not.

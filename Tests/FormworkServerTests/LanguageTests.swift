@@ -4,7 +4,10 @@ import FormworkTestSupport
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Hummingbird
 import Testing
+
+@testable import FormworkHummingbird
 
 /// Each request in its language: `?lang=` and `Accept-Language` against the form's translations (the example
 /// `feedback.yaml` carries French and Arabic), the host's own words from its French catalogue, and what is stored the
@@ -114,5 +117,26 @@ struct LanguageTests {
             let changed = try await client.execute(uri: "/forms/club?lang=fr", method: .get)
             #expect(changed.text.contains("<h1>Adhérer au club</h1>"), "\(changed.text.prefix(500))")
         }
+    }
+
+    @Test("the form a path names is read as the router reads the path: /forms/{id}… and /api/forms/{id}…, empty segments skipped")
+    func formOfAPath() {
+        // The reading before it was one pass over the bytes: the path split into its non-empty segments.
+        func bySplitting(_ path: String) -> String? {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            let rest = parts.first == "api" ? parts.dropFirst() : parts[...]
+            guard rest.first == "forms", rest.count >= 2 else { return nil }
+            return String(rest[rest.index(after: rest.startIndex)])
+        }
+        let paths = [
+            "", "/", "//", "/forms", "/forms/", "/forms/login", "/forms/login/", "/forms/login/submitted/abc", "//forms//login",
+            "/api", "/api/", "/api/forms", "/api/forms/login", "/api/forms/login/submissions", "/api/api/forms/x", "/apiforms/x",
+            "/form/x", "/formsx/y", "/FORMS/x", "forms/x", "/forms/é/x", "/forms/%C3%A9", "/x/forms/y", "/api/x/forms/y",
+            "/forms/" + String(repeating: "a", count: 10_000),
+        ]
+        for path in paths {
+            #expect(LanguageNegotiation<BasicRequestContext>.formID(in: path) == bySplitting(path), "\(path.prefix(40))")
+        }
+        #expect(LanguageNegotiation<BasicRequestContext>.formID(in: "/api/forms/kitchen-sink/schema") == "kitchen-sink")
     }
 }

@@ -325,6 +325,18 @@ struct TokenTests {
             #expect(tokens.verify(token, formID: formID, cookie: cookie, now: 1001) == .valid(nonce: String(parts[3])))
         }
         #expect(FormTokens.same([1, 2, 3], [1, 2, 3]) && !FormTokens.same([1, 2, 3], [1, 2, 4]) && !FormTokens.same([1], [1, 0]))
+        // The signer is RFC 2104 over SHA256 itself: the same codes as swift-crypto's HMAC for keys shorter than,
+        // as long as and longer than the hash's 64-byte block, and messages across the block's edges.
+        for keyLength in [32, 63, 64, 65, 100, 200] {
+            let key = (0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ keyLength) }
+            let signer = FormTokens.Signer(secret: key)
+            for messageLength in [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 200, 1000] {
+                let message = (0..<messageLength).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ messageLength) }
+                #expect(
+                    signer.code(message) == Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key))),
+                    "key \(keyLength) bytes, message \(messageLength)")
+            }
+        }
         // Pool bytes: the counts asked for, none repeated across refills (16-byte draws colliding would be a broken
         // pool, not chance), and a draw larger than the pool read for itself.
         let draws = (0..<1000).map { _ in FormTokens.randomBytes(16) }
