@@ -19,9 +19,9 @@ public struct FormTokens: Sendable {
     }
 
     /// HMAC-SHA256 (RFC 2104) with the secret, its two keyed hash states made once: each signature starts from
-    /// copies of them (the key's pads hashed again for every token were half of a signature's time). Built on
+    /// copies of them (the key's pads hashed again for every token were much of a signature's time). Built on
     /// `SHA256` itself, not `HMAC<SHA256>`: the generic type's `update(data:)` walks `DataProtocol` regions and its
-    /// `finalize` copies through the generic digest, about as much again as the hashing (docs/performance.md, "A
+    /// `finalize` copies through the generic digest, costing about what the hashing does (docs/performance.md, "A
     /// token signed from bytes"). Read-only once made: a copy's state is its own, so threads share it.
     final class Signer: @unchecked Sendable {
         private let inner: SHA256
@@ -62,11 +62,11 @@ public struct FormTokens: Sendable {
     public static func newCookie() -> String { hex(randomBytes(16)) }
 
     /// `count` random bytes from the kernel, through the process's pool (`RandomPool`). `UInt8.random` a byte at a
-    /// time was a system call each: a sixth of a page's CPU time.
+    /// time was a system call each, a large share of a page's CPU time (docs/performance.md).
     static func randomBytes(_ count: Int) -> [UInt8] { RandomPool.shared.bytes(count) }
 
-    /// A new token for `formID`, bound to `cookie`. Made as bytes, signed from them and encoded once (a GET makes
-    /// one: strings joined and copied again for the signature were a third of its cost).
+    /// A new token for `formID`, bound to `cookie`. Made as bytes, signed from them and encoded once (every GET makes
+    /// one: strings joined, then copied to bytes again for the signature, were much of its cost).
     public func issue(formID: String, cookie: String, now: Double = Date().timeIntervalSince1970) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(3 + (formID.utf8.count * 4 + 2) / 3 + 21 + 1 + 32 + 1 + cookie.utf8.count)

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Random bytes from the kernel (`/dev/urandom`), read 4 KiB at a time and each handed out once, then wiped from the
 /// pool: a page's cookie and token nonce took a system call for every 8 bytes through `SystemRandomNumberGenerator`
-/// (swift-crypto's `SymmetricKey(size:)` reads it that way), 4% of a `GET /forms/{id}`'s CPU time.
+/// (swift-crypto's `SymmetricKey(size:)` reads it that way), a visible share of a `GET /forms/{id}` (docs/performance.md).
 ///
 /// The pool lives in this process only: the server's children are started with `posix_spawn` and run another program,
 /// so no copy of it outlives a fork.
