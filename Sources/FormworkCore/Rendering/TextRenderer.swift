@@ -358,6 +358,24 @@ struct TextRenderer {
         return (widest, any)
     }
 
+    /// Whether any label in the label column is not empty (or marks a required control): `labelColumns(in:).any`
+    /// without measuring the labels, stopping at the first (a field's messages ask it).
+    func hasLabelColumn(in nodes: [ViewNode]) -> Bool {
+        for node in nodes {
+            switch node {
+            case .group(_, _, let children):
+                if hasLabelColumn(in: children) { return true }
+            case .value(let label, _):
+                if !label.isEmpty { return true }
+            case .textInput(let c, _, _), .toggle(let c, _), .choice(let c, _, _, _), .date(let c, _, _),
+                .number(let c, _, _, _, _, _), .multiChoice(let c, _, _, _):
+                if !(c.label ?? "").isEmpty || c.required { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
     var indent: String { "  " }
     /// `indent`'s width, in columns and bytes (`String.count` walks its graphemes: it was called for every node).
     static let indentWidth = 2
@@ -538,7 +556,7 @@ struct TextRenderer {
     }
 
     func writeMessage<S: Sink>(kind: MessageKind, text: String, labelWidth: Int, field: UnsafePointer<FieldView>, to sink: inout S) {
-        let hasColumn = labelColumns(in: field.pointee.nodes).any
+        let hasColumn = hasLabelColumn(in: field.pointee.nodes)
         let padWidth = hasColumn ? Self.indentWidth + labelWidth + 2 : Self.indentWidth
         let pad = hasColumn ? Self.spaces(padWidth) : indent
         let prefix =
@@ -553,7 +571,9 @@ struct TextRenderer {
             case .warning: .warning
             case .hint: .hint
             }
-        if kind == .hint {
+        // A hint is rich text; one with no mark and no line break is one paragraph of one span, which
+        // `richLines` lays out as `eachLine` does, here without its arrays of lines and segments.
+        if kind == .hint && RichText.mayHaveMarkup(text) {
             for line in richLines(text, width: max(10, width - padWidth), style: style) {
                 sink.segment(pad, .plain)
                 for segment in line { sink.segment(segment.text, segment.style) }
@@ -561,7 +581,8 @@ struct TextRenderer {
             }
             return
         }
-        eachLine(of: prefix + text, wrappedTo: max(10, width - padWidth)) { line, _ in
+        if kind == .hint && text.isEmpty { return }  // no paragraph: no line
+        eachLine(of: prefix.isEmpty ? text : prefix + text, wrappedTo: max(10, width - padWidth)) { line, _ in
             sink.segment(pad, .plain)
             sink.segment(line, style)
             sink.endLine()

@@ -85,4 +85,57 @@ struct TextLayoutTests {
         #expect(lines.contains("  Name *") && lines.contains("    [1971-01-01 ▾]"))
         #expect(lines.contains("     1970-01-01 00:00 UTC to 1971-02-05…"))
     }
+
+    /// Hints with no mark and no line break skip the rich-text parse (`writeMessage`): their lines must be what
+    /// `richLines` makes of them, beside a label column and without one, in text and ANSI, at every width.
+    @Test("a plain hint is laid out as the rich-text path lays it out", arguments: [24, 40, 80, 132])
+    func plainHints(width: Int) {
+        let hints = [
+            "", "Hint", "Hint for field 1234", "two  spaces   inside", " leading and trailing ",
+            String(repeating: "word ", count: 60), String(repeating: "x", count: 300), "日本語のヒント " + String(repeating: "長い", count: 50),
+            "tab\tinside", "x\u{1B}[2Jy", "100% sure", "a-b c+d 9 lives",
+        ]
+        let labelled = Control(field: "value", id: "a", label: "Name", required: false)
+        let bare = Control(field: "value", id: "b", label: nil)
+        for ansi in [false, true] {
+            let renderer = TextRenderer(width: width, ansi: ansi)
+            for hint in hints where !RichText.mayHaveMarkup(hint) {
+                for control in [labelled, bare] {
+                    let field = FieldView(
+                        id: "f", cell: "c", accessibilityId: "f", required: false,
+                        textInput: TextInputConfiguration(kind: .textField, field: "value"),
+                        nodes: [.textInput(control, text: "v", placeholder: nil), .message(kind: .hint, text: hint)])
+                    let labelWidth = min(max(12, width / 3), renderer.labelColumns(in: field.nodes).widest)
+                    var written = TextRenderer.Collected()
+                    withUnsafePointer(to: field) {
+                        renderer.writeMessage(kind: .hint, text: hint, labelWidth: labelWidth, field: $0, to: &written)
+                    }
+                    let padWidth = control.label == nil ? TextRenderer.indentWidth : TextRenderer.indentWidth + labelWidth + 2
+                    let reference = renderer.richLines(hint, width: max(10, width - padWidth), style: .hint).map {
+                        [TextRenderer.Segment(text: TextRenderer.spaces(padWidth))] + $0
+                    }
+                    #expect(
+                        written.lines.map { renderer.join($0) } == reference.map { renderer.join($0) },
+                        "width \(width), ansi \(ansi), label \(control.label ?? "none"): \(hint.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test("whether a field has a label column is what measuring its labels says")
+    func labelColumnPresence() {
+        let renderer = TextRenderer(width: 80, ansi: false)
+        let required = Control(field: "value", id: "r", label: nil, required: true)
+        let empty = Control(field: "value", id: "e", label: "")
+        let trees: [[ViewNode]] =
+            Self.fields().map(\.nodes) + [
+                [], [.message(kind: .hint, text: "only a hint")], [.textInput(empty, text: nil, placeholder: nil)],
+                [.toggle(required, isOn: false)], [.value(label: "", text: "x")], [.value(label: "Total", text: "x")],
+                [.group(role: "row", title: nil, children: [.group(role: "row", title: nil, children: [.value(label: "Deep", text: "")])])],
+                [.group(role: "row", title: "T", children: [.label(text: "caption", style: .caption)])],
+            ]
+        for nodes in trees {
+            #expect(renderer.hasLabelColumn(in: nodes) == renderer.labelColumns(in: nodes).any, "\(nodes)")
+        }
+    }
 }
