@@ -95,7 +95,7 @@ package enum Parallel {
     /// heaps grew a page at a time again). The corresponding C functions are `malloc` and `free`.
     static func keepHeapReserve(blocks: Int = 1) {
         let size = heapReserve
-        guard size > 0 else { return }
+        guard size > 0, !usesMainHeap() else { return }
         if blocks == 1 {
             let block = malloc(size)
             reserveSink.store(Int(bitPattern: block), ordering: .relaxed)
@@ -110,6 +110,20 @@ package enum Parallel {
             held.append(block)
         }
         for block in held { free(block) }
+    }
+
+    /// Whether this thread allocates from the main heap (the main thread, or a thread the C library gave the main
+    /// heap when it ran out of heaps to make): that heap grows by `M_TOP_PAD` already, and when it is advised for
+    /// huge pages a reserve block's end — where the allocator writes the free top's header — faults in a whole huge
+    /// page ahead of what is used (docs/performance.md, "Process tuning"). Told by a block too large for the
+    /// thread's cache of freed blocks (which may hold another heap's), so it comes from the thread's own heap; the
+    /// main heap is the one below the program break. The corresponding C functions are `malloc` and `sbrk`.
+    static func usesMainHeap() -> Bool {
+        guard let probe = malloc(4096) else { return false }
+        defer { free(probe) }
+        reserveSink.store(Int(bitPattern: probe), ordering: .relaxed)
+        guard let end = sbrk(0), end != UnsafeMutableRawPointer(bitPattern: -1) else { return false }
+        return UInt(bitPattern: probe) < UInt(bitPattern: end)
     }
 
     /// Where `keepHeapReserve` stores its blocks' addresses (never read).

@@ -6,6 +6,36 @@ import Testing
 
 @Suite("Work on several cores")
 struct ParallelTests {
+    /// The `[heap]` mapping of this process (the main heap, below the program break), from `/proc/self/maps`.
+    static func mainHeap() -> Range<UInt>? {
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasSuffix("[heap]\n"), let dash = text.firstIndex(of: "-"), let space = text.firstIndex(of: " "),
+                let start = UInt(text[..<dash], radix: 16), let end = UInt(text[text.index(after: dash)..<space], radix: 16)
+            else { continue }
+            return start..<end
+        }
+        return nil
+    }
+
+    @Test("usesMainHeap says whether this thread's blocks come from the kernel's [heap] mapping, on every thread")
+    func mainHeapOfAThread() {
+        // Many threads at once: some get heaps of their own, others (past the C library's limit) share one,
+        // perhaps the main heap. Each compares the answer with where a block of its own lies.
+        let answers = Parallel.map(64, worthIt: true) { _ -> (said: Bool, block: UInt) in
+            let said = Parallel.usesMainHeap()
+            let block = malloc(4096)!
+            defer { free(block) }
+            return (said, UInt(bitPattern: block))
+        }
+        // No [heap] at all (an allocator of a sanitizer's own, which maps its memory): no thread is on it.
+        let heap = Self.mainHeap() ?? 0..<0
+        for answer in answers { #expect(answer.said == heap.contains(answer.block)) }
+    }
+
     @Test("results come back in order whatever thread made them; little work stays on this thread")
     func ordered() {
         #expect(Parallel.map(0, worthIt: true) { $0 }.isEmpty)

@@ -20,7 +20,8 @@ extension FormDecoder {
         // Three variables, not one `DecodedSections`: two `inout` accesses to one captured variable would overlap.
         var sections: [FormSection] = []
         var sectionIDs: [String: String] = [:]
-        var fieldIDs = FieldIDs()
+        // Ids without their places: any repeat gives up, and the reference reports it where it was first used.
+        var fieldIDs = FieldIDs(keepsPlaces: false)
         var failed = false
         // The fields that read flat are decoded as they are read (`FormDecoder.flatField`, as for JSON); their ids
         // are checked below, with the section's other fields, in row order.
