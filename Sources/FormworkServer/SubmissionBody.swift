@@ -258,37 +258,49 @@ struct MediaType {
         }
     }
 
-    /// `text` split at the semicolons that are not inside a quoted string.
+    /// `text` split at the semicolons that are not inside a quoted string. Read as bytes, as RFC 9110 reads a
+    /// field (its marks are ASCII, so each part ends on a character's boundary); read a character at a time, the
+    /// grapheme breaking of every `Content-Type` was a share of each submission (docs/performance.md).
     static func splitOutsideQuotes(_ text: String, backslashEscapes: Bool = true) -> [String] {
         var parts: [String] = []
-        var current = ""
+        let utf8 = text.utf8
+        var start = utf8.startIndex
         var quoted = false
         var escaped = false
-        for c in text {
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let b = utf8[i]
             if escaped {
                 escaped = false
-            } else if quoted && backslashEscapes && c == "\\" {
+            } else if quoted && backslashEscapes && b == UInt8(ascii: "\\") {
                 escaped = true
-            } else if c == "\"" {
+            } else if b == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if c == ";" && !quoted {
-                parts.append(current)
-                current = ""
-                continue
+            } else if b == UInt8(ascii: ";") && !quoted {
+                parts.append(String(decoding: utf8[start..<i], as: UTF8.self))
+                start = utf8.index(after: i)
             }
-            current.append(c)
+            i = utf8.index(after: i)
         }
-        parts.append(current)
+        parts.append(String(decoding: utf8[start..<utf8.endIndex], as: UTF8.self))
         return parts
     }
 }
 
 extension StringProtocol {
+    /// Without the spaces and tabs at either end (bytes: both are ASCII), in one pass forward.
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return String(s)
+        let utf8 = self.utf8
+        var start = utf8.startIndex
+        while start != utf8.endIndex, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
+        var end = start
+        var i = start
+        while i != utf8.endIndex {
+            let b = utf8[i]
+            i = utf8.index(after: i)
+            if b != 0x20 && b != 0x09 { end = i }
+        }
+        return String(decoding: utf8[start..<end], as: UTF8.self)
     }
 
     var replacingBackslashEscapes: String {

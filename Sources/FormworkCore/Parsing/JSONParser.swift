@@ -34,26 +34,33 @@ struct JSONParser {
     /// a free when the parsed nodes went.
     final class ShortStrings {
         private static let slots = 256
-        /// Each slot's bytes as two words, the length in the top byte of the second (0, 0: empty, the empty string).
+        /// Each slot's bytes as two words, the length in the top byte of the second; `unused` in the second: the
+        /// slot's string was never made (no string of at most 15 bytes has that length byte).
         private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * ShortStrings.slots)
         private let made = UnsafeMutablePointer<String>.allocate(capacity: ShortStrings.slots)
         private static let longSlots = 64
-        /// Each long slot's hash (0: empty) and string.
+        /// Each long slot's hash (0: empty, its string never made) and string.
         private let longHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: ShortStrings.longSlots)
         private let longMade = UnsafeMutablePointer<String>.allocate(capacity: ShortStrings.longSlots)
 
+        /// The second word of a slot whose string was never made.
+        private static let unused = UInt64.max
+
+        // The strings are made in a slot when it is first written, not all at the start: a parser of a small document
+        // (a submission's body) made and destroyed 320 empty strings, more than the rest of its parse.
         init() {
-            words.initialize(repeating: 0, count: 2 * Self.slots)
-            made.initialize(repeating: "", count: Self.slots)
+            for slot in 0..<Self.slots {
+                words[2 * slot] = 0
+                words[2 * slot + 1] = Self.unused
+            }
             longHashes.initialize(repeating: 0, count: Self.longSlots)
-            longMade.initialize(repeating: "", count: Self.longSlots)
         }
 
         deinit {
-            made.deinitialize(count: Self.slots)
+            for slot in 0..<Self.slots where words[2 * slot + 1] != Self.unused { (made + slot).deinitialize(count: 1) }
             made.deallocate()
             words.deallocate()
-            longMade.deinitialize(count: Self.longSlots)
+            for slot in 0..<Self.longSlots where longHashes[slot] != 0 { (longMade + slot).deinitialize(count: 1) }
             longMade.deallocate()
             longHashes.deallocate()
         }
@@ -78,8 +85,8 @@ struct JSONParser {
                 if same { return longMade[slot] }
             }
             let s = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+            if longHashes[slot] == 0 { (longMade + slot).initialize(to: s) } else { longMade[slot] = s }
             longHashes[slot] = hash
-            longMade[slot] = s
             return s
         }
 
@@ -107,9 +114,9 @@ struct JSONParser {
             let slot = Int(truncatingIfNeeded: ((first &* 0x9E37_79B9_7F4A_7C15) ^ (second &* 0xC2B2_AE3D_27D4_EB4F)) >> 56)
             if words[2 * slot] == first && words[2 * slot + 1] == second { return made[slot] }
             let s = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+            if words[2 * slot + 1] == Self.unused { (made + slot).initialize(to: s) } else { made[slot] = s }
             words[2 * slot] = first
             words[2 * slot + 1] = second
-            made[slot] = s
             return s
         }
     }
