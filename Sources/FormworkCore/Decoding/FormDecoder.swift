@@ -78,13 +78,56 @@ public struct FormDecoder {
         var supportsConcurrentLookups: Bool { true }
     }
 
-    static func loadDocument(path: String, registry: any CellTypeCatalog) throws(FormError) -> Form {
-        let bytes = try SourceFile.bytes(of: path)
+    /// The size from which a document that the streaming path takes lets its bytes go once its outline is parsed, each
+    /// part read again from the file as it is decoded (`DocumentBytes.file`): under it the bytes are a small part of
+    /// the peak, and reading them again costs more than it saves (docs/performance.md, "The document's bytes").
+    static let readAgainThreshold = 4 << 20
+
+    /// A document a streaming path takes from its file once its bytes are let go (`loadDocument`).
+    private enum StreamedDocument {
+        case json((root: SourceNode, sections: [JSONParser.SkippedSection]))
+        case yaml
+    }
+
+    /// The form of the document at `path` (`-`: standard input). `readAgainFrom`: `readAgainThreshold`, lowered by tests.
+    static func loadDocument(
+        path: String, registry: any CellTypeCatalog, readAgainFrom threshold: Int = readAgainThreshold
+    ) throws(FormError) -> Form {
+        var bytes: [UInt8]
+        let source: ReopenableFile?
+        (bytes, source) = try SourceFile.document(at: path, keepOpen: true)
+        var streamingTried = false
+        if let source, bytes.count >= threshold {
+            let count = bytes.count
+            // What a streaming path needs of the bytes, taken before they are let go: JSON's outline, YAML's checks.
+            let streaming = bytes.withUnsafeBufferPointer { buffer -> StreamedDocument? in
+                guard UTF8Validation.isValid(buffer) else { return nil }
+                if let outline = sectionsToParse(buffer, path: path, registry: registry, minimumBytes: 0) { return .json(outline) }
+                guard !decodesTreeInParallel(registry), SourceFile.format(of: SourceFile.displayName(path), bytes: buffer) == .yaml,
+                    YAMLReader.excessiveFlowNesting(buffer) == nil
+                else { return nil }
+                return .yaml
+            }
+            streamingTried = true
+            if let streaming {
+                bytes = []
+                let form =
+                    switch streaming {
+                    case .json(let outline): decodeSections(outline, from: .file(source, count: count), path: path, registry: registry)
+                    case .yaml: decodeSectionsAsRead(file: source, count: count, path: path, registry: registry)
+                    }
+                // Only a form of the file as it was read: one written meanwhile is read again, for the usual path.
+                if let form, source.isUnchanged { return form }
+                bytes = try SourceFile.bytes(of: path)
+            }
+        }
         let file = SourceFile.displayName(path)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(FormError) -> Form in
             try SourceFile.checkEncoding(buffer, of: path)
-            if let form = decodeSectionsAsParsed(buffer, path: path, registry: registry) { return form }
-            if !decodesTreeInParallel(registry), let form = decodeSectionsAsRead(buffer, path: path, registry: registry) { return form }
+            if !streamingTried, let form = decodeSectionsAsParsed(buffer, path: path, registry: registry) { return form }
+            if !streamingTried, !decodesTreeInParallel(registry), let form = decodeSectionsAsRead(buffer, path: path, registry: registry) {
+                return form
+            }
             let root = try SourceFile.parse(validated: buffer, of: path)
             return try decode(consume root, registry: registry, file: file)
         }

@@ -29,7 +29,11 @@ package enum SourceFile {
 
     /// The bytes of the file at `path`, or of standard input for `-` (at most the size limit).
     /// The corresponding C function is `read`.
-    static func bytes(of path: String) throws(FormError) -> [UInt8] {
+    static func bytes(of path: String) throws(FormError) -> [UInt8] { try document(at: path, keepOpen: false).bytes }
+
+    /// The bytes of the file at `path`, or of standard input for `-`, and with `keepOpen` the file kept open to be
+    /// read again in parts (nil for standard input and anything that is not a regular file): the errors of `bytes(of:)`.
+    static func document(at path: String, keepOpen: Bool) throws(FormError) -> (bytes: [UInt8], file: ReopenableFile?) {
         let name = displayName(path)
         if path != "-" {
             var info = stat()
@@ -37,7 +41,9 @@ package enum SourceFile {
             if info.st_mode & S_IFMT == S_IFDIR { throw .notAFile(path) }
         }
         do {
-            return try path == "-" ? FileBytes.read(fd: 0, limit: InputLimits.maxBytes) : FileBytes.read(path, limit: InputLimits.maxBytes)
+            if path == "-" { return (try FileBytes.read(fd: 0, limit: InputLimits.maxBytes), nil) }
+            if keepOpen { return try ReopenableFile.open(path, limit: InputLimits.maxBytes) }
+            return (try FileBytes.read(path, limit: InputLimits.maxBytes), nil)
         } catch {
             if case .tooLarge(let size) = error { throw .tooLarge(name, size) }
             throw .unreadable(name, error.reason)

@@ -163,7 +163,7 @@ struct JSONParser {
         guard case .object(var members) = first.root.kind,
             let at = members.firstIndex(where: { $0.key == "sections" }), case .array(var items) = members[at].value.kind
         else { return nil }
-        let share = sectionShare(bytes)
+        let share = sectionShare(count: bytes.count)
         func isLarge(_ k: Int) -> Bool { deferred[k].end - deferred[k].start > share }
         let parsed = Parallel.map(deferred.count, worthIt: true) { k -> SourceNode? in
             if isLarge(k) { return SourceNode(kind: .null, line: nil) }  // below, a run of its fields at a time
@@ -189,6 +189,11 @@ struct JSONParser {
     /// and its first line.
     struct SkippedSection {
         let position: Int, start: Int, end: Int, line: Int
+
+        /// The same item with its bytes counted from `base` (the first byte of a part of the document read again).
+        func relative(to base: Int) -> SkippedSection {
+            SkippedSection(position: position, start: start - base, end: end - base, line: line)
+        }
     }
 
     /// The first pass of a parallel parse: the whole document parsed except the objects of its root's
@@ -205,7 +210,7 @@ struct JSONParser {
     }
 
     /// The size past which a section is parsed a run of its fields at a time rather than whole on one core.
-    static func sectionShare(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { bytes.count / (2 * max(1, Parallel.threads)) }
+    static func sectionShare(count: Int) -> Int { count / (2 * max(1, Parallel.threads)) }
 
     /// A section the first pass skipped, parsed from its bytes by a parser that starts at its line and pointer
     /// (nodes, lines and messages are those of the sequential parse); nil when it does not parse.

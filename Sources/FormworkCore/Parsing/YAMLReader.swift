@@ -44,13 +44,59 @@ enum YAMLReader {
         if let line = excessiveFlowNesting(buffer) {
             throw ParseError(line: line, message: "nesting deeper than \(InputLimits.maxDepth) levels")
         }
+        // No input is an empty stream: no document, a null root.
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return SourceNode(kind: .null, line: 1) }
+        return try parse(takeSection: takeSection, takeField: takeField) { yaml_parser_set_input_string(&$0, base, buffer.count) }
+    }
+
+    /// `parse(bytes:takeSection:takeField:)` of a document read again from its file as libyaml asks for it (`count`
+    /// bytes from its start), whose bytes `excessiveFlowNesting` passed when they were first read: the same tree and
+    /// problems, with the document's bytes not in memory. A part that cannot be read (the file cut short) is a
+    /// problem with no line; whether the file changed is the caller's to ask after (`ReopenableFile.isUnchanged`).
+    static func parse(
+        file: ReopenableFile, count: Int, takeSection: ((SourceNode, Int) -> Bool)? = nil,
+        takeField: ((inout FlatField, _ section: Int, _ row: Int) -> Bool)? = nil
+    ) throws(ParseError) -> SourceNode {
+        guard count > 0 else { return SourceNode(kind: .null, line: 1) }
+        let source = FileSource(file: file, count: count)
+        return try withExtendedLifetime(source) { () throws(ParseError) -> SourceNode in
+            try parse(takeSection: takeSection, takeField: takeField) { parser in
+                yaml_parser_set_input(
+                    &parser,
+                    { data, buffer, size, sizeRead in
+                        let source = Unmanaged<FileSource>.fromOpaque(data!).takeUnretainedValue()
+                        let wanted = min(size, source.count - source.offset)
+                        guard wanted > 0 else {
+                            sizeRead!.pointee = 0  // the end
+                            return 1
+                        }
+                        let n = source.file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted), at: source.offset)
+                        guard n > 0 else { return 0 }  // an error, or the file is shorter now: libyaml reports a reader error
+                        source.offset += n
+                        sizeRead!.pointee = n
+                        return 1
+                    }, Unmanaged.passUnretained(source).toOpaque())
+            }
+        }
+    }
+
+    /// What libyaml's read handler reads from: the file, how much of it is the document, and how much was read.
+    private final class FileSource {
+        let file: ReopenableFile, count: Int
+        var offset = 0
+        init(file: ReopenableFile, count: Int) { (self.file, self.count) = (file, count) }
+    }
+
+    /// The tree from libyaml's events, its input set by `input`.
+    private static func parse(
+        takeSection: ((SourceNode, Int) -> Bool)?, takeField: ((inout FlatField, _ section: Int, _ row: Int) -> Bool)?,
+        input: (inout yaml_parser_t) -> Void
+    ) throws(ParseError) -> SourceNode {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { throw ParseError(line: nil, message: "the YAML parser could not start") }
         defer { yaml_parser_delete(&parser) }
-        // No input is an empty stream: no document, a null root.
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return SourceNode(kind: .null, line: 1) }
         do {
-            yaml_parser_set_input_string(&parser, base, buffer.count)
+            input(&parser)
             var builder = Builder()
             var event = yaml_event_t()
             var flat = FlatReader()

@@ -1,3 +1,4 @@
+import Foundation
 import FormworkTestSupport
 import Testing
 
@@ -284,5 +285,101 @@ struct SectionsAsParsedTests {
         #expect(load == tree)
         // An error, naming the file (a document of pages, or a repeated section of 16,000 fields, is fine).
         if fault != .pages && fault != .largeSectionRepeated { #expect(tree.contains("big.json")) }
+    }
+
+    // MARK: the document's bytes let go, each part read again from the file
+
+    /// The document decoded by the streaming path from its file, read again a part at a time (`DocumentBytes.file`),
+    /// or nil when that path gives up; and whether the file is unchanged after.
+    static func fromFile(_ path: String) throws -> (form: Form?, unchanged: Bool) {
+        let catalog = TreeInParallelTests.SharedCatalog()
+        let (bytes, file) = try SourceFile.document(at: path, keepOpen: true)
+        let source = try #require(file)
+        let outline = try #require(
+            bytes.withUnsafeBufferPointer { FormDecoder.sectionsToParse($0, path: path, registry: catalog, minimumBytes: 0) })
+        let form = FormDecoder.decodeSections(outline, from: .file(source, count: bytes.count), path: path, registry: catalog)
+        return (form, source.isUnchanged)
+    }
+
+    @Test(
+        "read again from the file a part at a time: the usual path's form, for many small sections, a large one, nested values and a rich form",
+        arguments: ["none", "large", "objects", "rich"])
+    func readAgain(kind: String) throws {
+        let text =
+            switch kind {
+            case "large": Self.document(.none, large: true)
+            case "objects": Self.document(.none, objects: true)
+            case "rich": Self.richDocument()
+            default: Self.document(.none)
+            }
+        let (tree, _) = try Self.outcomes(text, "again-\(kind)")
+        let path = try Scratch.file("as-parsed/again-\(kind)/big.json", contents: text)
+        let (form, unchanged) = try Self.fromFile(path)
+        #expect(unchanged)
+        if kind == "objects" {
+            if let form { #expect(Self.dumped(form) == tree) }
+        } else {
+            #expect(Self.dumped(try #require(form)) == tree)
+        }
+        // Through `load`, with the size from which the bytes are let go lowered to take this path.
+        let loaded = try FormDecoder.loadDocument(path: path, registry: TreeInParallelTests.SharedCatalog(), readAgainFrom: 0)
+        #expect(Self.dumped(loaded) == tree)
+    }
+
+    @Test(
+        "read again from the file, a document with a problem: it gives up, and load reports what the usual path reports",
+        arguments: Fault.allCases.filter { $0 != .none })
+    func readAgainGivesUp(fault: Fault) throws {
+        let text = Self.document(fault)
+        let (tree, _) = try Self.outcomes(text, "again-\(fault)")
+        let path = try Scratch.file("as-parsed/again-\(fault)/big.json", contents: text)
+        if fault != .pages && fault != .notAnObject {
+            #expect(try Self.fromFile(path).form == nil)
+        }
+        let loaded: String
+        do {
+            loaded = Self.dumped(try FormDecoder.loadDocument(path: path, registry: TreeInParallelTests.SharedCatalog(), readAgainFrom: 0))
+        } catch {
+            loaded = "\(error)"
+        }
+        #expect(loaded == tree)
+    }
+
+    @Test("a file written or cut short after it was read: not unchanged, a part past its end not read, so load reads it again")
+    func fileChangedAfterReading() throws {
+        let text = Self.document(.none)
+        let path = try Scratch.file("as-parsed/changed/big.json", contents: text)
+        let (bytes, file) = try SourceFile.document(at: path, keepOpen: true)
+        let source = try #require(file)
+        #expect(source.isUnchanged)
+        #expect(source.read(0..<11) == Array(text.utf8.prefix(11)))
+        #expect(source.read(5..<5) == [])
+        #expect(source.read(bytes.count - 1..<bytes.count + 1) == nil)  // past the end
+        // The same length, one value changed in place (a writer that does not replace the file).
+        let changed = text.replacingOccurrences(of: #""value":"v2""#, with: #""value":"w2""#)
+        #expect(changed != text && changed.utf8.count == text.utf8.count)
+        let fd = open(path, O_WRONLY)
+        #expect(fd >= 0)
+        _ = changed.utf8CString.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress!, changed.utf8.count, 0) }
+        close(fd)
+        #expect(!source.isUnchanged)
+        let (tree, _) = try Self.outcomes(changed, "changed-tree")
+        let loaded = try FormDecoder.loadDocument(path: path, registry: TreeInParallelTests.SharedCatalog(), readAgainFrom: 0)
+        #expect(Self.dumped(loaded) == tree && tree.contains("w2"))
+        // Cut short: the parts past the new end cannot be read, and the streaming path gives up.
+        #expect(truncate(path, off_t(bytes.count / 2)) == 0)
+        let outline = try #require(
+            bytes.withUnsafeBufferPointer {
+                FormDecoder.sectionsToParse($0, path: path, registry: TreeInParallelTests.SharedCatalog(), minimumBytes: 0)
+            })
+        #expect(
+            FormDecoder.decodeSections(
+                outline, from: .file(source, count: bytes.count), path: path, registry: TreeInParallelTests.SharedCatalog()) == nil)
+    }
+
+    @Test("standard input and other files that are not regular are read whole, not kept open")
+    func notRegular() throws {
+        let (bytes, file) = try SourceFile.document(at: "/dev/null", keepOpen: true)
+        #expect(bytes.isEmpty && file == nil)
     }
 }

@@ -121,6 +121,81 @@ struct SectionsAsReadTests {
         #expect(Self.asRead(text) == nil)
     }
 
+    /// The document at `path` decoded as read from its file (its bytes let go, `YAMLReader.parse(file:count:)`),
+    /// and whether the file is unchanged after.
+    static func asReadFromFile(_ path: String) throws -> (form: Form?, unchanged: Bool) {
+        let (bytes, file) = try SourceFile.document(at: path, keepOpen: true)
+        let source = try #require(file)
+        let form = FormDecoder.decodeSectionsAsRead(
+            file: source, count: bytes.count, path: path, registry: TreeInParallelTests.SharedCatalog())
+        return (form, source.isUnchanged)
+    }
+
+    /// `load`'s outcome with the size from which the bytes are let go lowered to take that path.
+    static func loadReadingAgain(_ path: String) -> String {
+        do {
+            return SectionsAsParsedTests.dumped(
+                try FormDecoder.loadDocument(path: path, registry: TreeInParallelTests.SharedCatalog(), readAgainFrom: 0))
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("read again from the file as libyaml asks: the usual path's form, block and flow style, from load too")
+    func readAgain() throws {
+        for (name, text) in [("block", Self.blockDocument(sections: 300)), ("rich", SectionsAsParsedTests.richDocument())] {
+            let (tree, _) = try Self.outcomes(text, "again-\(name)")
+            let path = try Scratch.file("as-read/again-\(name).yaml", contents: text)
+            let (form, unchanged) = try Self.asReadFromFile(path)
+            #expect(unchanged)
+            #expect(SectionsAsParsedTests.dumped(try #require(form)) == tree, "\(name)")
+            #expect(Self.loadReadingAgain(path) == tree, "\(name)")
+        }
+    }
+
+    @Test(
+        "read again from the file, a problem anywhere: it gives up, and load reports what the usual path reports",
+        arguments: ["late", "repeatedField", "scalarSection", "pages", "secondDocument", "syntax", "alias"])
+    func readAgainGivesUp(name: String) throws {
+        let tails = [
+            "late": "  - id: s1\n    fields:\n      - { id: x1, cell: test.counter, model: { value: many } }\n",
+            "repeatedField": "  - id: s1\n    fields:\n      - { id: t2, cell: test.text-field, model: { title: Again } }\n",
+            "scalarSection": "  - a section\n",
+            "pages": "pages:\n  - id: p\n    sections:\n      - id: q\n        fields:\n          - { id: x1, cell: test.counter }\n",
+            "secondDocument": "---\nformwork: 1\n",
+            "syntax": "  - id: [s1\n",
+            "alias": "  - id: s1\n    fields: *list\n",
+        ]
+        let text = Self.blockDocument(sections: 200) + tails[name]!
+        let (tree, _) = try Self.outcomes(text, "again-faults/\(name)")
+        let path = try Scratch.file("as-read/again-faults/\(name).yaml", contents: text)
+        #expect(try Self.asReadFromFile(path).form == nil)
+        #expect(Self.loadReadingAgain(path) == tree)
+    }
+
+    @Test("a YAML file cut short after it was read: libyaml's read fails, the path gives up, and load reads the file again")
+    func readAgainCutShort() throws {
+        let text = Self.blockDocument(sections: 300)
+        let path = try Scratch.file("as-read/again-cut/form.yaml", contents: text)
+        let (bytes, file) = try SourceFile.document(at: path, keepOpen: true)
+        let source = try #require(file)
+        let cut = String(text.prefix(text.utf8.count / 2))
+        let keep = String(cut[..<cut.lastIndex(of: "\n")!]) + "\n"
+        #expect(truncate(path, off_t(keep.utf8.count)) == 0)
+        #expect(!source.isUnchanged)
+        #expect(
+            FormDecoder.decodeSectionsAsRead(file: source, count: bytes.count, path: path, registry: TreeInParallelTests.SharedCatalog())
+                == nil)
+        let tree: String
+        do {
+            tree = SectionsAsParsedTests.dumped(
+                try FormDecoder.decode(text: keep, json: false, registry: TreeInParallelTests.SharedCatalog(), file: path))
+        } catch {
+            tree = "\(error)"
+        }
+        #expect(Self.loadReadingAgain(path) == tree)
+    }
+
     @Test("a document whose sections are not a list, or are empty, is the usual path's; JSON is never read this way")
     func notSections() throws {
         for (name, text) in [

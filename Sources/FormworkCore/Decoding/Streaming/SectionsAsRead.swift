@@ -15,6 +15,26 @@ extension FormDecoder {
     /// `load` does not take it when the tree would be decoded on several cores (`decodesTreeInParallel`).
     package static func decodeSectionsAsRead(_ bytes: UnsafeBufferPointer<UInt8>, path: String, registry: any CellTypeCatalog) -> Form? {
         guard SourceFile.format(of: SourceFile.displayName(path), bytes: bytes) == .yaml else { return nil }
+        return decodeSectionsAsRead(path: path, registry: registry) { takeSection, takeField throws(ParseError) in
+            try YAMLReader.parse(bytes: bytes, takeSection: takeSection, takeField: takeField)
+        }
+    }
+
+    /// `decodeSectionsAsRead` of a document whose bytes were let go, read again from its file as libyaml asks for
+    /// them (`YAMLReader.parse(file:count:)`); `FormDecoder.loadDocument` keeps the form only if the file is unchanged.
+    static func decodeSectionsAsRead(file source: ReopenableFile, count: Int, path: String, registry: any CellTypeCatalog) -> Form? {
+        decodeSectionsAsRead(path: path, registry: registry) { takeSection, takeField throws(ParseError) in
+            try YAMLReader.parse(file: source, count: count, takeSection: takeSection, takeField: takeField)
+        }
+    }
+
+    /// The streaming decode, given how the document is parsed with its sections and fields offered as they are read.
+    private static func decodeSectionsAsRead(
+        path: String, registry: any CellTypeCatalog,
+        parse: (
+            _ takeSection: @escaping (SourceNode, Int) -> Bool, _ takeField: @escaping (inout FlatField, Int, Int) -> Bool
+        ) throws(ParseError) -> SourceNode
+    ) -> Form? {
         let file = SourceFile.displayName(path)
         var decoder = FormDecoder(registry: registry, file: file)
         // Three variables, not one `DecodedSections`: two `inout` accesses to one captured variable would overlap.
@@ -52,7 +72,7 @@ extension FormDecoder {
             sections.append(section)
             return true
         }
-        guard let root = try? YAMLReader.parse(bytes: bytes, takeSection: taken, takeField: takeField), !failed, !sections.isEmpty,
+        guard let root = try? parse(taken, takeField), !failed, !sections.isEmpty,
             // Pages, and a section that was not taken (a scalar), are the reference's to report.
             root["pages"] == nil, case .array(let items)? = root["sections"]?.kind, items.count == sections.count
         else { return nil }
