@@ -510,7 +510,7 @@ extension FormDecoder {
     }
 
     func defaults(_ cell: CellType) -> FieldModel {
-        FieldModel(cell: cell, values: cell.fields.map(\.defaultValue))
+        FieldModel(defaultsOf: cell)
     }
 
     mutating func textInput(_ node: SourceNode?, _ pointer: @autoclosure () -> String, cell: CellType) -> TextInputConfiguration {

@@ -362,7 +362,7 @@ public struct FormField: Sendable {
         id: String, cell: CellType, model: [String: Value] = [:], textInput: TextInputConfiguration? = nil,
         accessibilityId: String? = nil, required: Bool = false
     ) {
-        var filled = FieldModel(cell: cell, values: cell.fields.map(\.defaultValue))
+        var filled = FieldModel(defaultsOf: cell)
         for (name, value) in model { filled[name] = value }
         if required, let role = cell.roles.required, model[role] == nil { filled[role] = .bool(true) }
         self.init(

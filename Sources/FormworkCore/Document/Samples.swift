@@ -22,7 +22,7 @@ package enum Samples {
     }
 
     package static func field(for cell: CellType, id: String) -> FormField {
-        var model = FieldModel(cell: cell, values: cell.fields.map(\.defaultValue))
+        var model = FieldModel(defaultsOf: cell)
         for f in cell.fields where f.required && model[f.name] == nil { model[f.name] = sample(f, cell: cell) }
         for f in cell.fields where f.optionsField != nil && model[f.name] == nil {
             if case .stringList(let items)? = model[f.optionsField!], let first = items.first { model[f.name] = .string(first) }

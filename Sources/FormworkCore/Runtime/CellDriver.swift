@@ -19,7 +19,19 @@ public struct CellRequest: Sendable {
     /// The form field this is for (named in errors).
     public let fieldID: String
     /// The model in schema order (nil = absent), as configure receives it.
-    public let model: [Value?]
+    public var model: [Value?] {
+        switch values {
+        case .array(let model): model
+        case .field(let model): model.values
+        }
+    }
+    /// What `model` is made from: the array a caller gave, or a form field's model itself (shared with the field,
+    /// not made into an array for every request of a render: a batch and the next one held those arrays).
+    package enum Values: Sendable {
+        case array([Value?])
+        case field(FieldModel)
+    }
+    package let values: Values
     /// Values offered through `value_changed` after configuring with `model`.
     public let offers: [Offer]
     /// Whether to render (false: only configure and offer).
@@ -39,9 +51,27 @@ public struct CellRequest: Sendable {
         cell: CellType, fieldID: String, model: [Value?], offers: [Offer] = [], render: Bool = true,
         accessibilityId: String, valueField: String?
     ) {
+        self.init(
+            cell: cell, fieldID: fieldID, values: .array(model), offers: offers, render: render, accessibilityId: accessibilityId,
+            valueField: valueField)
+    }
+
+    /// A request with a field's model as it is (its cell type's schema orders it).
+    package init(
+        cell: CellType, fieldID: String, model: FieldModel, offers: [Offer] = [], render: Bool = true, accessibilityId: String,
+        valueField: String?
+    ) {
+        self.init(
+            cell: cell, fieldID: fieldID, values: .field(model), offers: offers, render: render, accessibilityId: accessibilityId,
+            valueField: valueField)
+    }
+
+    private init(
+        cell: CellType, fieldID: String, values: Values, offers: [Offer], render: Bool, accessibilityId: String, valueField: String?
+    ) {
         self.cell = cell
         self.fieldID = fieldID
-        self.model = model
+        self.values = values
         self.offers = offers
         self.render = render
         self.accessibilityId = accessibilityId

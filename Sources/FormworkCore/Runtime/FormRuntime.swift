@@ -118,9 +118,9 @@ public final class FormRuntime {
                 offers.append(CellRequest.Offer(index: index, value: field.model[name]))
             }
         }
-        // The model is kept in schema order: the request takes its values as they are (no copy).
+        // The request takes the model as it is (no copy).
         let request = CellRequest(
-            cell: cell, fieldID: field.id, model: model.values, offers: offers,
+            cell: cell, fieldID: field.id, model: model, offers: offers,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
         return (request, model)
     }
@@ -242,7 +242,7 @@ public final class FormRuntime {
     public func offer(_ value: Value?, to field: FormField) throws(RuntimeError) -> String? {
         guard let name = field.valueField, let index = field.cell.index(of: name) else { return nil }
         let request = CellRequest(
-            cell: field.cell, fieldID: field.id, model: field.model.values,
+            cell: field.cell, fieldID: field.id, model: field.model,
             offers: [CellRequest.Offer(index: index, value: value)], render: false,
             accessibilityId: field.accessibilityId, valueField: field.valueField)
         let response = try driver.perform([request])[0]

@@ -142,7 +142,7 @@ public final class CellType: Sendable {
     let maxLengthRoleIndex: Int?
     let requiredRoleIndex: Int?
     /// Each field's default (nil: none), in schema order: the model a document starts from.
-    let defaultModel: [Value?]
+    @usableFromInline let defaultModel: [Value?]
     /// For each field, whether its default fits its schema whatever else the model holds
     /// (`SchemaValidator.fits`): a field left at such a default needs no check when a document is decoded.
     let defaultFits: [Bool]

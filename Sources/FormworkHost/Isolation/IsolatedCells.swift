@@ -543,20 +543,34 @@ public final class IsolatedCells: CellDriver {
     /// thirty calls into the buffer). The offers, rare, are written a value at a time between them.
     ///
     /// The request is read in place through `request` (a request passed by value, even read from an array's
-    /// buffer, was copied: half a dozen retains and releases), and its model through its buffer (a `for value in`
-    /// loop copies each value).
+    /// buffer, was copied: half a dozen retains and releases), and its model in place (a `for value in` loop
+    /// copies each value): an array through its buffer, a field's model through `forEachValue`.
     static func encode(_ request: UnsafePointer<CellRequest>, cell: UInt32, into w: inout WireWriter) {
         // cell, fieldID, model
         let fieldID = request.pointee.fieldID
-        let count = request.pointee.model.count
-        request.pointee.model.withUnsafeBufferPointer { model in
+        switch request.pointee.values {
+        case .array(let values):
+            values.withUnsafeBufferPointer { model in
+                let count = model.count
+                var size = 4 + 4 + fieldID.utf8.count + 4
+                for k in 0..<count { size += PackedWire.size(of: model.baseAddress.unsafelyUnwrapped + k) }
+                w.buffer.write(size) { p in
+                    var at = PackedWire.store(cell, p)
+                    at += PackedWire.store(fieldID, p + at)
+                    at += PackedWire.store(UInt32(count), p + at)
+                    for k in 0..<count { at += PackedWire.store(model.baseAddress.unsafelyUnwrapped + k, p + at) }
+                    assert(at == size)
+                }
+            }
+        case .field(let model):
+            let count = model.schemaCount
             var size = 4 + 4 + fieldID.utf8.count + 4
-            for k in 0..<count { size += PackedWire.size(of: model.baseAddress.unsafelyUnwrapped + k) }
+            model.forEachValue { size += PackedWire.size(of: $1) }
             w.buffer.write(size) { p in
                 var at = PackedWire.store(cell, p)
                 at += PackedWire.store(fieldID, p + at)
                 at += PackedWire.store(UInt32(count), p + at)
-                for k in 0..<count { at += PackedWire.store(model.baseAddress.unsafelyUnwrapped + k, p + at) }
+                model.forEachValue { at += PackedWire.store($1, p + at) }
                 assert(at == size)
             }
         }

@@ -36,6 +36,41 @@ struct FieldModelTests {
         #expect(FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")]).model == field.model)
     }
 
+    @Test("a model keeps only what differs from its cell type's defaults, reads the same, and compares by its values")
+    func onlyWhatDiffers() {
+        let cell = InMemory.textField  // title, value, required (default false), maxLength
+        var model = FieldModel(defaultsOf: cell)
+        #expect(model.overrides.isEmpty && model.values == [nil, nil, .bool(false), nil])
+        // Written out of schema order: kept in it, one each.
+        model[3] = .integer(7)
+        model[0] = .string("Name")
+        model[1] = .string("Ada")
+        model[0] = .string("Title")
+        #expect(model.overrides.map(\.index) == [0, 1, 3] && model[0] == .string("Title"))
+        // A default written back is no override; an absent value where the schema has a default is one.
+        model["required"] = .bool(false)
+        #expect(model.overrides.map(\.index) == [0, 1, 3])
+        model["required"] = nil
+        #expect(model.overrides.map(\.index) == [0, 1, 2, 3] && model["required"] == nil && model.values[2] == nil)
+        model["required"] = .bool(false)
+        model["value"] = nil
+        #expect(model.overrides.map(\.index) == [0, 3])
+        #expect(model.values == [.string("Title"), nil, .bool(false), .integer(7)])
+        // The same values however they were written are equal; the array initialiser makes the same overrides.
+        var other = FieldModel(defaultsOf: cell)
+        other["maxLength"] = .integer(7)
+        other["required"] = .bool(false)
+        other["title"] = .string("Title")
+        #expect(other == model && other.overrides == model.overrides)
+        #expect(FieldModel(cell: cell, values: model.values).overrides == model.overrides)
+        other["maxLength"] = .integer(8)
+        #expect(other != model)
+        // The walk in place gives what `values` gives, position by position.
+        var walked: [(Int, Value?)] = []
+        model.forEachValue { walked.append(($0, $1.pointee)) }
+        #expect(walked.map(\.0) == [0, 1, 2, 3] && walked.map(\.1) == model.values)
+    }
+
     @Test("a field is a value: changing a copy (its model, id, rules) leaves the original as it was")
     func valueSemantics() {
         let original = FormField(id: "n", cell: InMemory.textField, model: ["title": .string("Name")])

@@ -20,14 +20,11 @@ extension FormDecoder {
             recentCells.append(found)
             cell = found
         }
-        // The model, as `model` builds it: the values in schema order, each coerced by `ValueCoercion`,
-        // starting from the cell type's defaults. The array is made here and appended to: a copy of the shared
-        // defaults on the first write goes through the generic copy, and an uninitialized array through an
-        // unspecialised allocation.
+        // The model, as `model` builds it: the cell type's defaults, each value the document wrote coerced by
+        // `ValueCoercion` (the model keeps only those that differ from the defaults, in an array made once).
         let fields = cell.fields
-        var values: [Value?] = []
-        values.reserveCapacity(fields.count)
-        for value in cell.defaultModel { values.append(value) }
+        var model = FieldModel(defaultsOf: cell)
+        model.reserveOverrides(flat.model.count)
         // Which fields the document wrote (a field left at a default that fits whatever the model holds needs
         // no check); beyond 64 fields every one is checked.
         var written: UInt64 = fields.count > 64 ? ~0 : 0
@@ -35,22 +32,24 @@ extension FormDecoder {
             guard let index = cell.index(of: member.key) else { return nil }
             if case .null = member.value { continue }
             guard let value = ValueCoercion.coerce(member.value, to: fields[index].type) else { return nil }
-            values[index] = value
+            model[index] = value
             if index < 64 { written |= 1 << UInt64(index) }
         }
-        var model = FieldModel(cell: cell, values: values)
-        values = []  // the model's array is its own from here
         let defaultFits = cell.defaultFits
-        for i in fields.indices {
-            guard let value = model[i] else {
-                if fields[i].required { return nil }
-                continue
+        // The values read in place, defaults and overrides merged in one walk (by index, each look-up searched).
+        var fits = true
+        model.forEachValue { i, value in
+            guard fits else { return }
+            guard case .some(let value) = value.pointee else {
+                if fields[i].required { fits = false }
+                return
             }
-            if i < 64 && written & (1 << UInt64(i)) == 0 && defaultFits[i] { continue }
+            if i < 64 && written & (1 << UInt64(i)) == 0 && defaultFits[i] { return }
             if !SchemaValidator.fits(value, fields[i]), SchemaValidator.problem(with: value, for: fields[i], model: model) != nil {
-                return nil
+                fits = false
             }
         }
+        guard fits else { return nil }
         let required = flat.required ?? false
         if required, let role = cell.roles.required, !(flat.hasModel && flat.model.contains { $0.key == role }) {
             model[role] = .bool(true)
