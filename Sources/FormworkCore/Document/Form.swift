@@ -109,8 +109,6 @@ public struct FormField: Sendable {
         var model: FieldModel
         var required: Bool
         var location: FieldLocation
-        var valuesFromFile: Set<String>
-        var documentModel: [String: Value?]
         /// What most fields leave empty, in a box made on the first write (nil: all empty). A field of a large form
         /// is a plain field, which held them inline for nothing (docs/performance.md has the figures).
         var extras: Extras?
@@ -120,8 +118,6 @@ public struct FormField: Sendable {
             self.model = model
             self.required = required
             self.location = location
-            self.valuesFromFile = []
-            self.documentModel = [:]
         }
 
         init(copying other: Storage) {
@@ -129,8 +125,6 @@ public struct FormField: Sendable {
             model = other.model
             required = other.required
             location = other.location
-            valuesFromFile = other.valuesFromFile
-            documentModel = other.documentModel
             extras = other.extras  // shared until either field writes one of them (`uniqueExtras`)
         }
     }
@@ -150,6 +144,10 @@ public struct FormField: Sendable {
         var accessibilityId: String?
         /// Nil: the cell type's value role; `.some(nil)`: none.
         var valueField: String??
+        /// What a values file gave (see `FormField.valuesFromFile`): only a filled form's fields have any, and a
+        /// storage object of 96 bytes is a 112-byte block where 112 was a 128-byte one.
+        var valuesFromFile: Set<String> = []
+        var documentModel: [String: Value?] = [:]
 
         init() {}
 
@@ -163,6 +161,8 @@ public struct FormField: Sendable {
             textInput = other.textInput
             accessibilityId = other.accessibilityId
             valueField = other.valueField
+            valuesFromFile = other.valuesFromFile
+            documentModel = other.documentModel
         }
     }
 
@@ -340,17 +340,17 @@ public struct FormField: Sendable {
     }
     /// Model fields whose value came from a values file (they go through `value_changed`).
     var valuesFromFile: Set<String> {
-        get { storage.valuesFromFile }
+        get { storage.extras?.valuesFromFile ?? [] }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.valuesFromFile
         }
     }
     /// The document's values of those fields, before the values file replaced them.
     var documentModel: [String: Value?] {
-        get { storage.documentModel }
+        get { storage.extras?.documentModel ?? [:] }
         _modify {
-            let box = unique
+            let box = uniqueExtras
             yield &box.documentModel
         }
     }
