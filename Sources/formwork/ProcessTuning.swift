@@ -26,17 +26,21 @@ enum ProcessTuning {
         let fields = estimatedFields(path)
         if fields >= hugePagesFrom { useHugePages() }
         if worksOnOneThread(estimatedFields: fields) { Parallel.limit(to: 1) }
-        shareHeaps()
+        shareHeaps(oneHeap: Parallel.threads < FormDecoder.treeInParallelFrom && SourceFile.isYAMLDocument(at: path))
     }
 
     /// One heap for each thread the work runs on (at least two: the render's batches are pipelined over two
     /// threads), not glibc's eight a core. The threads `Parallel` starts come and go; each new one took a heap of
     /// its own while the last one's was still held, so the fields a render frees as their views are made stayed
-    /// in heaps the views were not made in (docs/performance.md, "Process tuning").
-    private static func shareHeaps() {
+    /// in heaps the views were not made in (docs/performance.md, "Process tuning"). Below
+    /// `FormDecoder.treeInParallelFrom` threads a YAML document is decoded on the main thread, so its fields are
+    /// all in the main heap: with one heap, the views made on the pipeline's
+    /// threads reuse what the fields free (a 100k render's peak 8 MB lower, its CPU time the same). A JSON
+    /// document is decoded on every thread at once, which one heap would make wait on each other's allocations.
+    private static func shareHeaps(oneHeap: Bool) {
         guard kept, !sharedHeaps else { return }
         sharedHeaps = true
-        _ = fwsys_malloc_arenas(Int32(max(2, Parallel.threads)))
+        _ = fwsys_malloc_arenas(oneHeap ? 1 : Int32(max(2, Parallel.threads)))
     }
 
     /// About how many fields the document at `path` has, from its size (a field takes at least about 100 bytes

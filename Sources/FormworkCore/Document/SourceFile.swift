@@ -100,4 +100,18 @@ package enum SourceFile {
         }
         return .yaml
     }
+
+    /// Whether the document at `path` reads as YAML, by its name or else its first bytes (as `format(of:bytes:)`
+    /// tells the two apart); false for standard input or a file that cannot be opened (its load reports that).
+    /// Read before the document is: the command tunes its allocator by it.
+    package static func isYAMLDocument(at path: String) -> Bool {
+        guard path != "-" else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let count = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return false }
+        return head.withUnsafeBufferPointer { format(of: path, bytes: UnsafeBufferPointer(rebasing: $0[..<count])) } == .yaml
+    }
 }

@@ -121,6 +121,30 @@ struct SectionsAsReadTests {
         #expect(Self.asRead(text) == nil)
     }
 
+    @Test("a document is told to be YAML before it is read as its load tells it: by name, else by its first bytes")
+    func yamlBeforeReading() throws {
+        let cases: [(name: String, contents: String, yaml: Bool)] = [
+            ("form.yaml", "{\"formwork\": 1}", true),  // the name decides, as for the load
+            ("form.YML", "formwork: 1\n", true),
+            ("form.json", "formwork: 1\n", false),
+            ("form", "  \n\t{\"formwork\": 1}", false),
+            ("form-list", "[1]", false),
+            ("form-text", "\u{3000}formwork: 1\n", true),  // a blank past ASCII, then YAML
+            ("empty", "", true),
+        ]
+        for c in cases {
+            let path = try Scratch.file("kind/\(c.name)", contents: c.contents)
+            #expect(SourceFile.isYAMLDocument(at: path) == c.yaml, "\(c.name)")
+            let bytes = Array(c.contents.utf8)
+            let byLoad = bytes.withUnsafeBufferPointer { SourceFile.format(of: path, bytes: $0) } == .yaml
+            #expect(byLoad == c.yaml, "\(c.name): the load's own test")
+        }
+        // What cannot be opened or read is left to the load to report.
+        #expect(!SourceFile.isYAMLDocument(at: "-"))
+        #expect(!SourceFile.isYAMLDocument(at: Scratch.directory + "/kind/missing.yaml"))
+        #expect(!SourceFile.isYAMLDocument(at: Scratch.directory + "/kind"))
+    }
+
     /// The document at `path` decoded as read from its file (its bytes let go, `YAMLReader.parse(file:count:)`),
     /// and whether the file is unchanged after.
     static func asReadFromFile(_ path: String) throws -> (form: Form?, unchanged: Bool) {

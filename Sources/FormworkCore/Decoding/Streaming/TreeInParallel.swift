@@ -7,8 +7,12 @@ extension FormDecoder {
     /// it cost more than it saved, in CPU time and in wall time alike (docs/performance.md): the tree is built on
     /// one core, and every node the other cores read is retained and released there.
     static func decodesTreeInParallel(_ registry: any CellTypeCatalog) -> Bool {
-        Parallel.threads >= 4 && registry.supportsConcurrentLookups
+        Parallel.threads >= treeInParallelFrom && registry.supportsConcurrentLookups
     }
+
+    /// Threads from which a document's tree may be decoded on several of them (below: one thread decodes a YAML
+    /// document, which `formwork` tunes its allocator by).
+    package static let treeInParallelFrom = 4
 
     /// The form of `root` with its sections decoded on several cores (`sectionsInParallel`), or nil when that
     /// path does not take the document (the caller decodes the tree in order). Problems are reported exactly as
