@@ -11,14 +11,14 @@ public struct FieldModel: Sendable, Equatable, CustomStringConvertible {
     /// schema has a default). 24 bytes, as a `Value?` alone is: the index fits in the value's padding.
     @usableFromInline struct Override: Sendable, Equatable {
         @usableFromInline var value: Value?
-        @usableFromInline let index: UInt16
+        @usableFromInline let index: UInt32
     }
 
     /// The cell type whose schema orders the values.
     public let cell: CellType
     /// The values that are not the defaults, in schema order: one each, none equal to the cell type's default at
-    /// its index (so two models of one cell type are equal when these are). A schema has at most 1,000 fields
-    /// (the loader's limit), so an index fits in 16 bits.
+    /// its index (so two models of one cell type are equal when these are). A loaded pack's schema has at most
+    /// 1,000 fields; one made in memory has no limit, and 32 bits cost the same 24 bytes as 16.
     @usableFromInline private(set) var overrides: [Override]
     /// Values under names the schema does not have (nil when there are none, the usual case).
     private var extra: [String: Value]?
@@ -36,7 +36,7 @@ public struct FieldModel: Sendable, Equatable, CustomStringConvertible {
         let defaults = cell.defaultModel
         for index in defaults.indices {
             let value = index < values.count ? values[index] : nil
-            if value != defaults[index] { overrides.append(Override(value: value, index: UInt16(index))) }
+            if value != defaults[index] { overrides.append(Override(value: value, index: UInt32(index))) }
         }
     }
 
@@ -75,7 +75,7 @@ public struct FieldModel: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Where `index`'s override is, or where it would be inserted (the overrides are few: a linear search).
-    private func position(of index: UInt16) -> (at: Int, found: Bool) {
+    private func position(of index: UInt32) -> (at: Int, found: Bool) {
         var at = 0
         while at < overrides.count {
             let i = overrides[at].index
@@ -90,7 +90,7 @@ public struct FieldModel: Sendable, Equatable, CustomStringConvertible {
     public subscript(index: Int) -> Value? {
         get {
             // Through the buffer: a `for o in overrides` loop copies each override's value (a retain and a release).
-            let key = UInt16(truncatingIfNeeded: index)
+            let key = UInt32(truncatingIfNeeded: index)
             let found: Int? = overrides.withUnsafeBufferPointer { own in
                 for j in own.indices {
                     let i = own[j].index
@@ -104,16 +104,16 @@ public struct FieldModel: Sendable, Equatable, CustomStringConvertible {
         }
         set {
             precondition(cell.defaultModel.indices.contains(index), "model index \(index) out of the schema's range")
-            let (at, found) = position(of: UInt16(index))
+            let (at, found) = position(of: UInt32(index))
             if newValue == cell.defaultModel[index] {
                 if found { overrides.remove(at: at) }
             } else if found {
                 overrides[at].value = newValue
             } else if at == overrides.count {
                 // A document's values mostly come in schema order (`insert` at the end is a generic, slower call).
-                overrides.append(Override(value: newValue, index: UInt16(index)))
+                overrides.append(Override(value: newValue, index: UInt32(index)))
             } else {
-                overrides.insert(Override(value: newValue, index: UInt16(index)), at: at)
+                overrides.insert(Override(value: newValue, index: UInt32(index)), at: at)
             }
         }
     }

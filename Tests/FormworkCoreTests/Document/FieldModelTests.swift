@@ -66,6 +66,8 @@ struct FieldModelTests {
         other["maxLength"] = .integer(8)
         #expect(other != model)
         // The walk in place gives what `values` gives, position by position.
+        // An override is no larger than the value alone (its index in the value's padding).
+        #expect(MemoryLayout<FieldModel.Override>.stride == MemoryLayout<Value?>.stride)
         var walked: [(Int, Value?)] = []
         model.forEachValue { walked.append(($0, $1.pointee)) }
         #expect(walked.map(\.0) == [0, 1, 2, 3] && walked.map(\.1) == model.values)
