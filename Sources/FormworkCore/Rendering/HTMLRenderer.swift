@@ -1096,10 +1096,14 @@ struct HTMLRenderer {
         .fw-form [aria-invalid="true"] { border: 2px solid var(--fw-danger); }
         """
 
-    /// The page's style. Sections are `content-visibility: auto`: a section off the screen is neither laid out nor
-    /// painted until it comes near it (it stays in the accessibility tree, focus and find-in-page reach it), so a
-    /// keystroke that shows or hides fields all over a long form lays out what is on the screen only: on a 1,000-field
-    /// form, from three frames to one (Benchmarks/browser-bench, docs/performance.md).
+    /// The page's style. Sections and fields are `content-visibility: auto`: one off the screen is neither styled,
+    /// laid out nor painted until it comes near it (it stays in the accessibility tree, focus and find-in-page reach
+    /// it), so a keystroke that shows or hides fields all over a long form lays out what is on the screen only, and
+    /// the first frame of a long form draws the first screen's fields, not the whole first section
+    /// (Benchmarks/browser-bench, docs/performance.md). Such an element clips what it paints to its padding box: a
+    /// field's 6px of padding, taken back by its margins (and by the legend's
+    /// margin above a section's first field, which clears the floated legend), is where a control's focus outline is
+    /// drawn.
     static let stylesheet = """
 
         :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
@@ -1119,7 +1123,8 @@ struct HTMLRenderer {
         .fw-section { background: var(--fw-bg); border: 1px solid var(--fw-border); border-radius: 12px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; content-visibility: auto; contain-intrinsic-block-size: auto 40rem; }
         .fw-section > legend { float: inline-start; width: 100%; margin: 0 0 .6rem; padding: 0; font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--fw-muted); overflow-wrap: anywhere; }
         .fw-section > legend + * { clear: both; }
-        .fw-field { display: flex; flex-direction: column; gap: .3rem; margin: 0 0 var(--fw-spacing, .9rem); }
+        .fw-section > legend:has(+ .fw-field) { margin-bottom: calc(.6rem - 6px); }
+        .fw-field { display: flex; flex-direction: column; gap: .3rem; padding: 6px; margin: -6px -6px calc(var(--fw-spacing, .9rem) - 6px); content-visibility: auto; contain-intrinsic-block-size: auto 4.5rem; }
         .fw-field > label, .fw-segments > legend { font-weight: 500; }
         input[type=text], input[type=email], input[type=url], input[type=tel], input[type=password], input[type=search],
         input[type=date], input[type=time], input[type=datetime-local], input[type=number], select, textarea {
