@@ -1101,9 +1101,8 @@ struct HTMLRenderer {
     /// it), so a keystroke that shows or hides fields all over a long form lays out what is on the screen only, and
     /// the first frame of a long form draws the first screen's fields, not the whole first section
     /// (Benchmarks/browser-bench, docs/performance.md). Such an element clips what it paints to its padding box: a
-    /// field's 6px of padding, taken back by its margins (and by the legend's
-    /// margin above a section's first field, which clears the floated legend), is where a control's focus outline is
-    /// drawn.
+    /// field's 6px of padding, taken back by its margins (and by the legend's margin above a section's first field,
+    /// which clears the floated legend), is where a control's focus outline is drawn.
     static let stylesheet = """
 
         :root { color-scheme: light dark; --fw-accent: #2563eb; --fw-danger: #dc2626; --fw-muted: #6b7280; --fw-border: #d1d5db; --fw-bg: #ffffff; --fw-page: #f3f4f6; }
